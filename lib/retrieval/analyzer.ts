@@ -1,0 +1,100 @@
+import { stemmer } from 'stemmer';
+import { eng as englishStopWords } from 'stopword';
+
+/**
+ * The one text pipeline shared by sections and queries:
+ *
+ *   text → words → normalise → drop stop words → stem → terms
+ *
+ * - Words are runs of Unicode letters and digits. Inside a word, `'` `’` `-` `_` `.`
+ *   may join parts ("don't", "e-mail", "h.264", "stream_key", "video.created").
+ * - Normalise: lowercase, strip accents (NFKD without combining marks: "café" → "cafe").
+ * - Apostrophes: a possessive `'s` is dropped ("customer's" → "customer"), other
+ *   apostrophes are removed ("don't" → "dont").
+ * - Compounds joined by `-` `_` `.` yield each part *and* the joined form, so
+ *   "e-mail", "email" and "e mail" all meet on "email", and "h.264" matches "264".
+ * - Single letters are dropped; numbers are kept ("4k", "1080p", "264").
+ * - Stop words: the `stopword` package's English list, plus a few chat fillers
+ *   ("hi", "hello", "thanks", "please", "help", "need") and pronoun-like words ("one",
+ *   "thing") that carry no subject — that is what makes "hi, can you help me?" an empty
+ *   query that gets the floor, and "what about that one?" lean on the previous message.
+ * - Stemming: Porter (the `stemmer` package), so refund / refunds / refunded meet.
+ */
+
+/** Words that say nothing about *what* the customer asks in a support chat. */
+export const CHAT_FILLER_WORDS = [
+  'hi', 'hello', 'hey', 'hiya', 'thanks', 'thank', 'thx', 'please', 'pls', 'help',
+  'need', 'question', 'questions', 'ok', 'okay', 'yes', 'yeah', 'anyone', 'someone',
+  'dont', 'doesnt', 'cant', 'im', 'ive', 'id', 'youre', 'whats', 'wont', 'isnt',
+  // pronoun-like words: "what about that one?" names no subject of its own
+  'one', 'ones', 'thing', 'things', 'stuff', 'something', 'anything',
+] as const;
+
+const STOP_WORDS: ReadonlySet<string> = new Set([...englishStopWords, ...CHAT_FILLER_WORDS]);
+
+const WORD = /[\p{L}\p{N}]+(?:['’_.-][\p{L}\p{N}]+)*/gu;
+const COMPOUND_SEPARATOR = /[_.-]/;
+const NON_ASCII = /[^\x00-\x7f]/;
+const COMBINING_MARKS = /\p{M}+/gu;
+const MAX_WORD_LENGTH = 40;
+
+/** True for words the analyzer drops (checked on the normalised, unstemmed word). */
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word);
+}
+
+/** Lowercase and strip accents. */
+export function normalizeWord(raw: string): string {
+  const lower = raw.toLowerCase();
+  return NON_ASCII.test(lower) ? lower.normalize('NFKD').replace(COMBINING_MARKS, '') : lower;
+}
+
+// Stemming dominates indexing time; the vocabulary is small, so memoise it.
+const stemCache = new Map<string, string>();
+const STEM_CACHE_LIMIT = 200_000;
+
+function stem(word: string): string {
+  let stemmed = stemCache.get(word);
+  if (stemmed === undefined) {
+    stemmed = /^\d/.test(word) ? word : stemmer(word);
+    if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
+    stemCache.set(word, stemmed);
+  }
+  return stemmed;
+}
+
+function pushTerm(word: string, out: string[]): void {
+  if (word.length < 2 && !/\d/.test(word)) return;
+  if (word.length > MAX_WORD_LENGTH || STOP_WORDS.has(word)) return;
+  out.push(stem(word));
+}
+
+/** Splits one matched word into its index forms (see the module comment) and appends their terms. */
+function analyzeWord(raw: string, out: string[]): void {
+  let word = normalizeWord(raw).replace(/['’]s$/, '').replace(/['’]/g, '');
+  if (!COMPOUND_SEPARATOR.test(word)) {
+    pushTerm(word, out);
+    return;
+  }
+  const parts = word.split(COMPOUND_SEPARATOR).filter(Boolean);
+  for (const part of parts) pushTerm(part, out);
+  word = parts.join('');
+  pushTerm(word, out);
+}
+
+/** The terms of a text, in order, with repeats: the same function for sections and queries. */
+export function analyze(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.matchAll(WORD)) analyzeWord(match[0], out);
+  return out;
+}
+
+/** The distinct normalised words of a text that the analyzer keeps, unstemmed (for "words not in the KB" reports). */
+export function contentWords(text: string): string[] {
+  const words = new Set<string>();
+  for (const match of text.matchAll(WORD)) {
+    const word = normalizeWord(match[0]).replace(/['’]s$/, '').replace(/['’]/g, '');
+    if (word.length >= 2 && !STOP_WORDS.has(word)) words.add(word);
+  }
+  return [...words];
+}

@@ -1,0 +1,72 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { renderSectionBlock } from './context';
+import { loadKnowledgeBase } from './knowledge-base';
+import { countTokens } from './tokens';
+
+function kbFolder(files: Record<string, string | Buffer>): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'kb-'));
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+    writeFileSync(path.join(root, name), content);
+  }
+  return root;
+}
+
+describe('loadKnowledgeBase', () => {
+  it('reads every markdown file below the root in path order, with ids, order and real token counts', () => {
+    const root = kbFolder({
+      'b.md': '# Beta\nSecond file.',
+      'a/x.md': '# Alpha\nFirst file.\n## Sub\nMore.',
+      'notes.txt': 'ignored',
+      '.hidden/y.md': '# Hidden\nignored',
+    });
+    const kb = loadKnowledgeBase(root);
+    expect(kb.files).toEqual(['a/x.md', 'b.md']);
+    expect(kb.sections.map((s) => [s.id, s.source, s.order])).toEqual([
+      ['a/x.md#alpha', 'a/x.md', 0],
+      ['a/x.md#sub', 'a/x.md', 1],
+      ['b.md#beta', 'b.md', 2],
+    ]);
+    for (const s of kb.sections) expect(s.tokens).toBe(countTokens(renderSectionBlock(s)));
+  });
+
+  it('loads a single markdown file', () => {
+    const root = kbFolder({ 'faq.md': '# FAQ\nAnswers.', 'other.md': '# Other\nNot read.' });
+    const kb = loadKnowledgeBase(path.join(root, 'faq.md'));
+    expect(kb.sections.map((s) => s.id)).toEqual(['faq.md#faq']);
+  });
+
+  it('rejects duplicate ids, naming both places', () => {
+    const root = kbFolder({ 'faq.md': '# FAQ\nA.\n## Refunds\nB.\n## Refunds\nC.' });
+    expect(() => loadKnowledgeBase(root)).toThrow(
+      'faq.md:5: duplicate section id "faq.md#refunds" (first at faq.md:3): give one of the headings a different title',
+    );
+  });
+
+  it('names a file that is not valid UTF-8, with the line', () => {
+    const root = kbFolder({ 'bad.md': Buffer.concat([Buffer.from('# A\nfine\n'), Buffer.from([0xff, 0xfe]), Buffer.from('\n')]) });
+    expect(() => loadKnowledgeBase(root)).toThrow('bad.md:3: not valid UTF-8');
+  });
+
+  it('names a missing path and an empty folder', () => {
+    expect(() => loadKnowledgeBase('/no/such/kb')).toThrow('/no/such/kb: no such file or folder');
+    expect(() => loadKnowledgeBase(kbFolder({ 'a.txt': 'x' }))).toThrow(/no markdown files/);
+  });
+
+  it('reads synonyms.json at the root and rejects a wrong shape, naming the file', () => {
+    const ok = loadKnowledgeBase(kbFolder({ 'a.md': '# A\nB', 'synonyms.json': '{"groups": [["price", "cost", "money back"]]}' }));
+    expect(ok.synonyms[0]!.terms).toEqual([['price'], ['cost'], ['monei', 'back']]);
+    expect(() =>
+      loadKnowledgeBase(kbFolder({ 'a.md': '# A\nB', 'synonyms.json': '{"groups": {"price": "cost"}}' })),
+    ).toThrow(/^synonyms\.json: wrong shape at \.groups/);
+    expect(() => loadKnowledgeBase(kbFolder({ 'a.md': '# A\nB', 'synonyms.json': '{\n"groups": [\n["a" "b"]]}' }))).toThrow(
+      /^synonyms\.json:3: invalid JSON/,
+    );
+    expect(() =>
+      loadKnowledgeBase(kbFolder({ 'a.md': '# A\nB', 'synonyms.json': '{"groups": [["help", "support"]]}' })),
+    ).toThrow(/groups\[0\]\[0\] "help" is only stop words/);
+  });
+});

@@ -1,0 +1,71 @@
+import type { BudgetHealth } from './health';
+import type { Explanation, SectionVerdict } from './select';
+
+/** Plain-text renderings of an explanation and of budget health, for terminals. */
+
+const n = (x: number) => x.toLocaleString('en-US');
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+const REASON_TEXT: Record<SectionVerdict['reason'], string> = {
+  pinned: 'pinned',
+  scored: 'scored',
+  floor: 'floor',
+  'over-budget': '← not sent (did not fit)',
+  'no-match': '← not sent (no match)',
+};
+
+function row(v: SectionVerdict): string {
+  const score = v.pinned ? '     —' : v.score.toFixed(2).padStart(6);
+  return `${score}  ${String(v.tokens).padStart(5)}  ${v.path}  [${v.id}]  ${REASON_TEXT[v.reason]}`;
+}
+
+/** The explain CLI's default output. `all` also lists unmatched sections that were not sent. */
+export function formatExplanation(e: Explanation, { all = false } = {}): string {
+  const lines: string[] = [];
+  const { query } = e;
+  lines.push(`question: ${JSON.stringify(query.question)}`);
+  if (query.previous !== undefined) lines.push(`previous: ${JSON.stringify(query.previous)}`);
+  const typed = query.terms.filter((t) => t.source !== 'synonym');
+  const synonyms = query.terms.filter((t) => t.source === 'synonym');
+  lines.push(
+    `terms:    ${typed.length ? typed.map((t) => (t.weight === 1 ? t.term : `${t.term}×${t.weight}`)).join(' ') : '(none: no words with a subject)'}`,
+  );
+  if (synonyms.length) {
+    lines.push(`synonyms: ${synonyms.map((t) => `${t.term}×${t.weight} (from "${t.from}")`).join(' ')}`);
+  }
+  lines.push('');
+  lines.push(' score  tokens  section');
+  for (const v of e.sections) {
+    if (v.reason === 'no-match' && !all) continue;
+    lines.push(row(v));
+  }
+  const hidden = e.sections.filter((v) => v.reason === 'no-match').length;
+  if (!all && hidden) lines.push(`     ·      ·  ${hidden} more sections had no match (--all lists them)`);
+  if (e.omitted) lines.push(`     ·      ·  ${e.omitted} more unsent sections not listed (explainLimit)`);
+  lines.push('');
+  const t = e.tokens;
+  lines.push(
+    `→ ${n(t.total)} tokens sent of ${n(e.budget)} (pinned ${n(t.pinned)} · scored ${n(t.scored)} · floor ${n(t.floor)})`,
+  );
+  if (e.floorUsed) {
+    lines.push(
+      `  floor: scored sections came to ${n(t.scored)} tokens, under the floor of ${n(e.config.floor)}; ` +
+        `${e.counts.floor} section(s) added in file order`,
+    );
+  }
+  if (e.counts.overBudget) lines.push(`  ${e.counts.overBudget} matched section(s) did not fit the budget`);
+  return lines.join('\n');
+}
+
+/** The explain CLI's `--stats` output. */
+export function formatHealth(h: BudgetHealth): string {
+  const lines = [
+    `sections:        ${n(h.sections)} (${n(h.pinnedSections)} pinned)`,
+    `knowledge base:  ${n(h.kbTokens)} tokens, ${n(h.kbCharacters)} characters`,
+    `budget:          ${n(h.budget)} tokens per request`,
+    `coverage:        ${pct(h.coverage)} — the model can ever see ${pct(h.coverage)} of the knowledge base per request`,
+    `pinned:          ${n(h.pinnedTokens)} tokens = ${pct(h.pinnedShare)} of the budget (${n(h.availableTokens)} left for scored and floor)`,
+  ];
+  for (const w of h.warnings) lines.push(`${w.level}: ${w.message}`);
+  return lines.join('\n');
+}

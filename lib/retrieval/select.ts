@@ -1,0 +1,316 @@
+import { analyze } from './analyzer';
+import {
+  buildBm25Index,
+  explainDocument,
+  scoreInto,
+  type Bm25Index,
+  type TermExplanation,
+} from './bm25';
+import { retrievalConfig, type RetrievalConfig, type RetrievalConfigInput } from './config';
+import { renderSectionBlock, titlePath } from './context';
+import { RetrievalConfigError } from './errors';
+import { buildQuery, type Query } from './query';
+import type { KnowledgeBase, Section, SynonymGroup } from './types';
+
+/**
+ * The selector: which sections go into one request, and why.
+ *
+ * 1. Pinned sections are sent first, always, in file order. They are never scored and
+ *    never dropped; if they alone exceed the budget that is a configuration error.
+ * 2. Every other section is scored with BM25 against the query (see bm25.ts, query.ts).
+ *    Pinned sections are not in the scored pool and do not count in N or avgdl: the
+ *    rules' wording must not change how the rest of the KB ranks.
+ * 3. Scored sections are packed greedily in rank order (score desc, then file order) into
+ *    what the pinned block leaves: a section that does not fit is skipped and the next
+ *    one tried; packing stops at a score of 0 or when nothing left could fit.
+ * 4. Floor: if the scored sections total fewer than `floor` tokens, unsent sections are
+ *    added in file order until the floor is reached, never past the budget.
+ *
+ * Every decision is recorded in the Explanation returned, which is the only thing the
+ * CLI, the chat route and /debug read.
+ */
+
+export type Reason = 'pinned' | 'scored' | 'floor' | 'no-match' | 'over-budget';
+
+/** One section's verdict for one question. */
+export interface SectionVerdict {
+  id: string;
+  title: string;
+  /** "Parent › Title" as in the context text. */
+  path: string;
+  source: string;
+  pinned: boolean;
+  /** BM25 score (0 for pinned and unmatched sections). */
+  score: number;
+  /** 1-based rank among matched sections; absent for pinned and unmatched ones. */
+  rank?: number;
+  tokens: number;
+  sent: boolean;
+  reason: Reason;
+  /** For matched sections: each query term's share of the score (they sum to `score`). */
+  matches?: TermExplanation[];
+}
+
+export interface TokenSplit {
+  pinned: number;
+  scored: number;
+  floor: number;
+  total: number;
+}
+
+export interface Explanation {
+  query: Query;
+  /** Knowledge budget in tokens (o200k_base). */
+  budget: number;
+  /** The settings this selection ran with. */
+  config: RetrievalConfig;
+  tokens: TokenSplit;
+  /** True when the floor added sections. */
+  floorUsed: boolean;
+  /** Counts over the whole KB (the `sections` list may be cut at `explainLimit`). */
+  counts: {
+    sections: number;
+    pinned: number;
+    matched: number;
+    scored: number;
+    floor: number;
+    overBudget: number;
+    noMatch: number;
+  };
+  /** Highest score of any section (0 when nothing matched). */
+  topScore: number;
+  /**
+   * Sections in rank order: pinned (file order), matched by score (sent or over budget),
+   * then unmatched (floor first, then no-match, in file order).
+   */
+  sections: SectionVerdict[];
+  /** How many unsent sections were left out of `sections` by `explainLimit`. */
+  omitted: number;
+  /** Ids in the order their blocks appear in `context`. */
+  sentIds: string[];
+  /** The exact knowledge text sent to the model (see context.ts for the format). */
+  context: string;
+}
+
+/** A knowledge base made ready for selection: scored pool, inverted index, pinned block. */
+export interface RetrievalIndex {
+  config: RetrievalConfig;
+  sections: readonly Section[];
+  synonyms: readonly SynonymGroup[];
+  pinned: readonly Section[];
+  /** Unpinned sections in file order; BM25 document i is pool[i]. */
+  pool: readonly Section[];
+  bm25: Bm25Index;
+  pinnedTokens: number;
+  pinnedContext: string;
+  /** Smallest section in the pool, in tokens: once less than this is left, nothing fits. */
+  minPoolTokens: number;
+  /** Tokens of every section (pinned and not). */
+  kbTokens: number;
+  /** Rendered blocks of the pool, built once. */
+  poolBlocks: readonly string[];
+  /** Scratch buffers, reused by every selection (selection is synchronous). */
+  scratch: { scores: Float64Array; touched: Int32Array; heap: Int32Array };
+}
+
+/** Builds the index; throws RetrievalConfigError if the pinned block alone exceeds the budget. */
+export function createRetrievalIndex(
+  kb: Pick<KnowledgeBase, 'sections' | 'synonyms'>,
+  configInput: RetrievalConfigInput | RetrievalConfig = {},
+): RetrievalIndex {
+  const config = retrievalConfig(configInput);
+  const pinned = kb.sections.filter((s) => s.pinned);
+  const pool = kb.sections.filter((s) => !s.pinned);
+  const pinnedTokens = pinned.reduce((sum, s) => sum + s.tokens, 0);
+  if (pinnedTokens > config.budget) {
+    throw new RetrievalConfigError(
+      `the pinned sections need ${pinnedTokens} tokens but the budget is ${config.budget}: ` +
+        `raise the budget or unpin some of: ${pinned.map((s) => s.id).join(', ')}`,
+    );
+  }
+  const bm25 = buildBm25Index(
+    pool.map((s) => [
+      [analyze([...s.parents, s.title].join('\n')), config.titleWeight],
+      [analyze(s.text), 1],
+    ]),
+  );
+  const n = pool.length;
+  return {
+    config,
+    sections: kb.sections,
+    synonyms: kb.synonyms,
+    pinned,
+    pool,
+    bm25,
+    pinnedTokens,
+    pinnedContext: pinned.map(renderSectionBlock).join(''),
+    minPoolTokens: pool.reduce((min, s) => Math.min(min, s.tokens), Infinity),
+    kbTokens: kb.sections.reduce((sum, s) => sum + s.tokens, 0),
+    poolBlocks: pool.map(renderSectionBlock),
+    scratch: { scores: new Float64Array(n), touched: new Int32Array(n), heap: new Int32Array(n) },
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Rank order without sorting everything: a binary max-heap of touched documents,
+// popped only as far as packing and the explanation need.
+
+function ranksAbove(scores: Float64Array, a: number, b: number): boolean {
+  const sa = scores[a]!;
+  const sb = scores[b]!;
+  return sa > sb || (sa === sb && a < b);
+}
+
+function siftDown(heap: Int32Array, size: number, start: number, scores: Float64Array): void {
+  let i = start;
+  const item = heap[i]!;
+  for (;;) {
+    const left = 2 * i + 1;
+    if (left >= size) break;
+    const right = left + 1;
+    const child = right < size && ranksAbove(scores, heap[right]!, heap[left]!) ? right : left;
+    if (!ranksAbove(scores, heap[child]!, item)) break;
+    heap[i] = heap[child]!;
+    i = child;
+  }
+  heap[i] = item;
+}
+
+function heapify(heap: Int32Array, size: number, scores: Float64Array): void {
+  for (let i = (size >> 1) - 1; i >= 0; i--) siftDown(heap, size, i, scores);
+}
+
+function popTop(heap: Int32Array, size: number, scores: Float64Array): number {
+  const top = heap[0]!;
+  heap[0] = heap[size - 1]!;
+  if (size > 1) siftDown(heap, size - 1, 0, scores);
+  return top;
+}
+
+// ---------------------------------------------------------------------------
+
+function verdict(section: Section, score: number, sent: boolean, reason: Reason): SectionVerdict {
+  return {
+    id: section.id,
+    title: section.title,
+    path: titlePath(section),
+    source: section.source,
+    pinned: section.pinned,
+    score,
+    tokens: section.tokens,
+    sent,
+    reason,
+  };
+}
+
+/**
+ * Selects the knowledge for one request from the customer's messages (oldest first;
+ * only the last two are used) and explains every decision.
+ */
+export function selectContext(index: RetrievalIndex, customerMessages: readonly string[]): Explanation {
+  const { config, pool, bm25, scratch } = index;
+  const query = buildQuery(customerMessages, index.synonyms, config);
+
+  // 1. Score: only the postings of the query's terms are read.
+  const { scores, touched, heap } = scratch;
+  const matched = scoreInto(bm25, query.terms, config, scores, touched);
+
+  // 2. Pack in rank order. Pop from a heap of matched documents until nothing can fit.
+  heap.set(touched.subarray(0, matched));
+  heapify(heap, matched, scores);
+  let heapSize = matched;
+  let remaining = config.budget - index.pinnedTokens;
+  const sentPool = new Uint8Array(pool.length); // 1 = scored, 2 = floor
+  const ranked: SectionVerdict[] = [];
+  const blocks: string[] = [index.pinnedContext];
+  const sentIds = index.pinned.map((s) => s.id);
+  let scoredTokens = 0;
+  let overBudget = 0;
+  let listed = 0;
+  const topScore = matched > 0 ? scores[heap[0]!]! : 0;
+  while (heapSize > 0) {
+    const packing = remaining >= index.minPoolTokens;
+    if (!packing && listed >= config.explainLimit) break;
+    const doc = popTop(heap, heapSize--, scores);
+    const section = pool[doc]!;
+    const fits = packing && section.tokens <= remaining;
+    if (fits) {
+      remaining -= section.tokens;
+      scoredTokens += section.tokens;
+      sentPool[doc] = 1;
+      blocks.push(index.poolBlocks[doc]!);
+      sentIds.push(section.id);
+    } else {
+      overBudget++;
+      if (listed >= config.explainLimit) continue;
+      listed++;
+    }
+    const v = verdict(section, scores[doc]!, fits, fits ? 'scored' : 'over-budget');
+    v.rank = matched - heapSize;
+    v.matches = explainDocument(bm25, query.terms, config, doc);
+    ranked.push(v);
+  }
+  overBudget += heapSize; // matched but never popped: nothing could fit any more
+
+  // 3. Floor: top up in file order with unmatched, unsent sections.
+  let floorTokens = 0;
+  const floorVerdicts: SectionVerdict[] = [];
+  if (scoredTokens < config.floor) {
+    for (let doc = 0; doc < pool.length && scoredTokens + floorTokens < config.floor; doc++) {
+      const section = pool[doc]!;
+      if (sentPool[doc] || scores[doc]! > 0 || section.tokens > remaining) continue;
+      remaining -= section.tokens;
+      floorTokens += section.tokens;
+      sentPool[doc] = 2;
+      blocks.push(index.poolBlocks[doc]!);
+      sentIds.push(section.id);
+      floorVerdicts.push(verdict(section, 0, true, 'floor'));
+    }
+  }
+
+  // 4. Unmatched sections not sent, in file order, up to the explanation limit.
+  const noMatch = pool.length - matched - floorVerdicts.length;
+  const unmatched: SectionVerdict[] = [];
+  for (let doc = 0; doc < pool.length && listed < config.explainLimit; doc++) {
+    if (sentPool[doc] || scores[doc]! > 0) continue;
+    unmatched.push(verdict(pool[doc]!, 0, false, 'no-match'));
+    listed++;
+  }
+
+  // Reset the scratch scores for the next selection.
+  for (let i = 0; i < matched; i++) scores[touched[i]!] = 0;
+
+  const sections = [
+    ...index.pinned.map((s) => verdict(s, 0, true, 'pinned')),
+    ...ranked,
+    ...floorVerdicts,
+    ...unmatched,
+  ];
+  const listedOverBudget = ranked.length - (sentIds.length - index.pinned.length - floorVerdicts.length);
+  return {
+    query,
+    budget: config.budget,
+    config,
+    tokens: {
+      pinned: index.pinnedTokens,
+      scored: scoredTokens,
+      floor: floorTokens,
+      total: index.pinnedTokens + scoredTokens + floorTokens,
+    },
+    floorUsed: floorVerdicts.length > 0,
+    counts: {
+      sections: index.sections.length,
+      pinned: index.pinned.length,
+      matched,
+      scored: sentIds.length - index.pinned.length - floorVerdicts.length,
+      floor: floorVerdicts.length,
+      overBudget,
+      noMatch,
+    },
+    topScore,
+    sections,
+    omitted: overBudget - listedOverBudget + noMatch - unmatched.length,
+    sentIds,
+    context: blocks.join(''),
+  };
+}

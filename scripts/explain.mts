@@ -1,0 +1,144 @@
+/**
+ * explain — what the selector would send for a question, and why.
+ *
+ *   npm run explain -- [options] "question"
+ *
+ * See `usage` below, or the README's "Explain CLI" section.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import {
+  budgetHealth,
+  createRetrievalIndex,
+  formatExplanation,
+  formatHealth,
+  KnowledgeBaseError,
+  loadKnowledgeBase,
+  RetrievalConfigError,
+  selectContext,
+  type RetrievalConfigInput,
+} from '../lib/retrieval/index.ts';
+
+const usage = `usage: npm run explain -- [options] "question"
+
+  --kb PATH           knowledge base folder or markdown file (default: content/)
+  --budget TOKENS     knowledge budget in tokens (default: 3700)
+  --floor TOKENS      minimum non-pinned tokens, filled in file order (default: 2000)
+  --k1 N, --b N       BM25 parameters (default: 1.2, 0.75)
+  --history TEXT      an earlier customer message, oldest first (repeatable)
+  --json              print the explanation as one JSON document
+  --batch FILE.jsonl  one {"q": "...", "history": ["..."]} per line; one JSON explanation per line
+  --stats             knowledge-base and budget health instead of a question
+  --all               also list sections that had no match
+  -h, --help          this text`;
+
+class UsageError extends Error {}
+
+const batchLineSchema = z.strictObject({
+  q: z.string(),
+  history: z.array(z.string()).optional(),
+});
+
+function numberOption(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed)) throw new UsageError(`--${name} needs a number, got "${value}"`);
+  return parsed;
+}
+
+function main(argv: string[]): number {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        kb: { type: 'string' },
+        budget: { type: 'string' },
+        floor: { type: 'string' },
+        k1: { type: 'string' },
+        b: { type: 'string' },
+        history: { type: 'string', multiple: true },
+        json: { type: 'boolean' },
+        batch: { type: 'string' },
+        stats: { type: 'boolean' },
+        all: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    console.log(usage);
+    return 0;
+  }
+  const modes = [values.stats, values.batch !== undefined, positionals.length > 0].filter(Boolean).length;
+  if (modes === 0) throw new UsageError('give a question, --batch FILE or --stats');
+  if (modes > 1) throw new UsageError('give only one of: a question, --batch FILE, --stats');
+  if (positionals.length > 1) throw new UsageError(`one question at a time (quote it): got ${positionals.length} arguments`);
+
+  const config: RetrievalConfigInput = {
+    budget: numberOption('budget', values.budget),
+    floor: numberOption('floor', values.floor),
+    k1: numberOption('k1', values.k1),
+    b: numberOption('b', values.b),
+  };
+  const kb = loadKnowledgeBase(values.kb ?? path.join(import.meta.dirname, '..', 'content'));
+  const index = createRetrievalIndex(kb, config);
+
+  if (values.stats) {
+    const health = budgetHealth(index);
+    console.log(values.json ? JSON.stringify(health, null, 2) : formatHealth(health));
+    return 0;
+  }
+
+  if (values.batch !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(values.batch, 'utf8');
+    } catch (error) {
+      throw new UsageError(`cannot read --batch file ${values.batch}: ${(error as NodeJS.ErrnoException).code}`);
+    }
+    const lines = text.split('\n');
+    const out: string[] = [];
+    lines.forEach((line, i) => {
+      if (!line.trim()) return;
+      let item;
+      try {
+        item = batchLineSchema.parse(JSON.parse(line));
+      } catch (error) {
+        const detail = error instanceof z.ZodError ? error.issues.map((x) => `${x.path.join('.') || 'line'}: ${x.message}`).join('; ') : (error as Error).message;
+        throw new UsageError(`${values.batch}:${i + 1}: expected {"q": "...", "history"?: ["..."]}: ${detail}`);
+      }
+      out.push(JSON.stringify(selectContext(index, [...(item.history ?? []), item.q])));
+    });
+    process.stdout.write(out.join('\n') + (out.length ? '\n' : ''));
+    return 0;
+  }
+
+  const explanation = selectContext(index, [...(values.history ?? []), positionals[0]!]);
+  console.log(values.json ? JSON.stringify(explanation, null, 2) : formatExplanation(explanation, { all: values.all }));
+  return 0;
+}
+
+try {
+  process.exitCode = main(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof UsageError) {
+    console.error(`explain: ${error.message}\n\n${usage}`);
+    process.exitCode = 2;
+  } else if (error instanceof KnowledgeBaseError || error instanceof RetrievalConfigError) {
+    console.error(`explain: ${error.message}`);
+    process.exitCode = 1;
+  } else if (error instanceof z.ZodError) {
+    console.error(`explain: invalid setting: ${error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`);
+    process.exitCode = 2;
+  } else {
+    throw error;
+  }
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The whole test suite: unit tests, then e2e against a production build.
+# This is what `npm test` runs and what CI runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NEXT_TELEMETRY_DISABLED=1
+
+echo "== unit tests (vitest)"
+npx vitest run
+
+echo "== production build"
+npx next build
+
+echo "== e2e (playwright, Debian chromium)"
+bash scripts/ensure-chromium.sh
+npx playwright test
