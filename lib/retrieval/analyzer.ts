@@ -15,7 +15,7 @@ import { eng as englishStopWords } from 'stopword';
  *   "e-mail", "email" and "e mail" all meet on "email", and "h.264" matches "264".
  * - Single letters are dropped; numbers are kept ("4k", "1080p", "264").
  * - Stop words: the `stopword` package's English list, plus a few chat fillers
- *   ("hi", "hello", "thanks", "please", "help", "need") and pronoun-like words ("one",
+ *   ("hi", "hello", "thanks", "please", "help", "need", "support") and pronoun-like words ("one",
  *   "thing") that carry no subject — that is what makes "hi, can you help me?" an empty
  *   query that gets the floor, and "what about that one?" lean on the previous message.
  * - Stemming: Porter (the `stemmer` package), so refund / refunds / refunded meet.
@@ -26,6 +26,9 @@ export const CHAT_FILLER_WORDS = [
   'hi', 'hello', 'hey', 'hiya', 'thanks', 'thank', 'thx', 'please', 'pls', 'help',
   'need', 'question', 'questions', 'ok', 'okay', 'yes', 'yeah', 'anyone', 'someone',
   'dont', 'doesnt', 'cant', 'im', 'ive', 'id', 'youre', 'whats', 'wont', 'isnt',
+  // in a support chat "support" is the setting, not the subject: "do you support live
+  // streaming?" is about streaming, and "contact support" is about contacting
+  'support', 'supports', 'supported', 'supporting',
   // pronoun-like words: "what about that one?" names no subject of its own
   'one', 'ones', 'thing', 'things', 'stuff', 'something', 'anything',
 ] as const;

@@ -1,0 +1,82 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '..');
+const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+
+function explain(...args: string[]) {
+  const result = spawnSync(tsx, [path.join(root, 'scripts', 'explain.mts'), ...args], { cwd: root, encoding: 'utf8' });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function fixture(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'explain-kb-'));
+  writeFileSync(
+    path.join(dir, 'kb.md'),
+    '---\npinned: true\n---\n# Rules\nNever promise a refund. Refunds are decided by the billing team.\n',
+  );
+  writeFileSync(path.join(dir, 'refunds.md'), '# Refund policy\nRefunds within 14 days.\n# Live streaming\nStream live with RTMP.\n');
+  return dir;
+}
+
+describe('explain CLI', () => {
+  const kb = fixture();
+
+  it('prints a table with pinned, scored and not-sent rows and the token split', () => {
+    const { code, stdout } = explain('--kb', kb, '--budget', '200', '--floor', '0', 'refund policy');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/—\s+\d+\s+Rules\s+\[kb\.md#rules\]\s+pinned/);
+    expect(stdout).toMatch(/\d+\.\d\d\s+\d+\s+Refund policy\s+\[refunds\.md#refund-policy\]\s+scored/);
+    expect(stdout).toMatch(/→ \d+ tokens sent of 200 \(pinned \d+ · scored \d+ · floor 0\)/);
+  });
+
+  it('prints one JSON explanation with --json, sections in rank order', () => {
+    const { code, stdout } = explain('--kb', kb, '--json', '--history', 'do you stream live?', 'what about that one?');
+    expect(code).toBe(0);
+    const e = JSON.parse(stdout);
+    expect(e.query.previous).toBe('do you stream live?');
+    expect(e.sections.map((s: { reason: string }) => s.reason)[0]).toBe('pinned');
+    expect(e.sections[1].id).toBe('refunds.md#live-streaming');
+  });
+
+  it('answers a --batch file with one JSON line per question, in order', () => {
+    const batch = path.join(kb, 'questions.jsonl');
+    writeFileSync(batch, '{"q": "refund?"}\n\n{"q": "that one?", "history": ["live streaming"]}\n');
+    const { code, stdout } = explain('--kb', kb, '--batch', batch);
+    expect(code).toBe(0);
+    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((e) => e.query.question)).toEqual(['refund?', 'that one?']);
+  });
+
+  it('prints budget health with --stats', () => {
+    const { code, stdout } = explain('--kb', kb, '--stats', '--json');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ sections: 3, pinnedSections: 1, budget: 3700 });
+  });
+
+  it('fails clearly on unknown options, bad batch lines, missing files and a pinned block over budget', () => {
+    const unknown = explain('--colour', 'x');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown option '--colour'/);
+
+    const badBatch = path.join(kb, 'bad.jsonl');
+    writeFileSync(badBatch, '{"q": "ok"}\n{"question": "wrong key"}\n');
+    const bad = explain('--kb', kb, '--batch', badBatch);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('bad.jsonl:2:');
+
+    const missing = explain('--kb', '/no/such/kb', 'hello');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('/no/such/kb: no such file or folder');
+
+    const tiny = explain('--kb', kb, '--budget', '5', 'hello');
+    expect(tiny.code).toBe(1);
+    expect(tiny.stderr).toMatch(/pinned sections need \d+ tokens but the budget is 5/);
+
+    const none = explain();
+    expect(none.code).toBe(2);
+  });
+});
