@@ -33,6 +33,15 @@ describe('loadKnowledgeBase', () => {
     for (const s of kb.sections) expect(s.tokens).toBe(countTokens(renderSectionBlock(s)));
   });
 
+  it('puts files with a front matter order first in file order', () => {
+    const root = kbFolder({ 'a.md': '# A\nx', 'z/welcome.md': '---\norder: 1\n---\n# Welcome\ny', 'b.md': '---\norder: 2\n---\n# B\nz' });
+    expect(loadKnowledgeBase(root).sections.map((s) => [s.id, s.order])).toEqual([
+      ['z/welcome.md#welcome', 0],
+      ['b.md#b', 1],
+      ['a.md#a', 2],
+    ]);
+  });
+
   it('loads a single markdown file', () => {
     const root = kbFolder({ 'faq.md': '# FAQ\nAnswers.', 'other.md': '# Other\nNot read.' });
     const kb = loadKnowledgeBase(path.join(root, 'faq.md'));

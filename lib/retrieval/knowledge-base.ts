@@ -2,15 +2,15 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { renderSectionBlock } from './context';
 import { KnowledgeBaseError } from './errors';
-import { parseMarkdownFile } from './markdown';
+import { parseMarkdownDocument } from './markdown';
 import { parseSynonyms } from './synonyms';
 import { countTokens } from './tokens';
 import type { KnowledgeBase, Section } from './types';
 
 /**
  * Loads a knowledge base from a folder (every `.md`/`.markdown` file below it, hidden
- * files and folders skipped) or from a single markdown file. Files are read in path
- * order, which is the KB's "file order" (prefix names with numbers to choose it).
+ * files and folders skipped) or from a single markdown file. "File order" is path order,
+ * except that files with a front matter `order: N` come first, ascending.
  * `synonyms.json` at the root (beside the file, for a single file) is read if present.
  *
  * Everything is checked before anything is returned: any unreadable file, bad
@@ -50,12 +50,20 @@ function readUtf8(absolute: string, relative: string): string {
   }
 }
 
-/** Parses markdown sources (path relative to the root → text) into sections with ids, tokens and order. */
+/**
+ * Parses markdown sources (path relative to the root → text) into sections with ids, tokens
+ * and file order: sources with a front matter `order` first (ascending), then the others
+ * in the order given (the loader gives them in path order).
+ */
 export function sectionsFromSources(sources: ReadonlyArray<{ file: string; text: string }>): Section[] {
+  const documents = sources
+    .map(({ file, text }) => ({ file, ...parseMarkdownDocument(file, text) }))
+    .map((doc, i) => ({ ...doc, i }))
+    .sort((a, b) => (a.order ?? Infinity) - (b.order ?? Infinity) || a.i - b.i);
   const sections: Section[] = [];
   const firstLineOfId = new Map<string, string>();
-  for (const { file, text } of sources) {
-    for (const parsed of parseMarkdownFile(file, text)) {
+  for (const { file, sections: parsedSections } of documents) {
+    for (const parsed of parsedSections) {
       const id = `${file}#${parsed.slug}`;
       const previous = firstLineOfId.get(id);
       if (previous) {

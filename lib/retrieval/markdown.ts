@@ -36,7 +36,15 @@ export interface ParsedSection {
 const frontMatterSchema = z.looseObject({
   pinned: z.boolean().optional(),
   title: z.string().min(1).optional(),
+  /** Files with an `order` come first in file order, ascending; the rest follow by path. */
+  order: z.number().finite().optional(),
 });
+
+export interface ParsedDocument {
+  /** Front matter `order`, if given. */
+  order?: number;
+  sections: ParsedSection[];
+}
 
 const PIN_MARKER = /^<!--\s*pinned\s*-->$/i;
 const SECTION_DEPTH = 3;
@@ -80,6 +88,11 @@ function fileStem(file: string): string {
 
 /** Splits one markdown file into sections. `file` (relative to the KB root) is used in ids and errors. */
 export function parseMarkdownFile(file: string, source: string): ParsedSection[] {
+  return parseMarkdownDocument(file, source).sections;
+}
+
+/** Like parseMarkdownFile, with the file-level settings from the front matter. */
+export function parseMarkdownDocument(file: string, source: string): ParsedDocument {
   const tree: Root = fromMarkdown(source, {
     extensions: [frontmatter(['yaml'])],
     mdastExtensions: [frontmatterFromMarkdown(['yaml'])],
@@ -88,12 +101,14 @@ export function parseMarkdownFile(file: string, source: string): ParsedSection[]
   let bodyStart = 0;
   let filePinned = false;
   let fileTitle: string | undefined;
+  let order: number | undefined;
   const children = tree.children;
   const first = children[0];
   if (first?.type === 'yaml') {
     const meta = parseFrontMatter(first, file);
     filePinned = meta.pinned ?? false;
     fileTitle = meta.title;
+    order = meta.order;
     bodyStart = endOffset(first);
   }
 
@@ -149,5 +164,5 @@ export function parseMarkdownFile(file: string, source: string): ParsedSection[]
     }
     sections.push({ title, parents, slug: slug(title) || `line-${line}`, line, text, pinned });
   });
-  return sections;
+  return { order, sections };
 }

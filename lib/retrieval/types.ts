@@ -14,7 +14,7 @@ export interface Section {
   text: string;
   /** o200k_base tokens of this section's block in the context text (see `renderSectionBlock`). */
   tokens: number;
-  /** Position in file order across the whole KB (files sorted by path, then position in file). */
+  /** Position in file order across the whole KB (front matter `order` first, then by path; then position in file). */
   order: number;
   /** Always sent, never scored (front matter `pinned: true`, or `<!-- pinned -->` under the heading). */
   pinned: boolean;
@@ -31,7 +31,7 @@ export interface SynonymGroup {
 export interface KnowledgeBase {
   /** Absolute path of the KB root folder. */
   root: string;
-  /** The markdown files read, relative to the root, in file order. */
+  /** The markdown files read, relative to the root, in path order. */
   files: string[];
   /** All sections in file order; `sections[i].order === i`. */
   sections: Section[];
