@@ -1,0 +1,250 @@
+/**
+ * The contenders: our selector (twice) and the libraries a team would otherwise reach for,
+ * each configured as its authors recommend for English text (see bench/README.md).
+ *
+ * A contender turns the corpus into something that answers questions: `build` is timed
+ * (it is everything needed before the first answer), then `query` is timed per question.
+ * `query` returns a number derived from the result so the work cannot be optimised away.
+ */
+import { createRequire } from 'node:module';
+import MiniSearch from 'minisearch';
+import { create, insertMultiple, search as oramaSearch } from '@orama/orama';
+import { eng as englishStopWords } from 'stopword';
+import {
+  buildQuery,
+  createRetrievalIndex,
+  parseSynonyms,
+  scoreInto,
+  sectionsFromSources,
+  selectContext,
+  type RetrievalIndex,
+  type SynonymGroup,
+} from '../lib/retrieval/index.ts';
+import { sectionsFromDocs, type Doc } from './corpus.ts';
+
+const require = createRequire(import.meta.url);
+
+/** What a contender is built from: the docs, and for the demo KB its markdown sources. */
+export interface BenchInput {
+  docs: Doc[];
+  /** Set for the demo KB: our selector builds from the markdown itself (pinned sections, synonyms). */
+  demo?: { sources: { file: string; text: string }[]; synonymsJson?: string };
+}
+
+export interface Runner {
+  query(question: string): number;
+}
+
+export interface Contender {
+  name: string;
+  /** One line for the README: what is measured and how it is configured. */
+  description: string;
+  /** Slow contenders are measured on fewer questions at large sizes (see worker.mts). */
+  slow?: boolean;
+  build(input: BenchInput): Runner | Promise<Runner>;
+}
+
+const STOP_WORDS = new Set(englishStopWords);
+
+// ---------------------------------------------------------------------------
+// Ours
+
+/** Builds the retrieval index exactly as the app does: sections with exact token counts, then BM25. */
+export function buildOurIndex(input: BenchInput): RetrievalIndex {
+  if (input.demo) {
+    const sections = sectionsFromSources(input.demo.sources);
+    const synonyms: SynonymGroup[] = input.demo.synonymsJson ? parseSynonyms('synonyms.json', input.demo.synonymsJson) : [];
+    return createRetrievalIndex({ sections, synonyms });
+  }
+  return createRetrievalIndex({ sections: sectionsFromDocs(input.docs), synonyms: [] });
+}
+
+export const oursScoring: Contender = {
+  name: 'ours: scoring',
+  description:
+    'our BM25 index: analyze the question (stemming, synonyms), score every section that shares a term, sort all matches by score',
+  build(input) {
+    const index = buildOurIndex(input);
+    const { scores, touched } = index.scratch;
+    return {
+      query(question) {
+        const query = buildQuery([question], index.synonyms, index.config);
+        const n = scoreInto(index.bm25, query.terms, index.config, scores, touched);
+        const ranked = Array.from(touched.subarray(0, n));
+        ranked.sort((a, b) => scores[b]! - scores[a]! || a - b);
+        const top = n > 0 ? ranked[0]! : -1;
+        for (let i = 0; i < n; i++) scores[touched[i]!] = 0;
+        return top + n;
+      },
+    };
+  },
+};
+
+export const oursFull: Contender = {
+  name: 'ours: full selection',
+  description:
+    'selectContext: scoring + pinned + packing into the 3,700-token budget + floor + the full explanation and context text',
+  build(input) {
+    const index = buildOurIndex(input);
+    return {
+      query(question) {
+        const e = selectContext(index, [question]);
+        return e.sentIds.length + e.context.length;
+      },
+    };
+  },
+};
+
+// ---------------------------------------------------------------------------
+// Libraries
+
+export const miniSearch: Contender = {
+  name: 'MiniSearch',
+  description:
+    'minisearch: fields title + text, title boosted ×2 (README), default tokenizer, processTerm lowercases and drops English stop words (README example); exact terms (no prefix/fuzzy)',
+  build({ docs }) {
+    const ms = new MiniSearch<Doc>({
+      fields: ['title', 'text'],
+      idField: 'id',
+      processTerm: (term) => {
+        const lower = term.toLowerCase();
+        return STOP_WORDS.has(lower) ? null : lower;
+      },
+      searchOptions: { boost: { title: 2 } },
+    });
+    ms.addAll(docs);
+    return {
+      query(question) {
+        const results = ms.search(question);
+        return results.length + (results.length ? results[0]!.score : 0);
+      },
+    };
+  },
+};
+
+export const orama: Contender = {
+  name: 'Orama',
+  description:
+    '@orama/orama: schema {title, text}, tokenizer language english with its built-in English stemmer and an English stop-word list, title boosted ×2; default limit (10 hits)',
+  async build({ docs }) {
+    const db = create({
+      schema: { title: 'string', text: 'string' } as const,
+      components: { tokenizer: { language: 'english', stemming: true, stopWords: [...STOP_WORDS] } },
+    });
+    await insertMultiple(db, docs.map((d) => ({ title: d.title, text: d.text })));
+    return {
+      query(question) {
+        const result = oramaSearch(db, { term: question, properties: ['title', 'text'], boost: { title: 2 } });
+        if (result instanceof Promise) throw new Error('Orama search returned a promise: the bench expects the synchronous API');
+        return result.count + result.hits.length;
+      },
+    };
+  },
+};
+
+interface WinkEngine {
+  defineConfig(config: { fldWeights: Record<string, number> }): void;
+  definePrepTasks(tasks: unknown[]): void;
+  addDoc(doc: Record<string, string>, id: number): void;
+  consolidate(): void;
+  search(text: string): [number, number][];
+}
+
+export const wink: Contender = {
+  name: 'wink-bm25',
+  description:
+    'wink-bm25-text-search: fldWeights title 2 / body 1, prep tasks from wink-nlp-utils (lowerCase, tokenize0, removeWords, stem, propagateNegations, as in its README for wink-nlp-utils); default limit (10)',
+  build({ docs }) {
+    const bm25 = require('wink-bm25-text-search') as () => WinkEngine;
+    const nlp = require('wink-nlp-utils') as {
+      string: Record<string, unknown>;
+      tokens: Record<string, unknown>;
+    };
+    const engine = bm25();
+    engine.defineConfig({ fldWeights: { title: 2, body: 1 } });
+    engine.definePrepTasks([
+      nlp.string.lowerCase,
+      nlp.string.tokenize0,
+      nlp.tokens.removeWords,
+      nlp.tokens.stem,
+      nlp.tokens.propagateNegations,
+    ]);
+    docs.forEach((d, i) => engine.addDoc({ title: d.title, body: d.text }, i));
+    engine.consolidate();
+    return {
+      query(question) {
+        let results: [number, number][];
+        try {
+          results = engine.search(question);
+        } catch {
+          results = []; // wink throws when the question has no indexable words
+        }
+        return results.length + (results.length ? Number(results[0]![0]) : 0);
+      },
+    };
+  },
+};
+
+type OkapiBm25 = (documents: string[], keywords: string[], constants?: { k1?: number; b?: number }, sorter?: unknown) => unknown;
+
+export const okapi: Contender = {
+  name: 'okapibm25',
+  slow: true,
+  description:
+    'okapibm25: BM25(documents, keywords, {k1: 1.2, b: 0.75}, sorter) as in its README; it keeps no index, so every question rescans every document (title + text, lowercased once at build); keywords are the lowercased words of the question',
+  build({ docs }) {
+    const mod = require('okapibm25') as { default: OkapiBm25 };
+    const BM25 = mod.default;
+    const documents = docs.map((d) => `${d.title}\n${d.text}`.toLowerCase());
+    return {
+      query(question) {
+        // okapibm25 builds a RegExp from each keyword: keep only word characters.
+        const keywords = question.toLowerCase().match(/\w+/g) ?? [];
+        const results = BM25(documents, keywords, { k1: 1.2, b: 0.75 }, (a: { score: number }, b: { score: number }) => b.score - a.score) as { score: number }[];
+        return results.length + (results.length ? results[0]!.score : 0);
+      },
+    };
+  },
+};
+
+/**
+ * The seed article's "before": no index, for every question term and every section
+ * `doc.filter(t => t === term).length`, then BM25 from those counts.
+ */
+export const naive: Contender = {
+  name: 'naive loop',
+  slow: true,
+  description:
+    "the seed article's naive loop: sections pre-split into lowercase words; per question term and per section `doc.filter(t => t === term).length`, then BM25 over those counts and a sort",
+  build({ docs }) {
+    const split = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    const tokenized = docs.map((d) => split(`${d.title}\n${d.text}`));
+    const avgdl = tokenized.reduce((n, t) => n + t.length, 0) / Math.max(1, tokenized.length);
+    const k1 = 1.2;
+    const b = 0.75;
+    return {
+      query(question) {
+        const terms = [...new Set(split(question))];
+        const scores = new Float64Array(tokenized.length);
+        for (const term of terms) {
+          const tfs = tokenized.map((doc) => doc.filter((t) => t === term).length);
+          const df = tfs.reduce((n, tf) => n + (tf > 0 ? 1 : 0), 0);
+          const idf = Math.log(1 + (tokenized.length - df + 0.5) / (df + 0.5));
+          tfs.forEach((tf, i) => {
+            if (tf > 0) scores[i]! += (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * tokenized[i]!.length) / avgdl));
+          });
+        }
+        const ranked = [...scores.keys()].filter((i) => scores[i]! > 0).sort((x, y) => scores[y]! - scores[x]!);
+        return ranked.length;
+      },
+    };
+  },
+};
+
+export const CONTENDERS: readonly Contender[] = [oursScoring, oursFull, miniSearch, orama, wink, okapi, naive];
+
+export function contenderByName(name: string): Contender {
+  const found = CONTENDERS.find((c) => c.name === name);
+  if (!found) throw new Error(`unknown contender "${name}" (one of: ${CONTENDERS.map((c) => c.name).join(', ')})`);
+  return found;
+}
