@@ -1,0 +1,41 @@
+/**
+ * bench:quick — p50 / p99 of one full selection (selectContext) on the demo KB, in a few
+ * seconds, in this process. For a quick check while changing the selector; the full,
+ * comparative benchmark is `npm run bench`.
+ *
+ *   npm run bench:quick
+ */
+import { buildOurIndex } from '../bench/contenders.ts';
+import { demoKbSources, DEMO_KB_DIR } from '../bench/corpus.ts';
+import { measureLatency } from '../bench/measure.ts';
+import { demoBenchQuestions } from '../bench/questions.ts';
+import { selectContext } from '../lib/retrieval/index.ts';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const synonymsPath = path.join(DEMO_KB_DIR, 'synonyms.json');
+let t = performance.now();
+const index = buildOurIndex({
+  docs: [],
+  demo: {
+    sources: demoKbSources(),
+    synonymsJson: existsSync(synonymsPath) ? readFileSync(synonymsPath, 'utf8') : undefined,
+  },
+});
+const buildMs = performance.now() - t;
+const questions = demoBenchQuestions();
+
+t = performance.now();
+const stats = measureLatency((q) => selectContext(index, [q]).sentIds.length, questions, {
+  warmupMinMs: 300,
+  warmupMaxMs: 1000,
+  minMs: 1000,
+  maxMs: 3000,
+  minSamples: questions.length,
+  maxRounds: 10,
+});
+console.log(
+  `full selection on the demo KB (${index.sections.length} sections, build ${buildMs.toFixed(0)} ms): ` +
+    `p50 ${stats.p50.toFixed(1)} µs, p95 ${stats.p95.toFixed(1)} µs, p99 ${stats.p99.toFixed(1)} µs ` +
+    `over ${stats.samples.toLocaleString('en-US')} selections of ${stats.questions} questions`,
+);
