@@ -1,0 +1,48 @@
+/** The knowledge bases the evaluation runs on. */
+import path from 'node:path';
+import { loadCorpus, sectionsFromDocs, REPO_ROOT } from '../bench/corpus.ts';
+import { createRetrievalIndex, loadKnowledgeBase, type KnowledgeBase, type RetrievalIndex, type Section } from '../lib/retrieval/index.ts';
+
+export const EVAL_DIR = path.join(REPO_ROOT, 'eval');
+export const DEMO_GOLDEN = path.join(EVAL_DIR, 'golden-demo.json');
+export const DEBIAN_GOLDEN = path.join(EVAL_DIR, 'golden-debian-faq.json');
+
+export interface EvalKb {
+  name: string;
+  sections: Section[];
+  index: RetrievalIndex;
+}
+
+export function demoKb(): EvalKb {
+  const kb: KnowledgeBase = loadKnowledgeBase(path.join(REPO_ROOT, 'content'));
+  return { name: 'demo KB', sections: kb.sections, index: createRetrievalIndex(kb) };
+}
+
+/** "7.12. How do I…" → [7, 12]; "Chapter 7. Basics…" → [7]. */
+function sectionNumber(title: string): number[] {
+  const last = title.split(' › ').at(-1)!;
+  const numbered = /^(\d+(?:\.\d+)*)\./.exec(last);
+  if (numbered) return numbered[1]!.split('.').map(Number);
+  const chapter = /^Chapter (\d+)\./.exec(last);
+  return chapter ? [Number(chapter[1])] : [Infinity];
+}
+
+function compareNumbers(a: number[], b: number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i] ?? -1;
+    const y = b[i] ?? -1;
+    if (x !== y) return x - y;
+  }
+  return 0;
+}
+
+/**
+ * The Debian FAQ as a KB: its sections from corpus-100000 (read in place, not copied),
+ * in the FAQ's own order (chapter and section numbers), no pinned sections, no synonyms.
+ */
+export async function debianFaqKb(prefix = 'debian-faq:'): Promise<EvalKb> {
+  const docs = (await loadCorpus(100000)).filter((d) => d.id.startsWith(prefix));
+  docs.sort((a, b) => compareNumbers(sectionNumber(a.title), sectionNumber(b.title)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const sections = sectionsFromDocs(docs);
+  return { name: 'Debian FAQ', sections, index: createRetrievalIndex({ sections, synonyms: [] }) };
+}
