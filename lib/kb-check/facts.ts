@@ -1,0 +1,323 @@
+import { analyze } from '../retrieval/analyzer';
+
+/**
+ * Facts that disagree: a number stated in a pinned section and the same item stated with
+ * a different number in an unpinned section. The model may receive both.
+ *
+ * **Quantities.** Money (`$49`, `$0.04 per GB per month`, `$79/month`, `$39 a month`),
+ * sizes (MB / GB / TB, compared in GB), durations (minutes, hours, days, business days,
+ * months, years — each its own kind, never converted into another), percentages, and
+ * counts (a bare number next to a name, "Pro 5", or before a noun, "5 seats"). A bare
+ * number in a list takes the unit of the nearest number with one in the same sentence,
+ * the following one first ("3, 7 and 10 days", "Starter 60, Pro 120, Business 600
+ * requests per minute"), else a unit named in the label ("Live streaming hours: Pro 20").
+ * Ranges ("5–10 business days") give both ends. Numbers glued to letters (1080p, 4K,
+ * H.264) are not quantities.
+ *
+ * **Names.** The plan or product names a KB quotes numbers for, learned from the pinned
+ * sections: a capitalised word directly before a number ("Pro: $79", "Starter 50 GB").
+ *
+ * **Where a quantity sits.** A sentence (a list item, a table cell) may start with a
+ * label ("Storage: …", "Refund review windows: …"); the rest is split into clauses at `;`
+ * and into segments at ", ". A quantity's names are the names in its segment, else in
+ * the label, else those of the previous segment of the sentence ("Pro: $79/month billed
+ * monthly, or $792/year billed annually"). Its measure terms are the analyzed words of
+ * the label and its clause, without names, numbers and unit words.
+ *
+ * **The same item.** An unpinned quantity and a pinned one are about the same item when
+ * they have the same unit kind and
+ * - money with names: they share a name (`$` with no period compares with every period);
+ * - anything else with names: they share a name, and at least half of the pinned
+ *   measure terms occur in the unpinned sentence (storage vs bandwidth vs upload size);
+ * - pinned without names: the unpinned one has no name of another item either, and at
+ *   least half of the pinned measure terms (at least one) occur in the unpinned sentence.
+ *   Counts need names on both sides.
+ * Relative amounts (a "difference", "extra", "save", "off", "discount", "credit",
+ * "refund" in the segment) are not prices of an item and are skipped.
+ *
+ * **Disagree.** An unpinned quantity disagrees when at least one pinned quantity is about
+ * the same item and its value equals none of theirs. Comparing against all of them keeps
+ * "$20 instead of $24 on Starter" (annual and monthly prices) quiet.
+ */
+
+export interface Quantity {
+  /** Unit kind: `$/month`, `$/GB/month`, `$`, `GB`, `day`, `business-day`, `%`, `count`, … */
+  kind: string;
+  value: number;
+  /** The quantity as written ("$79/month", "14-day", "2 TB"). */
+  raw: string;
+  names: string[];
+  /** What it measures, as the pinned side: analyzed label + segment (or clause when there is no label). */
+  measure: string[];
+  /** Its context, as the unpinned side: analyzed label + its clause up to the end of its segment. */
+  context: string[];
+  /** For a count: the analyzed noun right after the number ("5 seats" → "seat"). */
+  noun?: string;
+  /** Offset of the quantity in the sentence text. */
+  index: number;
+  relative: boolean;
+}
+
+const NUMBER = String.raw`\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?`;
+const PER_UNIT = String.raw`(?:\s*(?:\/|\bper\b|\ba\b|\ban\b|\beach\b)\s*(?:extra\s+)?(month|mo|year|yr|gb|tb|seat|user|hour|minute|day|week|viewer|video)s?\b)`;
+const MONEY = new RegExp(
+  String.raw`(?<cur>[$€£])\s?(?<num>${NUMBER})(?:\s*(?:[-–]|to)\s*[$€£]?(?<num2>${NUMBER}))?(?<per>${PER_UNIT}*)`,
+  'gi',
+);
+const UNIT_WORDS: Record<string, string> = {
+  '%': '%', percent: '%',
+  mb: 'GB', gb: 'GB', tb: 'GB',
+  minute: 'minute', minutes: 'minute', min: 'minute', mins: 'minute',
+  hour: 'hour', hours: 'hour', hr: 'hour', hrs: 'hour',
+  day: 'day', days: 'day',
+  'business day': 'business-day', 'business days': 'business-day',
+  'working day': 'business-day', 'working days': 'business-day',
+  week: 'week', weeks: 'week',
+  month: 'month', months: 'month',
+  year: 'year', years: 'year',
+  second: 'second', seconds: 'second',
+};
+const GB_FACTOR: Record<string, number> = { mb: 0.001, gb: 1, tb: 1000 };
+const MEASURED = new RegExp(
+  String.raw`(?<![\w.$€£/])(?<num>${NUMBER})(?:\s*(?:[-–]|to)\s*(?<num2>${NUMBER}))?(?:\s*|-)(?<unit>%|percent\b|business days?\b|working days?\b|[mgt]b\b|minutes?\b|mins?\b|hours?\b|hrs?\b|days?\b|weeks?\b|months?\b|years?\b|seconds?\b)`,
+  'gi',
+);
+/** A number standing alone (not part of 1080p, H.264, 4K, $49, a date or a version). */
+const BARE = new RegExp(String.raw`(?<![\w.$€£/:-])(?<num>${NUMBER})(?![\w%]|[.,:/]\d|-\w)`, 'g');
+
+/** Words of a quantity, never part of what it measures. */
+const UNIT_TERMS = new Set(
+  analyze(
+    'per a an each month monthly months year yearly annually years mo yr gb tb mb minute minutes hour hours day days week weeks business working percent second seconds up to maximum max minimum min least most only custom billed bill included includes include plan plans',
+  ),
+);
+const RELATIVE = /\b(difference|extra|additional|more|less|save|saves|saving|savings|off|discount|credit|refund|refunded|refunds|half|cheaper|back)\b/i;
+/** A worked example or a calculation: its numbers are not statements about an item. */
+const CALCULATION = /\bexample\b|[×=]/i;
+
+const parseNumber = (s: string) => Number(s.replace(/,/g, ''));
+
+/** Capitalised words directly before a number in the given sentences: the KB's item names. */
+export function learnNames(sentences: readonly string[]): Set<string> {
+  const names = new Set<string>();
+  const re = /\b(\p{Lu}[\p{L}]+):?\s+[$€£]?\d/gu;
+  for (const s of sentences) {
+    for (const m of s.matchAll(re)) names.add(m[1]!);
+  }
+  return names;
+}
+
+interface Segment {
+  text: string;
+  /** Offset of the segment in the sentence. */
+  start: number;
+  /** The clause (split at `;` and `:`) the segment belongs to, and the segment's offset in it. */
+  clause: string;
+  inClause: number;
+}
+
+function segmentsOf(body: string, bodyStart: number): Segment[] {
+  const out: Segment[] = [];
+  let clauseStart = 0;
+  for (const clause of body.split(/(?<=;|:)\s/)) {
+    let segStart = 0;
+    for (const seg of clause.split(', ')) {
+      out.push({ text: seg, start: bodyStart + clauseStart + segStart, clause, inClause: segStart });
+      segStart += seg.length + 2;
+    }
+    clauseStart += clause.length + 1;
+  }
+  return out;
+}
+
+function namesIn(text: string, names: ReadonlySet<string>): string[] {
+  const found: string[] = [];
+  for (const m of text.matchAll(/\p{Lu}[\p{L}]+/gu)) {
+    if (names.has(m[0]) && !found.includes(m[0])) found.push(m[0]);
+  }
+  return found;
+}
+
+function termsWithout(text: string, nameTerms: ReadonlySet<string>): string[] {
+  return [...new Set(analyze(text.replace(/[$€£]?\d[\d,.]*/g, ' ')))].filter(
+    (t) => !UNIT_TERMS.has(t) && !nameTerms.has(t),
+  );
+}
+
+function moneyKind(currency: string, per: string): string {
+  const units = [...per.toLowerCase().matchAll(/(month|mo|year|yr|gb|tb|seat|user|hour|minute|day|week|viewer|video)s?\b/g)].map((m) => {
+    const u = m[1]!;
+    return u === 'mo' ? 'month' : u === 'yr' ? 'year' : u === 'gb' || u === 'tb' ? 'GB' : u;
+  });
+  const symbol = currency === '€' ? 'EUR' : currency === '£' ? 'GBP' : '$';
+  return [symbol, ...units].join('/');
+}
+
+const isMoney = (kind: string) => /^(\$|EUR|GBP)/.test(kind);
+
+/** The quantities of one sentence, with their names, measure and context. */
+export function extractQuantities(sentence: string, names: ReadonlySet<string>): Quantity[] {
+  const labelMatch = /^([^:]{1,80}?):\s+/.exec(sentence);
+  const label = labelMatch && labelMatch[1]!.split(/\s+/).length <= 8 && !/\d/.test(labelMatch[1]!) ? labelMatch[1]! : '';
+  const bodyStart = label ? labelMatch![0].length : 0;
+  const labelNames = namesIn(label, names);
+  const nameTerms = new Set([...names].flatMap((n) => analyze(n)));
+  const segments = segmentsOf(sentence.slice(bodyStart), bodyStart);
+
+  interface Raw { kind?: string; value: number; raw: string; index: number; end: number; noun?: string }
+  const found: Raw[] = [];
+  const taken: [number, number][] = [];
+  const overlaps = (a: number, b: number) => taken.some(([s, e]) => a < e && b > s);
+  for (const m of sentence.matchAll(MONEY)) {
+    if (m.index! < bodyStart) continue;
+    const kind = moneyKind(m.groups!.cur!, m.groups!.per ?? '');
+    const end = m.index! + m[0].length;
+    found.push({ kind, value: parseNumber(m.groups!.num!), raw: m[0].trim(), index: m.index!, end });
+    if (m.groups!.num2) found.push({ kind, value: parseNumber(m.groups!.num2), raw: m[0].trim(), index: m.index!, end });
+    taken.push([m.index!, end]);
+  }
+  for (const m of sentence.matchAll(MEASURED)) {
+    const end = m.index! + m[0].length;
+    if (m.index! < bodyStart || overlaps(m.index!, end)) continue;
+    const unit = m.groups!.unit!.toLowerCase();
+    const kind = UNIT_WORDS[unit] ?? 'GB';
+    const factor = GB_FACTOR[unit] ?? 1;
+    found.push({ kind, value: parseNumber(m.groups!.num!) * factor, raw: m[0].trim(), index: m.index!, end });
+    if (m.groups!.num2) found.push({ kind, value: parseNumber(m.groups!.num2) * factor, raw: m[0].trim(), index: m.index!, end });
+    taken.push([m.index!, end]);
+  }
+  for (const m of sentence.matchAll(BARE)) {
+    const end = m.index! + m[0].length;
+    if (m.index! < bodyStart || overlaps(m.index!, end)) continue;
+    found.push({ value: parseNumber(m.groups!.num!), raw: m[0], index: m.index!, end });
+  }
+  found.sort((a, b) => a.index - b.index);
+
+  // A bare number: "20 live streaming hours" → hours (a unit within three words after
+  // it); "5 seats" → a count of seats (a noun right after it); a number in a list —
+  // followed by punctuation or a connector — takes the kind of the nearest resolved
+  // number, the following one first ("3, 7 and 10 days", "Starter 60, Pro 120, Business
+  // 600 requests"); else a unit word in the label; else the nearest unit word before it
+  // in its clause ("live streaming hours, which are 20 on Pro"); else a count.
+  const UNIT_AHEAD = /^\s+(?:[\p{L}-]+\s+){0,3}?(business days?|working days?|minutes?|hours?|days?|weeks?|months?|years?|percent)\b/iu;
+  const CONNECTOR = /^(and|or|on|for|in|per|to|with|at|of|from|is|are|was|were|a|an|the|by|each|if|when|then|than|up|while|plus|minus|times|x)$/i;
+  const unitWord = (text: string): string | undefined => {
+    const words = [...text.matchAll(/\b(business days?|working days?|minutes?|hours?|days?|weeks?|months?|years?|percent)\b/gi)];
+    const last = words.at(-1)?.[1]?.toLowerCase();
+    return last ? UNIT_WORDS[last] : undefined;
+  };
+  const labelUnit = unitWord(label);
+  for (const q of found) {
+    if (q.kind) continue;
+    const after = sentence.slice(q.end);
+    const ahead = UNIT_AHEAD.exec(after)?.[1];
+    const word = /^\s+([a-z][a-z-]+)/i.exec(after)?.[1];
+    if (ahead) {
+      q.kind = UNIT_WORDS[ahead.toLowerCase()];
+    } else if (word && !CONNECTOR.test(word)) {
+      q.kind = 'count';
+      q.noun = analyze(word)[0];
+    }
+  }
+  for (let i = 0; i < found.length; i++) {
+    const q = found[i]!;
+    if (q.kind) continue;
+    const resolved = (x: Raw) => x.kind !== undefined && !isMoney(x.kind) && (x.kind !== 'count' || x.noun !== undefined);
+    const borrowed = found.slice(i + 1).find(resolved) ?? found.slice(0, i).reverse().find(resolved);
+    const segment = segments.find((seg) => q.index >= seg.start && q.index < seg.start + seg.text.length);
+    const before = segment ? segment.clause.slice(0, q.index - segment.start + segment.inClause) : '';
+    if (borrowed) {
+      q.kind = borrowed.kind;
+      q.noun = borrowed.noun;
+      q.value *= /\btb\b/i.test(borrowed.raw) ? 1000 : /\bmb\b/i.test(borrowed.raw) ? 0.001 : 1;
+    } else {
+      q.kind = labelUnit ?? unitWord(before) ?? 'count';
+    }
+  }
+
+  const out: Quantity[] = [];
+  let previousNames: string[] = labelNames;
+  for (const seg of segments) {
+    const segEnd = seg.start + seg.text.length;
+    const inSeg = found.filter((q) => q.index >= seg.start && q.index < segEnd);
+    let segNames = namesIn(seg.text, names);
+    if (!segNames.length) segNames = labelNames.length ? labelNames : previousNames;
+    previousNames = segNames;
+    const segMeasure = termsWithout(label ? `${label} ${seg.text}` : seg.clause, nameTerms);
+    const context = termsWithout(`${label} ${seg.clause.slice(0, seg.inClause + seg.text.length)}`, nameTerms);
+    const relative = RELATIVE.test(seg.text) || CALCULATION.test(seg.clause);
+    for (const q of inSeg) {
+      if (q.kind === 'count' && !segNames.length) continue; // counts need a name
+      const measure = q.noun && !segMeasure.includes(q.noun) ? [...segMeasure, q.noun] : segMeasure;
+      out.push({ kind: q.kind!, value: q.value, raw: q.raw, names: segNames, measure, context, noun: q.noun, index: q.index, relative });
+    }
+  }
+  return out;
+}
+
+const MEASURE_OVERLAP = 0.5;
+
+/** At least one, and at least half, of the pinned measure terms occur in the unpinned context. */
+function measureMatches(pinned: Quantity, unpinned: Quantity): boolean {
+  if (pinned.measure.length === 0) return false;
+  const terms = new Set(unpinned.context);
+  const shared = pinned.measure.filter((t) => terms.has(t)).length;
+  return shared >= 1 && shared / pinned.measure.length >= MEASURE_OVERLAP;
+}
+
+const PERIODS = new Set(['month', 'year', 'week', 'day']);
+
+/**
+ * Same unit kind. Money: same currency; the same billing period when both state one;
+ * and a per-unit qualifier (per GB, per seat, per hour) on the unpinned side only when the
+ * pinned side has the same one — "$12 per month" may be a seat price with "per seat" left
+ * out, but "$3 per hour" is never a plan's monthly price.
+ */
+function kindsComparable(pinned: Quantity, unpinned: Quantity): boolean {
+  if (isMoney(pinned.kind) && isMoney(unpinned.kind)) {
+    const [pc, ...pu] = pinned.kind.split('/');
+    const [uc, ...uu] = unpinned.kind.split('/');
+    if (pc !== uc) return false;
+    const pPeriod = pu.filter((u) => PERIODS.has(u));
+    const uPeriod = uu.filter((u) => PERIODS.has(u));
+    if (pPeriod.length && uPeriod.length && pPeriod.join('/') !== uPeriod.join('/')) return false;
+    const pQual = pu.filter((u) => !PERIODS.has(u));
+    const uQual = uu.filter((u) => !PERIODS.has(u));
+    return uQual.every((u) => pQual.includes(u));
+  }
+  return pinned.kind === unpinned.kind;
+}
+
+/** True when an unpinned quantity and a pinned one are about the same item (see the module comment). */
+export function sameItem(pinned: Quantity, unpinned: Quantity): boolean {
+  if (unpinned.relative || pinned.relative || !kindsComparable(pinned, unpinned)) return false;
+  if (unpinned.kind === 'count' && unpinned.noun && !pinned.measure.includes(unpinned.noun)) return false;
+  if (pinned.names.length) {
+    if (!pinned.names.some((n) => unpinned.names.includes(n))) return false;
+    // A plan's own price has no measure words ("Pro: $79/month"): the name is the item.
+    if (isMoney(pinned.kind) && pinned.measure.length === 0) return true;
+    return measureMatches(pinned, unpinned);
+  }
+  if (pinned.kind === 'count' || unpinned.names.length) return false;
+  return measureMatches(pinned, unpinned);
+}
+
+/**
+ * The pinned quantities about the same item as `unpinned` (empty when nothing pinned is
+ * about it). When some of them are about it by their measure words ("extra seats … $12
+ * per month"), only those count, so a seat price is not compared with the plan's price.
+ */
+export function pinnedAboutSameItem<Q extends Quantity>(unpinned: Quantity, pinned: readonly Q[]): Q[] {
+  const same = pinned.filter((p) => sameItem(p, unpinned));
+  const specific = same.filter((p) => p.measure.length > 0);
+  return specific.length ? specific : same;
+}
+
+const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a));
+
+/** The pinned quantities it contradicts: about the same item, none with its value; undefined otherwise. */
+export function disagreement<Q extends Quantity>(unpinned: Quantity, pinned: readonly Q[]): Q[] | undefined {
+  const same = pinnedAboutSameItem(unpinned, pinned);
+  if (same.length === 0 || same.some((p) => close(p.value, unpinned.value))) return undefined;
+  return same;
+}

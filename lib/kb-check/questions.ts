@@ -1,0 +1,124 @@
+import { analyze, contentWords } from '../retrieval/analyzer';
+import type { RetrievalIndex } from '../retrieval/select';
+import { selectContext } from '../retrieval/select';
+import type { Section, SynonymGroup } from '../retrieval/types';
+import { policyWords } from './rules';
+import type { QuestionResult } from './types';
+
+/**
+ * The questions a customer would ask when a rule applies, and whether the selector sends
+ * the rule's section for them.
+ *
+ * Key words of a rule sentence, at most two:
+ * 1. its policy words ("refund", "discount", "money back", …; see rules.ts), else
+ * 2. the policy words of its section's title path (a sentence in "How refund requests
+ *    are reviewed" is about refunds even if it never says so), else
+ * 3. its rarest content words across the scored sections (highest idf), leaving out the
+ *    words that make it a rule (promise, tell, decided, team, customer, …).
+ *
+ * Questions, in order (the first is the rule's own question):
+ * - per key word: "can I get a refund?" for things a customer asks to get (refund,
+ *   discount, credit, compensation, exception, …), "can I get my money back?",
+ *   "what is the price?" for price words, else "what about <word>?";
+ * - per key word, up to two other entries of its synonym groups ("what about
+ *   reimbursement?"), longest entries first, so the check covers the words customers
+ *   use, not only the KB's.
+ */
+
+const OBTAINABLE = new Set([
+  'refund', 'discount', 'coupon', 'credit', 'compensation', 'exception', 'reimbursement',
+  'free month', 'free upgrade', 'promo code', 'extension',
+]);
+const PRICE_WORDS = new Set(['price', 'pricing', 'fee', 'cost']);
+
+/** Words that make a sentence a rule rather than say what it is about. */
+const RULE_WORDS = new Set([
+  'promise', 'promised', 'tell', 'say', 'quote', 'offer', 'share', 'mention', 'reveal', 'disclose',
+  'discuss', 'confirm', 'comment', 'speculate', 'ask', 'answer', 'name', 'recommend', 'advise',
+  'decided', 'decide', 'decides', 'approved', 'approve', 'granted', 'grant', 'determined',
+  'authorized', 'authorised', 'issued', 'handled', 'team', 'customer', 'customers', 'client',
+  'clients', 'assistant', 'agent', 'agents', 'bot', 'chatbot', 'support', 'staff', 'always',
+  'cannot', 'may', 'not', 'instead', 'allowed', 'final', 'call', 'discretion', 'rather', 'ever',
+  'also', 'explain', 'reply', 'respond', 'give', 'make', 'makes', 'sure', 'open',
+]);
+
+function article(word: string): string {
+  return /^[aeiou]/i.test(word) ? 'an' : 'a';
+}
+
+function questionFor(word: string): string {
+  if (word === 'money back') return 'can I get my money back?';
+  if (OBTAINABLE.has(word)) return `can I get ${article(word)} ${word}?`;
+  if (PRICE_WORDS.has(word)) return `what is the ${word}?`;
+  return `what about ${word}?`;
+}
+
+/** Document frequency of each analyzed term over the scored (unpinned) sections. */
+export function documentFrequencies(pool: readonly Section[]): Map<string, number> {
+  const df = new Map<string, number>();
+  for (const s of pool) {
+    for (const t of new Set(analyze(`${[...s.parents, s.title].join(' ')} ${s.text}`))) df.set(t, (df.get(t) ?? 0) + 1);
+  }
+  return df;
+}
+
+/** The key words of a rule sentence (see the module comment). */
+export function ruleKeyWords(sentence: string, section: Section, df: ReadonlyMap<string, number>): string[] {
+  const fromSentence = policyWords(sentence);
+  if (fromSentence.length) return fromSentence.slice(0, 2);
+  const fromTitle = policyWords([...section.parents, section.title].join(' '));
+  if (fromTitle.length) return fromTitle.slice(0, 2);
+  const words = contentWords(sentence).filter((w) => !RULE_WORDS.has(w) && !/^\d/.test(w) && analyze(w).length > 0);
+  const rarity = (w: string) => Math.min(...analyze(w).map((t) => df.get(t) ?? Infinity));
+  return words.sort((a, b) => rarity(a) - rarity(b)).slice(0, 2);
+}
+
+/** Questions for a rule: its own question(s) first, then synonym variants. */
+export function questionsForRule(keyWords: readonly string[], synonyms: readonly SynonymGroup[]): string[] {
+  const questions: string[] = [];
+  const add = (q: string) => {
+    if (!questions.includes(q)) questions.push(q);
+  };
+  for (const word of keyWords) add(questionFor(word));
+  for (const word of keyWords) {
+    const terms = analyze(word).join(' ');
+    for (const group of synonyms) {
+      if (!group.terms.some((entry) => entry.join(' ') === terms)) continue;
+      const others = group.words
+        .filter((_, i) => group.terms[i]!.join(' ') !== terms)
+        .sort((a, b) => b.length - a.length)
+        .slice(0, 2);
+      for (const other of others) add(`what about ${other}?`);
+    }
+  }
+  return questions;
+}
+
+/** Asks the selector one question and reports what happened to one section. */
+export function askFor(index: RetrievalIndex, sectionId: string, question: string): QuestionResult {
+  const e = selectContext(index, [question]);
+  const verdict = e.sections.find((v) => v.id === sectionId);
+  const sentInstead = e.sections
+    .filter((v) => v.reason === 'scored' && v.id !== sectionId)
+    .slice(0, 3)
+    .map((v) => v.id);
+  return {
+    question,
+    sent: e.sentIds.includes(sectionId),
+    reason: verdict?.reason ?? 'no-match',
+    rank: verdict?.rank,
+    score: verdict?.score ?? 0,
+    tokens: verdict?.tokens ?? 0,
+    available: e.budget - e.tokens.pinned,
+    sentInstead,
+  };
+}
+
+/** "ranked 4th, did not fit" / "no match" / "sent by the floor" — for messages. */
+export function describeResult(r: QuestionResult): string {
+  if (r.sent) return r.reason === 'floor' ? 'sent (by the floor, in file order)' : `sent (ranked ${r.rank})`;
+  if (r.reason === 'over-budget') {
+    return `ranked ${r.rank}, did not fit (${r.tokens} tokens; ${r.sentInstead.length ? `sent instead: ${r.sentInstead.join(', ')}` : 'budget used up'})`;
+  }
+  return 'no match: none of its words are in the question';
+}

@@ -1,0 +1,239 @@
+/**
+ * Does a sentence read as a rule for the support assistant?
+ *
+ * Customer-facing help pages are full of imperatives that are *not* rules for the
+ * assistant: "Never share your stream key" is advice to the customer, "You can always
+ * export your videos" is a feature. What makes a sentence an assistant rule is that it
+ * constrains what support may say, promise or decide — usually about money, other
+ * customers, or who has authority. So a sentence is scored in two steps:
+ *
+ * 1. **Form** (required). One of:
+ *    - `prohibition`: a clause starting with "never", "do not", "don't", "must not",
+ *      "should not", "under no circumstances", "avoid";
+ *    - `always`: a clause starting with "always";
+ *    - `only-may`: "only X may / can / is allowed to / decides / approves";
+ *    - `we-cannot`: "we cannot / can't / do not / don't / never / will not / won't / must not / are unable to";
+ *    - `obligation`: "X must / must not / shall / should not / may not / may only …" — or
+ *      "X cannot / can't" when X is the assistant, an agent, support or a team;
+ *    - `authority`: "X is / are decided | approved | granted | determined | authorized |
+ *      confirmed | set | issued by …", "at the (sole) discretion of", "makes the final
+ *      call / decision", "has the final say";
+ *    - `imperative`: a clause starting with a verb that instructs support (say, tell,
+ *      offer, quote, point, refer, escalate, explain, …). Help pages are full of these
+ *      ("Ask for a refund within 14 days"), so this form is a rule only when the
+ *      sentence also names the assistant or a third-person customer ("Point the
+ *      customer to status.lumacast.com").
+ *    A clause starts at the sentence, after ; — : or a bracket, past a leading conjunction
+ *    ("but never …"); an imperative (prohibition, always) may also start after a comma
+ *    ("If a customer asks for a refund, do not promise one").
+ *    An obligation whose subject is "you" or "your …" is the customer's, not a rule.
+ *
+ * 2. **Score** (rule when ≥ RULE_THRESHOLD = 2):
+ *    - +1 `speech`: the directive's verb is a speech or commitment act (promise, tell,
+ *      say, quote, offer, share, guarantee, confirm, discuss, reveal, ask for, refund, …);
+ *    - +1 per `policy` word in the sentence, at most +2 (refund, money back, price, fee,
+ *      discount, credit, compensation, exception, guarantee, legal, tax advice, SLA,
+ *      chargeback, escalate, competitor, another customer / client, password, …);
+ *    - +2 `assistant`: names the assistant, an agent, the bot or support staff;
+ *    - +1 `third-person customer`: talks *about* "the / a / another customer" or "client";
+ *    - +1 `authority` form (deciding who decides is policy in itself);
+ *    - −2 `second person`: "your …", or a clause whose subject is "you", with no
+ *      third-person customer and no assistant in the sentence — the sentence speaks to
+ *      the customer. (A "you" inside a clause, as in "a price that you cannot confirm",
+ *      is how rules address the assistant.)
+ *
+ * So "Never promise a refund." is a rule (speech + policy = 2), "Refunds are decided
+ * by the billing team." is a rule (authority + policy = 2), "Never share your stream
+ * key." is not (speech − second person = −1), "Do not close the tab while uploading"
+ * is not (0), and "You can always export your videos" has no form at all.
+ */
+
+export const RULE_THRESHOLD = 2;
+
+export type RuleForm = 'prohibition' | 'always' | 'only-may' | 'we-cannot' | 'obligation' | 'authority' | 'imperative';
+
+export interface RuleVerdict {
+  rule: boolean;
+  score: number;
+  /** The directive form found, if any (none → never a rule). */
+  form?: RuleForm;
+  /** What the score is made of, e.g. `speech "promise"`, `policy "refund"`. */
+  signals: string[];
+}
+
+const SPEECH_VERBS = new Set([
+  'promise', 'promising', 'tell', 'telling', 'say', 'saying', 'quote', 'quoting', 'offer', 'offering',
+  'share', 'sharing', 'mention', 'mentioning', 'reveal', 'revealing', 'disclose', 'disclosing',
+  'discuss', 'discussing', 'guarantee', 'guaranteeing', 'confirm', 'confirming', 'comment',
+  'commenting', 'speculate', 'speculating', 'ask', 'asking', 'answer', 'answering', 'name', 'naming',
+  'recommend', 'recommending', 'advise', 'advising', 'commit', 'committing', 'agree', 'agreeing',
+  'grant', 'granting', 'approve', 'approving', 'issue', 'issuing', 'give', 'giving', 'refund',
+  'refunding', 'waive', 'waiving', 'compensate', 'compensating', 'reply', 'replying', 'respond',
+  'responding', 'escalate', 'escalating', 'compare', 'comparing', 'accept', 'accepting', 'change',
+  'changing', 'transfer', 'transferring', 'provide', 'providing', 'make', 'making', 'apologize',
+  'admit', 'blame', 'estimate', 'predict', 'point', 'refer', 'direct', 'redirect', 'hand',
+]);
+
+/** Policy vocabulary: lowercase words or phrases, matched on word boundaries (plurals too). */
+const POLICY_WORDS = [
+  'refund', 'money back', 'reimburse', 'reimbursement', 'price', 'pricing', 'fee', 'discount',
+  'coupon', 'promo code', 'credit', 'compensation', 'exception', 'guarantee', 'legal', 'lawyer',
+  'lawsuit', 'tax advice', 'sla', 'chargeback', 'escalate', 'competitor', 'another customer',
+  'other customers', 'another client', 'other clients', 'client name', 'customer name',
+  'other accounts', 'password', 'two-factor code', 'card number', 'secret key', 'personal data',
+  'free month', 'free upgrade', 'eta', 'fix time', 'release date', 'roadmap', 'deadline',
+];
+const POLICY_PATTERNS = POLICY_WORDS.map((w) => ({
+  word: w,
+  re: new RegExp(`\\b${w.replace(/[-\s]/g, '[-\\s]')}(?:s|es)?\\b`, 'i'),
+}));
+
+const ASSISTANT = /\b(assistant|chatbot|bot|agents?|support staff|support team members?|representatives?)\b/i;
+const THIRD_PERSON = /\b(?:(?:the|a|an|any|another|other|each|every|no)\s+(?:customer|client)s?|customers|clients)\b/i;
+/** "you" in an obligation's subject: the customer's obligation, not the assistant's. */
+const SECOND_PERSON = /\b(you|your|yours|yourself|yourselves)\b/i;
+/**
+ * Speaking to the customer: "your …" anywhere ("Never share your stream key"), or a
+ * clause whose subject is "you". A bare "you" inside a clause ("a price that you cannot
+ * confirm") is how rules address the assistant, so it does not count.
+ */
+const POSSESSIVE_SECOND_PERSON = /\b(your|yours|yourself|yourselves)\b/i;
+
+const LEAD_CONJUNCTION = /^(?:and|but|or|so|then|also|instead|otherwise)\s+/i;
+const CONDITION = /^(?:if|when|whenever|unless|before|after|while|once|even if|even when|in case)\b/i;
+
+const PROHIBITION = /^(?:please\s+)?(never|do not|don't|dont|must not|must never|should not|shouldn't|should never|under no circumstances|avoid)\b\s*(?:,\s*)?(?<verb>[a-z']+)?/i;
+const ALWAYS = /^(?:please\s+)?(always)\s+(?<verb>[a-z']+)/i;
+const ONLY_MAY = /\bonly\s+(?<subject>(?:[\w'-]+\s+){0,4}?)(?:may|can|is allowed to|are allowed to|is authorized to|are authorized to|decides?|approves?)\s+(?:(?:be\s+)?(?<verb>[a-z']+))?/i;
+const WE_CANNOT = /^we\s+(?:cannot|can't|can not|do not|don't|never|will not|won't|will never|must not|are unable to|are not able to|are not allowed to)\s+(?:(?:be\s+)?(?<verb>[a-z']+))?/i;
+const OBLIGATION = /^(?<subject>(?:[\w'’-]+\s+){1,6}?)(?<modal>must not|must never|must|shall not|shall|should not|should never|may not|may only|is not allowed to|are not allowed to|is not permitted to|are not permitted to|cannot|can't|can not)\s+(?:(?:be|only|ever)\s+)*(?<verb>[a-z']+)?/i;
+const AGENT_SUBJECT = /\b(we|assistant|chatbot|bot|agents?|support|staff|team|representatives?)\b/i;
+const AUTHORITY = /\b(?:is|are)\s+(?:only\s+)?(?:decided|approved|granted|determined|authori[sz]ed|confirmed|set|issued)\s+(?:only\s+)?by\b|\bat (?:the|its|our|their) (?:sole )?discretion\b|\bmakes? the final (?:call|decision)\b|\bhas the final say\b/i;
+
+/** Plain imperatives that instruct support ("Tell the customer …", "Point the customer to …"). */
+const RULE_IMPERATIVES = new Set([
+  'say', 'tell', 'offer', 'quote', 'answer', 'reply', 'respond', 'mention', 'point', 'refer',
+  'escalate', 'hand', 'direct', 'redirect', 'decline', 'apologize', 'apologise', 'treat', 'promise',
+  'confirm', 'explain', 'ask', 'share', 'reveal', 'disclose', 'name', 'recommend', 'advise',
+]);
+
+const normalize = (s: string) => s.replace(/[’‘]/g, "'").replace(/[“”]/g, '"');
+
+/**
+ * Where an instruction may start: the sentence, each clause after ; — : or a bracket,
+ * and (for imperatives only) each part after a comma: "If a customer asks, never …".
+ */
+function clauseStarts(sentence: string): { clause: string; afterComma: boolean }[] {
+  const starts: { clause: string; afterComma: boolean }[] = [];
+  const body = sentence.replace(/^[^.:!?]{1,60}?:\s+/, (label) => (label.split(/\s+/).length <= 6 ? '' : label));
+  for (let clause of body.split(/\s*(?:;|\s[—–]\s|:\s|\(|\))\s*/)) {
+    clause = clause.replace(/^["'*\s]+/, '').replace(LEAD_CONJUNCTION, '');
+    if (!clause) continue;
+    starts.push({ clause, afterComma: false });
+    // After a comma: "If a customer asks, never …", "During an incident, do not …".
+    for (const [i, part] of clause.split(', ').entries()) {
+      if (i > 0) starts.push({ clause: part.replace(LEAD_CONJUNCTION, ''), afterComma: true });
+    }
+  }
+  return starts;
+}
+
+function findForm(sentence: string): { form: RuleForm; verb?: string; detail: string } | undefined {
+  for (const { clause, afterComma } of clauseStarts(sentence)) {
+    let m = PROHIBITION.exec(clause);
+    if (m) return { form: 'prohibition', verb: m.groups?.verb, detail: m[1]!.toLowerCase() };
+    m = ALWAYS.exec(clause);
+    if (m) return { form: 'always', verb: m.groups?.verb, detail: 'always' };
+    if (afterComma) continue; // mid-clause, only an imperative opens a new instruction
+    m = WE_CANNOT.exec(clause);
+    if (m) return { form: 'we-cannot', verb: m.groups?.verb, detail: m[0].trim().toLowerCase() };
+    m = OBLIGATION.exec(clause);
+    if (m) {
+      const subject = m.groups!.subject!.trim();
+      const modal = m.groups!.modal!.toLowerCase();
+      const customers = SECOND_PERSON.test(subject) || CONDITION.test(subject);
+      const ability = /^(cannot|can't|can not)$/.test(modal);
+      if (!customers && (!ability || AGENT_SUBJECT.test(subject))) {
+        return { form: 'obligation', verb: m.groups?.verb, detail: `${subject} ${modal}`.toLowerCase() };
+      }
+    }
+  }
+  const only = ONLY_MAY.exec(sentence);
+  if (only && !SECOND_PERSON.test(only.groups?.subject ?? '')) {
+    return { form: 'only-may', verb: only.groups?.verb, detail: only[0].trim().toLowerCase() };
+  }
+  const authority = AUTHORITY.exec(sentence);
+  if (authority) return { form: 'authority', detail: authority[0].toLowerCase() };
+  for (const { clause } of clauseStarts(sentence)) {
+    const first = /^[a-z]+/i.exec(clause)?.[0];
+    if (first && RULE_IMPERATIVES.has(first.toLowerCase())) {
+      return { form: 'imperative', verb: first.toLowerCase(), detail: first.toLowerCase() };
+    }
+  }
+  return undefined;
+}
+
+/** The policy words of a sentence (lowercase, as listed in POLICY_WORDS). */
+export function policyWords(sentence: string): string[] {
+  return POLICY_PATTERNS.filter((p) => p.re.test(sentence)).map((p) => p.word);
+}
+
+/** Scores one sentence (plain text, markdown already removed). */
+export function classifySentence(raw: string): RuleVerdict {
+  const sentence = normalize(raw).trim();
+  const found = findForm(sentence);
+  if (!found) return { rule: false, score: 0, signals: [] };
+  const signals = [`${found.form} "${found.detail}"`];
+  let score = 0;
+  const verb = found.verb?.toLowerCase();
+  if (verb && SPEECH_VERBS.has(verb)) {
+    score += 1;
+    signals.push(`speech "${verb}"`);
+  }
+  const policy = policyWords(sentence);
+  if (policy.length) {
+    score += Math.min(2, policy.length);
+    signals.push(...policy.slice(0, 2).map((w) => `policy "${w}"`));
+  }
+  const assistant = ASSISTANT.test(sentence);
+  const thirdPerson = THIRD_PERSON.test(sentence);
+  if (assistant) {
+    score += 2;
+    signals.push('assistant');
+  } else if (thirdPerson) {
+    score += 1;
+    signals.push('third-person customer');
+  }
+  if (found.form === 'authority') {
+    score += 1;
+    signals.push('authority');
+  }
+  const customerAddressed =
+    POSSESSIVE_SECOND_PERSON.test(sentence) || clauseStarts(sentence).some(({ clause }) => /^you\b/i.test(clause));
+  if (customerAddressed && !thirdPerson && !assistant) {
+    score -= 2;
+    signals.push('second person (speaks to the customer)');
+  }
+  // Help pages are full of plain imperatives ("Ask for a refund within 14 days"): one
+  // counts only when it is about a customer or the assistant ("Point the customer to …").
+  const rule = score >= RULE_THRESHOLD && (found.form !== 'imperative' || assistant || thirdPerson);
+  return { rule, score, form: found.form, signals };
+}
+
+const IMPERATIVE_VERBS = new Set([
+  'say', 'offer', 'quote', 'send', 'reply', 'answer', 'explain', 'point', 'share', 'ask', 'tell',
+  'refer', 'escalate', 'use', 'keep', 'mention', 'check', 'confirm', 'direct', 'hand', 'open',
+  'follow', 'include', 'apologize', 'apologise', 'suggest', 'recommend', 'treat', 'stay', 'redirect',
+  'give', 'make', 'avoid', 'respond', 'link', 'cite', 'describe', 'decline', 'acknowledge',
+]);
+
+/**
+ * Any instruction at all (for pinned sections: a section with none reads as reference
+ * material). A directive form, or a clause starting with an imperative verb ("Say that …",
+ * "Offer to …", "Quote numbers from here.").
+ */
+export function isInstruction(raw: string): boolean {
+  const sentence = normalize(raw).trim();
+  if (findForm(sentence)) return true;
+  return clauseStarts(sentence).some(({ clause }) => IMPERATIVE_VERBS.has(clause.split(/\s+/)[0]!.toLowerCase()));
+}

@@ -1,0 +1,88 @@
+/** What `checkKnowledgeBase` reports. */
+
+export type FindingLevel = 'error' | 'warning' | 'info';
+
+/**
+ * - `unpinned-rule` — a sentence in an unpinned section reads as a rule for the assistant
+ *   and is sent for every question built for it (warning), or repeats a pinned section
+ *   that is always sent (info).
+ * - `rule-not-sent` — such a sentence is *not* sent for a question it applies to (error).
+ * - `section-too-large` — bigger than the budget left after the pinned block (error).
+ * - `section-no-words` — nothing the analyzer can index: only the floor can send it (error).
+ * - `section-not-sent-for-title` — not sent even when the question is its own title (error).
+ * - `pinned-budget` — pinned share over one third (warning), over one half or over the
+ *   whole budget (error).
+ * - `unpin-candidate` — a pinned section that reads as reference material (info; warning
+ *   when the pinned share is over one third).
+ * - `facts-disagree` — an unpinned number contradicts a pinned one about the same item (error).
+ * - `synonyms-unused` — a synonym group none of whose words occur in the scored sections (warning).
+ * - `synonyms-duplicate` — the same term in two groups (warning), the same word twice in a
+ *   group (warning), or two spellings of one term in a group (info).
+ */
+export type FindingKind =
+  | 'unpinned-rule'
+  | 'rule-not-sent'
+  | 'section-too-large'
+  | 'section-no-words'
+  | 'section-not-sent-for-title'
+  | 'pinned-budget'
+  | 'unpin-candidate'
+  | 'facts-disagree'
+  | 'synonyms-unused'
+  | 'synonyms-duplicate';
+
+export interface Finding {
+  kind: FindingKind;
+  level: FindingLevel;
+  /** Path relative to the KB root (a markdown file, or the synonyms file). */
+  file: string;
+  /** 1-based line in `file`, where there is one. */
+  line?: number;
+  sectionId?: string;
+  message: string;
+  suggestion?: string;
+  /** Kind-specific data for renderers (the /debug panel, --json). */
+  details?: Record<string, unknown>;
+}
+
+/** One question asked of the selector on behalf of a rule or a section. */
+export interface QuestionResult {
+  question: string;
+  sent: boolean;
+  /** The section's verdict: pinned | scored | floor | no-match | over-budget. */
+  reason: string;
+  /** 1-based rank among matched sections, when it matched. */
+  rank?: number;
+  score: number;
+  tokens: number;
+  /** Tokens left after the pinned block (the room scored sections compete for). */
+  available: number;
+  /** The scored sections that were sent instead (first few). */
+  sentInstead: string[];
+}
+
+export interface CheckSummary {
+  ok: boolean;
+  errors: number;
+  warnings: number;
+  infos: number;
+  sections: number;
+  pinnedSections: number;
+  kbTokens: number;
+  budget: number;
+  pinnedTokens: number;
+  pinnedShare: number;
+  /** Unpinned sentences that read as rules, and how many of them are not always sent. */
+  rules: { found: number; notSent: number; coveredByPinned: number };
+  /** Unpinned numbers compared with a pinned number about the same item. */
+  factsCompared: number;
+  /** Checks that could not run (e.g. the pinned block is larger than the budget). */
+  skipped: string[];
+}
+
+export interface CheckReport {
+  /** The KB root (absolute) or a label for in-memory KBs. */
+  kb: string;
+  findings: Finding[];
+  summary: CheckSummary;
+}

@@ -1,0 +1,80 @@
+/**
+ * kb:check — rules that are not pinned, content that can never be sent, a pinned block
+ * that squeezes out the rest, numbers that contradict the pinned ones, broken synonyms.
+ *
+ *   npm run kb:check [-- --kb PATH] [--budget TOKENS] [--json]
+ *
+ * Exit status: 0 clean (warnings and info alone do not fail), 1 errors (or a KB that
+ * does not load), 2 usage errors.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { checkKnowledgeBase, formatReport } from '../lib/kb-check/index.ts';
+import { KnowledgeBaseError, loadKnowledgeBase, RetrievalConfigError } from '../lib/retrieval/index.ts';
+
+const usage = `usage: npm run kb:check [-- --kb PATH] [--budget TOKENS] [--json]
+
+  --kb PATH         knowledge base folder or markdown file (default: content/)
+  --budget TOKENS   knowledge budget in tokens (default: 3700)
+  --json            print the report as one JSON document
+  -h, --help        this text
+
+Exit status: 0 no errors (warnings do not fail), 1 errors, 2 usage error.`;
+
+class UsageError extends Error {}
+
+function main(argv: string[]): number {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: false,
+      strict: true,
+      options: {
+        kb: { type: 'string' },
+        budget: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values } = parsed;
+  if (values.help) {
+    console.log(usage);
+    return 0;
+  }
+  let budget: number | undefined;
+  if (values.budget !== undefined) {
+    budget = Number(values.budget);
+    if (!Number.isInteger(budget) || budget <= 0) throw new UsageError(`--budget needs a positive whole number of tokens, got "${values.budget}"`);
+  }
+  const kbPath = values.kb ?? path.join(import.meta.dirname, '..', 'content');
+  const kb = loadKnowledgeBase(kbPath);
+  const report = checkKnowledgeBase(kb, { config: { budget } });
+  if (values.json) {
+    console.log(JSON.stringify(report, null, 2));
+  } else {
+    console.log(formatReport(report, path.relative(process.cwd(), kb.root) || '.'));
+  }
+  return report.summary.ok ? 0 : 1;
+}
+
+try {
+  process.exitCode = main(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof UsageError) {
+    console.error(`kb:check: ${error.message}\n\n${usage}`);
+    process.exitCode = 2;
+  } else if (error instanceof KnowledgeBaseError || error instanceof RetrievalConfigError) {
+    console.error(`kb:check: ${error.message}`);
+    process.exitCode = 1;
+  } else if (error instanceof z.ZodError) {
+    console.error(`kb:check: invalid setting: ${error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`);
+    process.exitCode = 2;
+  } else {
+    throw error;
+  }
+}
