@@ -7,6 +7,7 @@ export NEXT_TELEMETRY_DISABLED=1
 
 echo "== unit tests (vitest)"
 npx vitest run
+npm run -s kb:check
 
 echo "== production build"
 npx next build

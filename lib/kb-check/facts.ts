@@ -15,7 +15,8 @@ import { analyze } from '../retrieval/analyzer';
  * H.264) are not quantities.
  *
  * **Names.** The plan or product names a KB quotes numbers for, learned from the pinned
- * sections: a capitalised word directly before a number ("Pro: $79", "Starter 50 GB").
+ * sections: a capitalised word directly before a number, optionally followed by "plan"
+ * and a colon ("Pro: $79", "Starter 50 GB", "Pro plan: $49/month").
  *
  * **Where a quantity sits.** A sentence (a list item, a table cell) may start with a
  * label ("Storage: …", "Refund review windows: …"); the rest is split into clauses at `;`
@@ -33,7 +34,9 @@ import { analyze } from '../retrieval/analyzer';
  *   least half of the pinned measure terms (at least one) occur in the unpinned sentence.
  *   Counts need names on both sides.
  * Relative amounts (a "difference", "extra", "save", "off", "discount", "credit",
- * "refund" in the segment) are not prices of an item and are skipped.
+ * "refund" in the segment) and worked examples ("for example", "×", "=" in the clause)
+ * are not statements about an item and are skipped — unless the amount carries the same
+ * per-unit qualifier as the pinned one ("extra seats cost $15 per seat per month").
  *
  * **Disagree.** An unpinned quantity disagrees when at least one pinned quantity is about
  * the same item and its value equals none of theirs. Comparing against all of them keeps
@@ -97,10 +100,10 @@ const CALCULATION = /\bexample\b|[×=]/i;
 
 const parseNumber = (s: string) => Number(s.replace(/,/g, ''));
 
-/** Capitalised words directly before a number in the given sentences: the KB's item names. */
+/** Capitalised words directly before a number ("Pro: $79", "Pro plan: $49"): the KB's item names. */
 export function learnNames(sentences: readonly string[]): Set<string> {
   const names = new Set<string>();
-  const re = /\b(\p{Lu}[\p{L}]+):?\s+[$€£]?\d/gu;
+  const re = /\b(\p{Lu}[\p{L}]+)(?:\s+(?:plan|tier|package|edition))?:?\s+(?:[$€£]\s?)?\d/gu;
   for (const s of sentences) {
     for (const m of s.matchAll(re)) names.add(m[1]!);
   }
@@ -290,7 +293,13 @@ function kindsComparable(pinned: Quantity, unpinned: Quantity): boolean {
 
 /** True when an unpinned quantity and a pinned one are about the same item (see the module comment). */
 export function sameItem(pinned: Quantity, unpinned: Quantity): boolean {
-  if (unpinned.relative || pinned.relative || !kindsComparable(pinned, unpinned)) return false;
+  if (!kindsComparable(pinned, unpinned)) return false;
+  if (unpinned.relative || pinned.relative) {
+    // "extra seats cost $15 per seat per month" is still the seat price: a relative
+    // amount counts only with the same per-unit qualifier as the pinned one.
+    const qualified = unpinned.kind.split('/').slice(1).some((u) => !PERIODS.has(u));
+    if (!qualified || pinned.kind !== unpinned.kind) return false;
+  }
   if (unpinned.kind === 'count' && unpinned.noun && !pinned.measure.includes(unpinned.noun)) return false;
   if (pinned.names.length) {
     if (!pinned.names.some((n) => unpinned.names.includes(n))) return false;

@@ -1,0 +1,230 @@
+import { describe, expect, it } from 'vitest';
+import { checkKnowledgeBase, UNPIN_MIN_TOKENS, type CheckOptions } from './check';
+import { memoryKb, SEED_BUDGET, seedFiles, SEED_RULE_FILE } from './fixtures';
+import { formatReport } from './format';
+import type { CheckReport, Finding, FindingKind, QuestionResult } from './types';
+
+function check(files: Record<string, string>, options: CheckOptions & { synonyms?: string[][] } = {}): CheckReport {
+  const { kb, sources } = memoryKb(files, options.synonyms);
+  return checkKnowledgeBase(kb, { sources, config: options.config });
+}
+const ofKind = (r: CheckReport, kind: FindingKind) => r.findings.filter((f) => f.kind === kind);
+const questionsOf = (f: Finding) => f.details!.questions as QuestionResult[];
+
+describe("the seed's case: a one-line refund rule that is not pinned", () => {
+  const report = check(seedFiles(), { config: { budget: SEED_BUDGET } });
+
+  it('reports the rule, with file:line, and fails', () => {
+    const notSent = ofKind(report, 'rule-not-sent');
+    expect(notSent.map((f) => [f.file, f.line, f.details!.sentence])).toEqual([
+      [SEED_RULE_FILE, 3, 'Never promise a refund.'],
+      [SEED_RULE_FILE, 3, 'Refunds are decided by the billing team.'],
+    ]);
+    expect(notSent.every((f) => f.level === 'error' && f.sectionId === 'support-notes.md#notes-for-the-support-team')).toBe(true);
+    expect(report.summary.ok).toBe(false);
+    expect(report.summary.rules).toEqual({ found: 2, notSent: 2, coveredByPinned: 0 });
+  });
+
+  it('shows that "can I get a refund?" does not send it, and what was sent instead', () => {
+    const [first] = ofKind(report, 'rule-not-sent');
+    const own = questionsOf(first!)[0]!;
+    expect(own).toMatchObject({ question: 'can I get a refund?', sent: false, reason: 'over-budget' });
+    expect(own.rank).toBeGreaterThan(1);
+    expect(own.sentInstead).toContain('billing/faq.md#can-i-get-a-refund');
+    expect(first!.message).toContain('for "can I get a refund?" it is ranked');
+    expect(first!.suggestion).toContain('<!-- pinned -->');
+  });
+
+  it('does not take customer advice for rules ("Never share your stream key", "You can always download")', () => {
+    const flagged = report.findings.filter((f) => f.kind === 'rule-not-sent' || f.kind === 'unpinned-rule');
+    expect(flagged.every((f) => f.file === SEED_RULE_FILE)).toBe(true);
+  });
+
+  it('passes once the rule is pinned with <!-- pinned --> under its heading', () => {
+    const pinned = check(seedFiles('# Notes for the support team\n<!-- pinned -->\n\nNever promise a refund. Refunds are decided by the billing team.\n'), {
+      config: { budget: SEED_BUDGET },
+    });
+    expect(pinned.findings.filter((f) => f.level !== 'info')).toEqual([]);
+    expect(pinned.summary.ok).toBe(true);
+  });
+
+  it('passes once the rule file is pinned with front matter', () => {
+    const pinned = check(seedFiles('---\npinned: true\n---\n# Notes for the support team\n\nNever promise a refund. Refunds are decided by the billing team.\n'), {
+      config: { budget: SEED_BUDGET },
+    });
+    expect(pinned.summary).toMatchObject({ ok: true, errors: 0, warnings: 0 });
+  });
+
+  it('renders the findings grouped by kind, with file:line and each question', () => {
+    const text = formatReport(report, 'fixture');
+    expect(text).toContain('Rules that are not sent when they apply (2)');
+    expect(text).toContain('error   support-notes.md:3  "Never promise a refund."');
+    expect(text).toContain('✗ "can I get a refund?" → ranked');
+    expect(text).toMatch(/✗ failed: 2 errors/);
+  });
+});
+
+describe('unpinned rules that are sent', () => {
+  it('are a warning (not a failure) when every question sends them', () => {
+    const files = seedFiles();
+    const report = check(files, { config: { budget: 2000 } });
+    const rules = ofKind(report, 'unpinned-rule');
+    expect(rules).toHaveLength(2);
+    expect(rules.every((f) => f.level === 'warning')).toBe(true);
+    expect(questionsOf(rules[0]!).every((q) => q.sent)).toBe(true);
+    expect(report.summary.ok).toBe(true);
+  });
+
+  it('use synonyms to build more questions', () => {
+    const report = check(seedFiles(), { config: { budget: 2000 }, synonyms: [['refund', 'money back', 'reimbursement']] });
+    const questions = questionsOf(ofKind(report, 'unpinned-rule')[0]!).map((q) => q.question);
+    expect(questions).toEqual(['can I get a refund?', 'what about reimbursement?', 'what about money back?']);
+  });
+
+  it('are info when a pinned rules section states the same rule', () => {
+    const files = {
+      ...seedFiles(),
+      'rules.md': '---\npinned: true\n---\n# Refunds\n\nNever promise a refund. Refunds are decided by the billing team; offer to open a refund request instead. You may explain the refund policy.\n',
+      'billing/review.md': '# How refund requests are reviewed\n\nSupport agents can explain the policy and open a request, and the billing team makes the final call.\n',
+    };
+    delete (files as Record<string, string>)[SEED_RULE_FILE];
+    const report = check(files, { config: { budget: 400 } });
+    const covered = ofKind(report, 'unpinned-rule');
+    expect(covered).toHaveLength(1);
+    expect(covered[0]).toMatchObject({ level: 'info', file: 'billing/review.md', line: 3, details: { coveredBy: 'rules.md#refunds' } });
+    expect(report.summary.rules.coveredByPinned).toBe(1);
+  });
+
+  it('suggest moving the sentence rather than pinning a large section', () => {
+    const long = 'Our support team answers in English, German and Dutch, and we keep a friendly tone. '.repeat(12);
+    const report = check({ ...seedFiles(`# Support team handbook\n\n${long}\n\nNever promise a refund.\n`) }, { config: { budget: 400 } });
+    const finding = report.findings.find((f) => f.details?.sentence === 'Never promise a refund.')!;
+    expect(finding.suggestion).toMatch(/^move "Never promise a refund\." into a pinned rules file/);
+  });
+});
+
+describe('content that can never be sent', () => {
+  it('reports a section larger than the budget left after the pinned block', () => {
+    const report = check({
+      'rules.md': '---\npinned: true\n---\n# Rules\n\nNever promise a refund.\n',
+      'big.md': `# Encoder settings\n\n${'Set the keyframe interval to two seconds and the bitrate to six megabits for 1080p. '.repeat(20)}`,
+      'small.md': '# Captions\n\nCaptions are generated automatically in 30 languages.\n',
+    }, { config: { budget: 200 } });
+    const [big] = ofKind(report, 'section-too-large');
+    expect(big).toMatchObject({ level: 'error', file: 'big.md', line: 1, sectionId: 'big.md#encoder-settings' });
+    expect(big!.message).toMatch(/is \d+ tokens but only \d+ are left after the pinned block/);
+    expect(ofKind(report, 'section-too-large')).toHaveLength(1);
+  });
+
+  it('reports a section with no indexable words', () => {
+    const report = check({
+      'a.md': '# Captions\n\nCaptions are generated automatically.\n\n## …\n\n→ → →\n',
+      'b.md': '# Captions\n\nCaptions are generated automatically.\n\n# …\n\n→ → →\n',
+    });
+    // a.md's "…" sits under "Captions", whose title is indexed with it; b.md's does not.
+    const [empty] = ofKind(report, 'section-no-words');
+    expect(ofKind(report, 'section-no-words')).toHaveLength(1);
+    expect(empty).toMatchObject({ level: 'error', file: 'b.md', line: 5 });
+    expect(ofKind(report, 'section-not-sent-for-title')).toEqual([]);
+  });
+
+  it('reports a section that is not sent even for a question made of its own title', () => {
+    const report = check({
+      'a-setup.md': `# Setup\n\n${'Connect the encoder, choose a region and test the stream before the event starts. '.repeat(9)}`,
+      'b-checklist.md': `# Setup checklist\n\n${'Setup: check the setup of audio, setup of video and setup of the network. '.repeat(6)}`,
+      'c-other.md': '# Captions\n\nCaptions are generated automatically.\n',
+    }, { config: { budget: 200, floor: 0 } });
+    const [lost] = ofKind(report, 'section-not-sent-for-title');
+    expect(lost).toMatchObject({ level: 'error', file: 'a-setup.md', sectionId: 'a-setup.md#setup' });
+    expect(lost!.message).toContain('("Setup")');
+    expect((lost!.details!.question as QuestionResult).sentInstead).toEqual(['b-checklist.md#setup-checklist']);
+  });
+});
+
+describe('pinned budget', () => {
+  const files = {
+    'rules.md': `---\npinned: true\n---\n# Rules\n\nNever promise a refund. Never quote a price you cannot confirm. Never name another customer.\n`,
+    'guide.md': '# Uploading\n\nDrag a file onto the library to upload it.\n',
+  };
+  const { kb } = memoryKb(files);
+  const pinnedTokens = kb.sections.filter((s) => s.pinned).reduce((n, s) => n + s.tokens, 0);
+  const pinnedFindings = (budget: number) => ofKind(check(files, { config: { budget } }), 'pinned-budget');
+
+  it('is quiet at or under one third', () => {
+    expect(pinnedFindings(pinnedTokens * 3)).toEqual([]);
+  });
+  it('warns above one third', () => {
+    expect(pinnedFindings(Math.floor(pinnedTokens * 2.5)).map((f) => f.level)).toEqual(['warning']);
+  });
+  it('fails above one half', () => {
+    const [f] = pinnedFindings(Math.floor(pinnedTokens * 1.5));
+    expect(f).toMatchObject({ level: 'error', file: 'rules.md' });
+    expect(f!.message).toContain('over one half');
+  });
+  it('fails, without crashing, when the pinned block is larger than the budget', () => {
+    const report = check(files, { config: { budget: pinnedTokens - 1 } });
+    expect(ofKind(report, 'pinned-budget').map((f) => f.level)).toEqual(['error']);
+    expect(ofKind(report, 'pinned-budget')[0]!.message).toContain(`the pinned sections need ${pinnedTokens} tokens`);
+    expect(report.summary.skipped).toEqual(['rule reachability', 'title questions']);
+  });
+
+  it('lists long pinned sections with no instruction as candidates to unpin', () => {
+    const history = 'Lumacast was founded in Amsterdam by a team of broadcast engineers who wanted video hosting to be simple for businesses of every size. '.repeat(8);
+    const report = check({
+      ...files,
+      'about.md': `---\npinned: true\n---\n# About Lumacast\n\n${history}\n`,
+      'facts.md': `---\npinned: true\n---\n# Verified limits\n\n${Array.from({ length: 30 }, (_, i) => `- Limit ${i}: ${i + 1} GB on Pro.`).join('\n')}\n`,
+    }, { config: { budget: 6000 } });
+    const candidates = ofKind(report, 'unpin-candidate');
+    expect(candidates.map((f) => [f.sectionId, f.level])).toEqual([['about.md#about-lumacast', 'info']]);
+    expect(report.findings.find((f) => f.sectionId === 'facts.md#verified-limits')).toBeUndefined();
+    expect(UNPIN_MIN_TOKENS).toBeGreaterThan(0);
+  });
+});
+
+describe('facts that disagree', () => {
+  const files = (productPage: string) => ({
+    'rules/prices.md': '---\npinned: true\n---\n# Verified prices\n\n- Starter plan: $19/month.\n- Pro plan: $49/month.\n- Pro storage: 250 GB.\n',
+    'product/plans.md': `# Plans\n\nWe have two plans for teams of every size.\n\n${productPage}\n`,
+  });
+
+  it('reports "Pro costs $39 a month" on a product page against a pinned "Pro plan: $49/month"', () => {
+    const report = check(files('Pro costs $39 a month and includes 250 GB of storage.'));
+    const [f] = ofKind(report, 'facts-disagree');
+    expect(f).toMatchObject({ level: 'error', file: 'product/plans.md', line: 5, sectionId: 'product/plans.md#plans' });
+    expect(f!.message).toContain('states $39 a month');
+    expect(f!.message).toContain("$49/month (rules/prices.md:7)");
+    expect(report.summary.ok).toBe(false);
+  });
+
+  it('is quiet when the numbers agree, or are about another item', () => {
+    for (const page of ['Pro costs $49 a month and includes 250 GB of storage.', 'Starter costs $19 a month.', 'Pro includes 2 TB of bandwidth.']) {
+      const report = check(files(page));
+      expect(ofKind(report, 'facts-disagree'), page).toEqual([]);
+    }
+    expect(check(files('Pro costs $49 a month.')).summary.factsCompared).toBe(1);
+  });
+});
+
+describe('synonyms', () => {
+  const files = { 'a.md': '# Refunds\n\nA refund is possible within 14 days.\n\n## Invoices\n\nInvoices are emailed every month.\n' };
+
+  it('reports groups whose words never occur in the scored sections', () => {
+    const report = check(files, { synonyms: [['refund', 'money back'], ['teleport', 'beam']] });
+    const unused = ofKind(report, 'synonyms-unused');
+    expect(unused.map((f) => [f.level, f.file, f.line])).toEqual([['warning', 'synonyms.json', 8]]);
+    expect(unused[0]!.message).toContain('"teleport", "beam"');
+  });
+
+  it('reports a term in two groups, a word twice in a group, and spellings of one term', () => {
+    const report = check(files, { synonyms: [['refund', 'reimbursement', 'refund'], ['invoice', 'bill', 'refunds'], ['invoices', 'receipts', 'invoice']] });
+    const dupes = ofKind(report, 'synonyms-duplicate').map((f) => [f.level, f.line, f.message]);
+    expect(dupes).toEqual([
+      ['warning', 6, 'synonym group 1 ["refund", "reimbursement", "refund"]: "refund" is listed twice'],
+      ['warning', 11, 'synonym "refunds" (term "refund") is in group 1 ("refund") and group 2: both groups fire for it'],
+      ['warning', 14, 'synonym "invoices" (term "invoic") is in group 2 ("invoice") and group 3: both groups fire for it'],
+      ['info', 16, 'synonym group 3: "invoice" = "invoices" after stemming (the analyzer already matches these forms; the extra spellings add nothing)'],
+    ]);
+    expect(report.summary.ok).toBe(true);
+  });
+});
