@@ -85,10 +85,34 @@ function analyzeWord(raw: string, out: string[]): void {
   pushTerm(word, out);
 }
 
+// Most words repeat (across sections and questions), so the terms of each raw word are
+// memoised: analysing a 100,000-section corpus then costs little more than the regex scan.
+const wordCache = new Map<string, readonly string[]>();
+const WORD_CACHE_LIMIT = 500_000;
+
+function termsOfWord(raw: string): readonly string[] {
+  let terms = wordCache.get(raw);
+  if (terms === undefined) {
+    const out: string[] = [];
+    analyzeWord(raw, out);
+    terms = out;
+    if (wordCache.size >= WORD_CACHE_LIMIT) wordCache.clear();
+    wordCache.set(raw, terms);
+  }
+  return terms;
+}
+
+const WORD_SCAN = new RegExp(WORD.source, WORD.flags);
+
 /** The terms of a text, in order, with repeats: the same function for sections and queries. */
 export function analyze(text: string): string[] {
   const out: string[] = [];
-  for (const match of text.matchAll(WORD)) analyzeWord(match[0], out);
+  WORD_SCAN.lastIndex = 0;
+  let match: RegExpExecArray | null;
+  while ((match = WORD_SCAN.exec(text)) !== null) {
+    const terms = termsOfWord(match[0]);
+    for (let i = 0; i < terms.length; i++) out.push(terms[i]!);
+  }
   return out;
 }
 

@@ -160,9 +160,25 @@ export function explainDocument(
   params: Bm25Params,
   doc: number,
 ): TermExplanation[] {
+  return explainPostings(index, query.map((t) => index.postings.get(t.term)), query, params, doc);
+}
+
+/**
+ * `explainDocument` with the query terms' postings already looked up (`postings[i]` is
+ * the posting of `query[i].term`, undefined if none): the selector looks them up once per
+ * question instead of once per explained section.
+ */
+export function explainPostings(
+  index: Bm25Index,
+  postings: readonly (Posting | undefined)[],
+  query: readonly WeightedTerm[],
+  params: Bm25Params,
+  doc: number,
+): TermExplanation[] {
   const parts: TermExplanation[] = [];
-  for (const { term, weight } of query) {
-    const posting = index.postings.get(term);
+  for (let i = 0; i < query.length; i++) {
+    const { term, weight } = query[i]!;
+    const posting = postings[i];
     if (!posting || weight <= 0) continue;
     const tf = termFreqIn(posting, doc);
     if (tf === 0) continue;

@@ -21,6 +21,11 @@ export const retrievalConfigSchema = z.object({
   historyWeight: z.number().min(0).max(1).default(0.5),
   /** Weight of terms added by synonym expansion, relative to the words the customer typed. */
   synonymWeight: z.number().min(0).max(1).default(0.5),
+  /**
+   * Weight of a typo correction (a KB word one edit away from a word the customer typed that
+   * is not in the KB; see typos.ts), relative to the word typed. 0 disables typo correction.
+   */
+  typoWeight: z.number().min(0).max(1).default(0.5),
   /** How many unsent sections (over budget, then no match) the explanation lists at most; counts are always complete. */
   explainLimit: z.number().int().nonnegative().default(1000),
 });

@@ -10,5 +10,6 @@ export * from './query';
 export * from './select';
 export * from './synonyms';
 export * from './tokens';
+export * from './typos';
 export * from './types';
 export * from './report';

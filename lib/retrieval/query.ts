@@ -1,6 +1,7 @@
-import { analyze } from './analyzer';
+import { analyze, contentWords } from './analyzer';
 import type { WeightedTerm } from './bm25';
 import { expandTerms } from './synonyms';
+import { typoCorrections, type TypoIndex } from './typos';
 import type { SynonymGroup } from './types';
 
 /**
@@ -13,13 +14,16 @@ import type { SynonymGroup } from './types';
  *   latest message has a subject of its own, that subject leads
  * - a term added by a synonym group: `synonymWeight` (default 0.5) × the weight of the
  *   word that triggered it, so an exact word outranks its synonyms
+ * - a typo correction (typos.ts: a KB word one edit away from a typed word the KB does not
+ *   contain): `typoWeight` (default 0.5) × the weight of the typed word. Corrections are
+ *   made before synonym expansion, so a corrected word can trigger its synonyms.
  */
 
-export type QueryTermSource = 'question' | 'previous' | 'synonym';
+export type QueryTermSource = 'question' | 'previous' | 'synonym' | 'typo';
 
 export interface QueryTerm extends WeightedTerm {
   source: QueryTermSource;
-  /** For a synonym: the customer's word (a synonyms-file entry) that added it. */
+  /** For a synonym: the synonyms-file entry that added it; for a typo correction: the word the customer typed. */
   from?: string;
 }
 
@@ -39,6 +43,14 @@ export interface Query {
 export interface QueryWeights {
   historyWeight: number;
   synonymWeight: number;
+  /** 0 or absent: no typo correction. */
+  typoWeight?: number;
+}
+
+/** What typo correction needs: the KB's words and which terms the index knows. */
+export interface TypoLookup {
+  index: TypoIndex;
+  known(term: string): boolean;
 }
 
 /**
@@ -48,7 +60,8 @@ export interface QueryWeights {
 export function buildQuery(
   customerMessages: readonly string[],
   synonyms: readonly SynonymGroup[],
-  { historyWeight, synonymWeight }: QueryWeights,
+  { historyWeight, synonymWeight, typoWeight = 0 }: QueryWeights,
+  typos?: TypoLookup,
 ): Query {
   const question = customerMessages.at(-1) ?? '';
   const previous = customerMessages.length >= 2 ? customerMessages.at(-2) : undefined;
@@ -62,6 +75,21 @@ export function buildQuery(
   if (historyWeight > 0) {
     for (const term of previousTerms) {
       if (!byTerm.has(term)) byTerm.set(term, { term, weight: historyWeight, source: 'previous' });
+    }
+  }
+  if (typos && typoWeight > 0) {
+    const typed: [string, number][] = [[question, 1]];
+    if (previous !== undefined && historyWeight > 0) typed.push([previous, historyWeight]);
+    for (const [text, weight] of typed) {
+      for (const word of contentWords(text)) {
+        const own = analyze(word);
+        if (own.length === 0 || own.some((t) => typos.known(t))) continue;
+        for (const fix of typoCorrections(word, typos.index)) {
+          for (const term of analyze(fix)) {
+            if (!byTerm.has(term)) byTerm.set(term, { term, weight: typoWeight * weight, source: 'typo', from: word });
+          }
+        }
+      }
     }
   }
   if (synonymWeight > 0) {

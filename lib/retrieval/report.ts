@@ -25,11 +25,15 @@ export function formatExplanation(e: Explanation, { all = false } = {}): string 
   const { query } = e;
   lines.push(`question: ${JSON.stringify(query.question)}`);
   if (query.previous !== undefined) lines.push(`previous: ${JSON.stringify(query.previous)}`);
-  const typed = query.terms.filter((t) => t.source !== 'synonym');
+  const typed = query.terms.filter((t) => t.source === 'question' || t.source === 'previous');
   const synonyms = query.terms.filter((t) => t.source === 'synonym');
+  const typos = query.terms.filter((t) => t.source === 'typo');
   lines.push(
     `terms:    ${typed.length ? typed.map((t) => (t.weight === 1 ? t.term : `${t.term}×${t.weight}`)).join(' ') : '(none: no words with a subject)'}`,
   );
+  if (typos.length) {
+    lines.push(`typos:    ${typos.map((t) => `${t.term}×${t.weight} (for "${t.from}")`).join(' ')}`);
+  }
   if (synonyms.length) {
     lines.push(`synonyms: ${synonyms.map((t) => `${t.term}×${t.weight} (from "${t.from}")`).join(' ')}`);
   }

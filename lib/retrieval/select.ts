@@ -1,7 +1,7 @@
 import { analyze } from './analyzer';
 import {
   buildBm25Index,
-  explainDocument,
+  explainPostings,
   scoreInto,
   type Bm25Index,
   type TermExplanation,
@@ -9,7 +9,8 @@ import {
 import { retrievalConfig, type RetrievalConfig, type RetrievalConfigInput } from './config';
 import { renderSectionBlock, titlePath } from './context';
 import { RetrievalConfigError } from './errors';
-import { buildQuery, type Query } from './query';
+import { buildQuery, type Query, type TypoLookup } from './query';
+import { buildTypoIndex, TYPO_INDEX_MAX_SECTIONS } from './typos';
 import type { KnowledgeBase, Section, SynonymGroup } from './types';
 
 /**
@@ -109,6 +110,11 @@ export interface RetrievalIndex {
   kbTokens: number;
   /** Rendered blocks of the pool, built once. */
   poolBlocks: readonly string[];
+  /** Title paths ("Parent › Title") of the pool and of the pinned sections, built once for the explanation. */
+  poolPaths: readonly string[];
+  pinnedPaths: readonly string[];
+  /** Typo correction (typos.ts); absent when disabled or for KBs over TYPO_INDEX_MAX_SECTIONS sections. */
+  typos?: TypoLookup;
   /** Scratch buffers, reused by every selection (selection is synchronous). */
   scratch: { scores: Float64Array; touched: Int32Array; heap: Int32Array };
 }
@@ -135,7 +141,12 @@ export function createRetrievalIndex(
     ]),
   );
   const n = pool.length;
+  const typos: TypoLookup | undefined =
+    config.typoWeight > 0 && n <= TYPO_INDEX_MAX_SECTIONS
+      ? { index: buildTypoIndex(pool.map((s) => `${titlePath(s)}\n${s.text}`)), known: (term) => bm25.postings.has(term) }
+      : undefined;
   return {
+    typos,
     config,
     sections: kb.sections,
     synonyms: kb.synonyms,
@@ -147,6 +158,8 @@ export function createRetrievalIndex(
     minPoolTokens: pool.reduce((min, s) => Math.min(min, s.tokens), Infinity),
     kbTokens: kb.sections.reduce((sum, s) => sum + s.tokens, 0),
     poolBlocks: pool.map(renderSectionBlock),
+    poolPaths: pool.map(titlePath),
+    pinnedPaths: pinned.map(titlePath),
     scratch: { scores: new Float64Array(n), touched: new Int32Array(n), heap: new Int32Array(n) },
   };
 }
@@ -189,11 +202,11 @@ function popTop(heap: Int32Array, size: number, scores: Float64Array): number {
 
 // ---------------------------------------------------------------------------
 
-function verdict(section: Section, score: number, sent: boolean, reason: Reason): SectionVerdict {
+function verdict(section: Section, path: string, score: number, sent: boolean, reason: Reason): SectionVerdict {
   return {
     id: section.id,
     title: section.title,
-    path: titlePath(section),
+    path,
     source: section.source,
     pinned: section.pinned,
     score,
@@ -209,11 +222,12 @@ function verdict(section: Section, score: number, sent: boolean, reason: Reason)
  */
 export function selectContext(index: RetrievalIndex, customerMessages: readonly string[]): Explanation {
   const { config, pool, bm25, scratch } = index;
-  const query = buildQuery(customerMessages, index.synonyms, config);
+  const query = buildQuery(customerMessages, index.synonyms, config, index.typos);
 
   // 1. Score: only the postings of the query's terms are read.
   const { scores, touched, heap } = scratch;
   const matched = scoreInto(bm25, query.terms, config, scores, touched);
+  const postings = query.terms.map((t) => bm25.postings.get(t.term));
 
   // 2. Pack in rank order. Pop from a heap of matched documents until nothing can fit.
   heap.set(touched.subarray(0, matched));
@@ -245,9 +259,9 @@ export function selectContext(index: RetrievalIndex, customerMessages: readonly 
       if (listed >= config.explainLimit) continue;
       listed++;
     }
-    const v = verdict(section, scores[doc]!, fits, fits ? 'scored' : 'over-budget');
+    const v = verdict(section, index.poolPaths[doc]!, scores[doc]!, fits, fits ? 'scored' : 'over-budget');
     v.rank = matched - heapSize;
-    v.matches = explainDocument(bm25, query.terms, config, doc);
+    v.matches = explainPostings(bm25, postings, query.terms, config, doc);
     ranked.push(v);
   }
   overBudget += heapSize; // matched but never popped: nothing could fit any more
@@ -264,7 +278,7 @@ export function selectContext(index: RetrievalIndex, customerMessages: readonly 
       sentPool[doc] = 2;
       blocks.push(index.poolBlocks[doc]!);
       sentIds.push(section.id);
-      floorVerdicts.push(verdict(section, 0, true, 'floor'));
+      floorVerdicts.push(verdict(section, index.poolPaths[doc]!, 0, true, 'floor'));
     }
   }
 
@@ -273,7 +287,7 @@ export function selectContext(index: RetrievalIndex, customerMessages: readonly 
   const unmatched: SectionVerdict[] = [];
   for (let doc = 0; doc < pool.length && listed < config.explainLimit; doc++) {
     if (sentPool[doc] || scores[doc]! > 0) continue;
-    unmatched.push(verdict(pool[doc]!, 0, false, 'no-match'));
+    unmatched.push(verdict(pool[doc]!, index.poolPaths[doc]!, 0, false, 'no-match'));
     listed++;
   }
 
@@ -281,7 +295,7 @@ export function selectContext(index: RetrievalIndex, customerMessages: readonly 
   for (let i = 0; i < matched; i++) scores[touched[i]!] = 0;
 
   const sections = [
-    ...index.pinned.map((s) => verdict(s, 0, true, 'pinned')),
+    ...index.pinned.map((s, i) => verdict(s, index.pinnedPaths[i]!, 0, true, 'pinned')),
     ...ranked,
     ...floorVerdicts,
     ...unmatched,

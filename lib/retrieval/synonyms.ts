@@ -67,10 +67,35 @@ export interface Expansion {
   trigger: string[];
 }
 
+// Which groups each term occurs in (any entry), built once per groups array, so a question
+// only checks the groups its own terms can fire instead of every group.
+const groupsByTermCache = new WeakMap<readonly SynonymGroup[], Map<string, number[]>>();
+
+function candidateGroups(queryTerms: ReadonlySet<string>, groups: readonly SynonymGroup[]): number[] {
+  let byTerm = groupsByTermCache.get(groups);
+  if (!byTerm) {
+    byTerm = new Map();
+    groups.forEach((group, g) => {
+      for (const entry of group.terms) {
+        for (const term of entry) {
+          const list = byTerm!.get(term) ?? [];
+          if (list.at(-1) !== g) list.push(g);
+          byTerm!.set(term, list);
+        }
+      }
+    });
+    groupsByTermCache.set(groups, byTerm);
+  }
+  const candidates = new Set<number>();
+  for (const term of queryTerms) for (const g of byTerm.get(term) ?? []) candidates.add(g);
+  return [...candidates].sort((a, b) => a - b); // group order, as if every group were checked
+}
+
 /** Terms the synonym groups add to a set of query terms (never a term already in it). */
 export function expandTerms(queryTerms: ReadonlySet<string>, groups: readonly SynonymGroup[]): Expansion[] {
   const added = new Map<string, Expansion>();
-  for (const group of groups) {
+  for (const g of candidateGroups(queryTerms, groups)) {
+    const group = groups[g]!;
     const trigger = group.terms.findIndex((entry) => entry.every((t) => queryTerms.has(t)));
     if (trigger < 0) continue;
     for (const entry of group.terms) {
