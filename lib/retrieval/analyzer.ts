@@ -88,7 +88,7 @@ function analyzeWord(raw: string, out: string[]): void {
 // Most words repeat (across sections and questions), so the terms of each raw word are
 // memoised: analysing a 100,000-section corpus then costs little more than the regex scan.
 const wordCache = new Map<string, readonly string[]>();
-const WORD_CACHE_LIMIT = 500_000;
+const WORD_CACHE_LIMIT = 100_000;
 
 function termsOfWord(raw: string): readonly string[] {
   let terms = wordCache.get(raw);

@@ -108,8 +108,11 @@ export interface RetrievalIndex {
   minPoolTokens: number;
   /** Tokens of every section (pinned and not). */
   kbTokens: number;
-  /** Rendered blocks of the pool, built once. */
-  poolBlocks: readonly string[];
+  /**
+   * Rendered blocks of the pool, memoised the first time a section is sent (rendering them
+   * all up front would hold a second copy of every text: ~110 MB for 100,000 sections).
+   */
+  poolBlocks: (string | undefined)[];
   /** Title paths ("Parent › Title") of the pool and of the pinned sections, built once for the explanation. */
   poolPaths: readonly string[];
   pinnedPaths: readonly string[];
@@ -157,11 +160,15 @@ export function createRetrievalIndex(
     pinnedContext: pinned.map(renderSectionBlock).join(''),
     minPoolTokens: pool.reduce((min, s) => Math.min(min, s.tokens), Infinity),
     kbTokens: kb.sections.reduce((sum, s) => sum + s.tokens, 0),
-    poolBlocks: pool.map(renderSectionBlock),
+    poolBlocks: new Array<string | undefined>(pool.length),
     poolPaths: pool.map(titlePath),
     pinnedPaths: pinned.map(titlePath),
     scratch: { scores: new Float64Array(n), touched: new Int32Array(n), heap: new Int32Array(n) },
   };
+}
+
+function poolBlock(index: RetrievalIndex, doc: number): string {
+  return (index.poolBlocks[doc] ??= renderSectionBlock(index.pool[doc]!));
 }
 
 // ---------------------------------------------------------------------------
@@ -252,7 +259,7 @@ export function selectContext(index: RetrievalIndex, customerMessages: readonly 
       remaining -= section.tokens;
       scoredTokens += section.tokens;
       sentPool[doc] = 1;
-      blocks.push(index.poolBlocks[doc]!);
+      blocks.push(poolBlock(index, doc));
       sentIds.push(section.id);
     } else {
       overBudget++;
@@ -276,7 +283,7 @@ export function selectContext(index: RetrievalIndex, customerMessages: readonly 
       remaining -= section.tokens;
       floorTokens += section.tokens;
       sentPool[doc] = 2;
-      blocks.push(index.poolBlocks[doc]!);
+      blocks.push(poolBlock(index, doc));
       sentIds.push(section.id);
       floorVerdicts.push(verdict(section, index.poolPaths[doc]!, 0, true, 'floor'));
     }
