@@ -139,6 +139,19 @@ describe('content that can never be sent', () => {
     expect(lost!.message).toContain('("Setup")');
     expect((lost!.details!.question as QuestionResult).sentInstead).toEqual(['b-checklist.md#setup-checklist']);
   });
+
+  it("is only info when the section is outranked by nothing but its own sub-sections (a page's opening section)", () => {
+    const report = check({
+      'analytics.md':
+        `# Video analytics\n\n${'Lumacast records who watched each video, for how long and from where. '.repeat(4)}\n\n` +
+        `## Analytics dashboard\n\nThe analytics dashboard shows plays, watch time and analytics by country.\n\n` +
+        `## Analytics export\n\nExport analytics as CSV from the analytics page.\n`,
+      'captions.md': '# Captions\n\nCaptions are generated automatically.\n',
+    }, { config: { budget: 90, floor: 0 } });
+    const [f] = ofKind(report, 'section-not-sent-for-title');
+    expect(f).toMatchObject({ level: 'info', sectionId: 'analytics.md#video-analytics' });
+    expect(f!.message).toContain('only its own sub-sections');
+  });
 });
 
 describe('pinned budget', () => {

@@ -308,16 +308,29 @@ export function checkKnowledgeBase(kb: CheckableKnowledgeBase, options: CheckOpt
       continue;
     }
     const r = ask(s.id, question);
-    if (!r.sent) {
-      findings.push({
-        kind: 'section-not-sent-for-title',
-        level: 'error',
-        ...base,
-        message: `section "${s.title}" is not sent even for a question made of its own title ("${question}"): it is ${describeResult(r)}`,
-        suggestion: 'give it a more specific heading, split it into smaller sections, or merge it with the sections that outrank it',
-        details: { question: r },
+    if (r.sent) continue;
+    // A page's opening section shares its title with every sub-section under it; when
+    // only those outrank it, the question is answered from the same page.
+    const path = [...s.parents, s.title];
+    const byId = new Map(kb.sections.map((x) => [x.id, x]));
+    const ownSubsections =
+      r.outrankedBy.length > 0 &&
+      r.outrankedBy.every((id) => {
+        const other = byId.get(id);
+        return other?.source === s.source && path.every((t, i) => other.parents[i] === t);
       });
-    }
+    findings.push({
+      kind: 'section-not-sent-for-title',
+      level: ownSubsections ? 'info' : 'error',
+      ...base,
+      message: ownSubsections
+        ? `section "${s.title}" is not sent for a question made of its own title ("${question}"): only its own sub-sections, which carry its title, outrank it (${describeResult(r)})`
+        : `section "${s.title}" is not sent even for a question made of its own title ("${question}"): it is ${describeResult(r)}`,
+      suggestion: ownSubsections
+        ? 'fine if the sub-sections answer that question; otherwise give the opening section a heading of its own'
+        : 'give it a more specific heading, split it into smaller sections, or merge it with the sections that outrank it',
+      details: { question: r },
+    });
   }
 
   // --- Facts that disagree ---------------------------------------------------------

@@ -102,6 +102,10 @@ export function askFor(index: RetrievalIndex, sectionId: string, question: strin
     .filter((v) => v.reason === 'scored' && v.id !== sectionId)
     .slice(0, 3)
     .map((v) => v.id);
+  const outrankedBy =
+    verdict?.rank === undefined
+      ? []
+      : e.sections.filter((v) => v.sent && v.rank !== undefined && v.rank < verdict.rank!).map((v) => v.id);
   return {
     question,
     sent: e.sentIds.includes(sectionId),
@@ -111,6 +115,7 @@ export function askFor(index: RetrievalIndex, sectionId: string, question: strin
     tokens: verdict?.tokens ?? 0,
     available: e.budget - e.tokens.pinned,
     sentInstead,
+    outrankedBy,
   };
 }
 

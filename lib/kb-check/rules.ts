@@ -88,7 +88,8 @@ const POLICY_PATTERNS = POLICY_WORDS.map((w) => ({
   re: new RegExp(`\\b${w.replace(/[-\s]/g, '[-\\s]')}(?:s|es)?\\b`, 'i'),
 }));
 
-const ASSISTANT = /\b(assistant|chatbot|bot|agents?|support staff|support team members?|representatives?)\b/i;
+/** The assistant or support staff ("agent" alone is too often software: ssh-agent, a service agent). */
+const ASSISTANT = /\b(assistant|chatbot|bot|(?:support|human|live|customer service) agents?|(?<![-\w])agents|support staff|support team members?|representatives?)\b/i;
 const THIRD_PERSON = /\b(?:(?:the|a|an|any|another|other|each|every|no)\s+(?:customer|client)s?|customers|clients)\b/i;
 /** "you" in an obligation's subject: the customer's obligation, not the assistant's. */
 const SECOND_PERSON = /\b(you|your|yours|yourself|yourselves)\b/i;
@@ -164,9 +165,12 @@ function findForm(sentence: string): { form: RuleForm; verb?: string; detail: st
   }
   const authority = AUTHORITY.exec(sentence);
   if (authority) return { form: 'authority', detail: authority[0].toLowerCase() };
-  for (const { clause } of clauseStarts(sentence)) {
+  const conditional = CONDITION.test(sentence);
+  for (const { clause, afterComma } of clauseStarts(sentence)) {
+    if (afterComma && !conditional) continue;
     const first = /^[a-z]+/i.exec(clause)?.[0];
-    if (first && RULE_IMPERATIVES.has(first.toLowerCase())) {
+    // "Name of the client", "Share: …" are nouns, not imperatives.
+    if (first && RULE_IMPERATIVES.has(first.toLowerCase()) && !/^[a-z]+\s*(?:of\b|:|$)/i.test(clause)) {
       return { form: 'imperative', verb: first.toLowerCase(), detail: first.toLowerCase() };
     }
   }

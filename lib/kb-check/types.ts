@@ -9,7 +9,8 @@ export type FindingLevel = 'error' | 'warning' | 'info';
  * - `rule-not-sent` — such a sentence is *not* sent for a question it applies to (error).
  * - `section-too-large` — bigger than the budget left after the pinned block (error).
  * - `section-no-words` — nothing the analyzer can index: only the floor can send it (error).
- * - `section-not-sent-for-title` — not sent even when the question is its own title (error).
+ * - `section-not-sent-for-title` — not sent even when the question is its own title (error;
+ *   info when only its own sub-sections, which carry its title, outrank it).
  * - `pinned-budget` — pinned share over one third (warning), over one half or over the
  *   whole budget (error).
  * - `unpin-candidate` — a pinned section that reads as reference material (info; warning
@@ -59,6 +60,8 @@ export interface QuestionResult {
   available: number;
   /** The scored sections that were sent instead (first few). */
   sentInstead: string[];
+  /** Every sent section that ranked above it (when it matched). */
+  outrankedBy: string[];
 }
 
 export interface CheckSummary {
