@@ -91,6 +91,8 @@ export interface Explanation {
   sentIds: string[];
   /** The exact knowledge text sent to the model (see context.ts for the format). */
   context: string;
+  /** Length of the pinned block at the start of `context` (`context.slice(0, pinnedChars)`). */
+  pinnedChars: number;
 }
 
 /** A knowledge base made ready for selection: scored pool, inverted index, pinned block. */
@@ -333,5 +335,6 @@ export function selectContext(index: RetrievalIndex, customerMessages: readonly 
     omitted: overBudget - listedOverBudget + noMatch - unmatched.length,
     sentIds,
     context: blocks.join(''),
+    pinnedChars: index.pinnedContext.length,
   };
 }
