@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadKnowledgeBase } from '../retrieval/knowledge-base';
 import { checkKnowledgeBase, UNPIN_MIN_TOKENS, type CheckOptions } from './check';
 import { memoryKb, SEED_BUDGET, seedFiles, SEED_RULE_FILE } from './fixtures';
 import { formatReport } from './format';
@@ -239,5 +242,25 @@ describe('synonyms', () => {
       ['info', 16, 'synonym group 3: "invoice" = "invoices" after stemming (the analyzer already matches these forms; the extra spellings add nothing)'],
     ]);
     expect(report.summary.ok).toBe(true);
+  });
+});
+
+describe('the demo knowledge base', () => {
+  const kb = loadKnowledgeBase(path.join(import.meta.dirname, '..', '..', 'content'));
+
+  it('has no errors or warnings as shipped', () => {
+    const report = checkKnowledgeBase(kb);
+    expect(report.findings.filter((f) => f.level !== 'info')).toEqual([]);
+  });
+
+  it('catches its assistant rules when their file is unpinned, with file:line', () => {
+    const RULES_FILE = 'rules/assistant-rules.md';
+    const unpinned = { ...kb, sections: kb.sections.map((s) => (s.source === RULES_FILE ? { ...s, pinned: false } : s)) };
+    const report = checkKnowledgeBase(unpinned);
+    const fromRules = report.findings.filter((f) => f.file === RULES_FILE && (f.kind === 'unpinned-rule' || f.kind === 'rule-not-sent'));
+    expect(fromRules.length).toBeGreaterThanOrEqual(10);
+    const lines = readFileSync(path.join(kb.root, RULES_FILE), 'utf8').split('\n');
+    for (const f of fromRules) expect(lines[f.line! - 1]).toContain(f.details!.sentence as string);
+    expect(fromRules.some((f) => f.details!.sentence === 'Never promise a refund.')).toBe(true);
   });
 });

@@ -9,12 +9,14 @@ import type { QuestionResult } from './types';
  * The questions a customer would ask when a rule applies, and whether the selector sends
  * the rule's section for them.
  *
- * Key words of a rule sentence, at most two:
+ * Key words of a rule sentence (at most three policy words, or two content words):
  * 1. its policy words ("refund", "discount", "money back", …; see rules.ts), else
  * 2. the policy words of its section's title path (a sentence in "How refund requests
  *    are reviewed" is about refunds even if it never says so), else
- * 3. its rarest content words across the scored sections (highest idf), leaving out the
- *    words that make it a rule (promise, tell, decided, team, customer, …).
+ * 3. its content words, leaving out the words that make it a rule (promise, tell,
+ *    decided, team, customer, …), preferring words that other sections share (a word
+ *    only this section uses is wording, not a topic customers ask about);
+ * rarest first across the scored sections (fewest sections containing it).
  *
  * Questions, in order (the first is the rule's own question):
  * - per key word: "can I get a refund?" for things a customer asks to get (refund,
@@ -23,6 +25,7 @@ import type { QuestionResult } from './types';
  * - per key word, up to two other entries of its synonym groups ("what about
  *   reimbursement?"), longest entries first, so the check covers the words customers
  *   use, not only the KB's.
+ * Questions with the same analyzed terms are asked once.
  */
 
 const OBTAINABLE = new Set([
@@ -41,6 +44,17 @@ const RULE_WORDS = new Set([
   'cannot', 'may', 'not', 'instead', 'allowed', 'final', 'call', 'discretion', 'rather', 'ever',
   'also', 'explain', 'reply', 'respond', 'give', 'make', 'makes', 'sure', 'open',
 ]);
+
+/** Common words that name no topic a customer would ask about. */
+const GENERIC_WORDS = new Set([
+  'come', 'comes', 'came', 'go', 'goes', 'get', 'gets', 'got', 'use', 'uses', 'used', 'using',
+  'keep', 'keeps', 'take', 'takes', 'show', 'shows', 'see', 'know', 'want', 'like', 'way', 'time',
+  'short', 'long', 'first', 'new', 'good', 'right', 'page', 'part', 'case', 'else', 'even',
+  'information', 'details', 'question', 'questions', 'product', 'lumacast', 'answers',
+]);
+
+/** At most this many key words (policy words) per rule; two when they come from plain content words. */
+const MAX_KEY_WORDS = 3;
 
 function article(word: string): string {
   return /^[aeiou]/i.test(word) ? 'an' : 'a';
@@ -62,30 +76,42 @@ export function documentFrequencies(pool: readonly Section[]): Map<string, numbe
   return df;
 }
 
-/** The key words of a rule sentence (see the module comment). */
+/** The key words of a rule sentence (see the module comment), at most three. */
 export function ruleKeyWords(sentence: string, section: Section, df: ReadonlyMap<string, number>): string[] {
+  const rarity = (w: string) => Math.min(...analyze(w).map((t) => df.get(t) ?? 0));
+  const rarestFirst = (words: string[]) => [...words].sort((a, b) => rarity(a) - rarity(b));
   const fromSentence = policyWords(sentence);
-  if (fromSentence.length) return fromSentence.slice(0, 2);
+  if (fromSentence.length) return rarestFirst(fromSentence).slice(0, MAX_KEY_WORDS);
   const fromTitle = policyWords([...section.parents, section.title].join(' '));
-  if (fromTitle.length) return fromTitle.slice(0, 2);
-  const words = contentWords(sentence).filter((w) => !RULE_WORDS.has(w) && !/^\d/.test(w) && analyze(w).length > 0);
-  const rarity = (w: string) => Math.min(...analyze(w).map((t) => df.get(t) ?? Infinity));
-  return words.sort((a, b) => rarity(a) - rarity(b)).slice(0, 2);
+  if (fromTitle.length) return rarestFirst(fromTitle).slice(0, MAX_KEY_WORDS);
+  const words = contentWords(sentence).filter(
+    (w) => !RULE_WORDS.has(w) && !GENERIC_WORDS.has(w) && !/^\d/.test(w) && w.length > 2 && analyze(w).length > 0,
+  );
+  // Words found only in this section ("concrete") are its wording, not a topic a customer
+  // asks about: prefer words other sections share, the rarest of them first.
+  // (GENERIC_WORDS drops words such as "comes" or "details" that name no topic.)
+  const shared = words.filter((w) => rarity(w) >= 2);
+  return rarestFirst(shared.length ? shared : words).slice(0, 2);
 }
 
-/** Questions for a rule: its own question(s) first, then synonym variants. */
+/** Questions for a rule: its own question(s) first, then synonym variants; no two with the same terms. */
 export function questionsForRule(keyWords: readonly string[], synonyms: readonly SynonymGroup[]): string[] {
   const questions: string[] = [];
+  const seen = new Set<string>();
   const add = (q: string) => {
-    if (!questions.includes(q)) questions.push(q);
+    const key = [...new Set(analyze(q))].sort().join(' ');
+    if (seen.has(key)) return;
+    seen.add(key);
+    questions.push(q);
   };
   for (const word of keyWords) add(questionFor(word));
   for (const word of keyWords) {
     const terms = analyze(word).join(' ');
     for (const group of synonyms) {
       if (!group.terms.some((entry) => entry.join(' ') === terms)) continue;
-      const others = group.words
-        .filter((_, i) => group.terms[i]!.join(' ') !== terms)
+      const others = [...new Map(group.words.map((w, i) => [group.terms[i]!.join(' '), w] as const)).entries()]
+        .filter(([t]) => t !== terms)
+        .map(([, w]) => w)
         .sort((a, b) => b.length - a.length)
         .slice(0, 2);
       for (const other of others) add(`what about ${other}?`);
