@@ -26,6 +26,8 @@ export interface WorkerResult {
   totalHeapMB: number;
   latency: LatencyStats;
   loadMs: number;
+  /** Build time split, when the contender reports one. */
+  phases?: Record<string, number>;
 }
 
 async function loadInput(corpus: string): Promise<BenchInput> {
@@ -69,6 +71,7 @@ async function main(): Promise<WorkerResult> {
     totalHeapMB: heapAfter / 2 ** 20,
     latency: stats,
     loadMs,
+    phases: runner.phases,
   };
 }
 

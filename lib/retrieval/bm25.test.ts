@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bm25Idf, bm25TermScore, buildBm25Index, explainDocument, scoreInto, type WeightedTerm } from './bm25';
+import { bm25Idf, bm25TermScore, buildBm25Index, explainDocument, rankMatches, scoreInto, type WeightedTerm } from './bm25';
 
 const params = { k1: 1.2, b: 0.75 };
 
@@ -125,6 +125,22 @@ describe('BM25 invariants (property-based)', () => {
         const expected = docs.flatMap((terms, d) => (q.some((x) => terms.includes(x.term)) ? [d] : []));
         expect([...touched.subarray(0, count)].sort((a, b) => a - b)).toEqual(expected);
       }),
+    );
+  });
+});
+
+describe('rankMatches', () => {
+  it('gives the same order as a comparator sort (score desc, then document order)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.double({ min: 1e-9, max: 50, noNaN: true }), fc.constantFrom(1, 2, 2.0000001, 1e-7)), { minLength: 1, maxLength: 300 }),
+        (values) => {
+          const scores = Float64Array.from(values);
+          const touched = Int32Array.from(values.map((_, i) => i).reverse());
+          const expected = [...touched].sort((a, b) => scores[b]! - scores[a]! || a - b);
+          expect([...rankMatches(scores, touched, touched.length)]).toEqual(expected);
+        },
+      ),
     );
   });
 });

@@ -77,7 +77,7 @@ export function buildQuery(
       if (!byTerm.has(term)) byTerm.set(term, { term, weight: historyWeight, source: 'previous' });
     }
   }
-  if (typos && typoWeight > 0) {
+  if (typos && typoWeight > 0 && [...byTerm.keys()].some((t) => !typos.known(t))) {
     const typed: [string, number][] = [[question, 1]];
     if (previous !== undefined && historyWeight > 0) typed.push([previous, historyWeight]);
     for (const [text, weight] of typed) {

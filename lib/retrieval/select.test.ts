@@ -179,6 +179,23 @@ describe('selectContext invariants (property-based)', () => {
     b: fc.double({ min: 0, max: 1, noNaN: true }),
   });
 
+  it('packs and ranks the same whatever explainLimit cuts the list at', () => {
+    fc.assert(
+      fc.property(messages, config, fc.integer({ min: 0, max: 6 }), (msgs, cfg, explainLimit) => {
+        const full = selectContext(createRetrievalIndex(kb, { ...cfg, explainLimit: 10_000 }), msgs);
+        const cut = selectContext(createRetrievalIndex(kb, { ...cfg, explainLimit }), msgs);
+        expect(cut.sentIds).toEqual(full.sentIds);
+        expect(cut.tokens).toEqual(full.tokens);
+        expect(cut.counts).toEqual(full.counts);
+        expect(cut.context).toBe(full.context);
+        const rankOf = new Map(full.sections.map((s) => [s.id, s.rank]));
+        for (const s of cut.sections) expect(s.rank).toBe(rankOf.get(s.id));
+        expect(cut.sections.length + cut.omitted).toBe(full.sections.length + full.omitted);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('never exceeds the budget, always sends every pinned section, and is deterministic', () => {
     fc.assert(
       fc.property(messages, config, (msgs, cfg) => {

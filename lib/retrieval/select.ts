@@ -1,7 +1,7 @@
 import { analyze } from './analyzer';
 import {
   buildBm25Index,
-  explainPostings,
+  explainTermIds,
   scoreInto,
   type Bm25Index,
   type TermExplanation,
@@ -121,7 +121,7 @@ export interface RetrievalIndex {
   /** Typo correction (typos.ts); absent when disabled or for KBs over TYPO_INDEX_MAX_SECTIONS sections. */
   typos?: TypoLookup;
   /** Scratch buffers, reused by every selection (selection is synchronous). */
-  scratch: { scores: Float64Array; touched: Int32Array; heap: Int32Array };
+  scratch: { scores: Float64Array; touched: Int32Array; heap: Int32Array; sent: Uint8Array };
 }
 
 /** Builds the index; throws RetrievalConfigError if the pinned block alone exceeds the budget. */
@@ -148,7 +148,7 @@ export function createRetrievalIndex(
   const n = pool.length;
   const typos: TypoLookup | undefined =
     config.typoWeight > 0 && n <= TYPO_INDEX_MAX_SECTIONS
-      ? { index: buildTypoIndex(pool.map((s) => `${titlePath(s)}\n${s.text}`)), known: (term) => bm25.postings.has(term) }
+      ? { index: buildTypoIndex(pool.map((s) => `${titlePath(s)}\n${s.text}`)), known: (term) => bm25.termIds.has(term) }
       : undefined;
   return {
     typos,
@@ -165,7 +165,7 @@ export function createRetrievalIndex(
     poolBlocks: new Array<string | undefined>(pool.length),
     poolPaths: pool.map(titlePath),
     pinnedPaths: pinned.map(titlePath),
-    scratch: { scores: new Float64Array(n), touched: new Int32Array(n), heap: new Int32Array(n) },
+    scratch: { scores: new Float64Array(n), touched: new Int32Array(n), heap: new Int32Array(n), sent: new Uint8Array(n) },
   };
 }
 
@@ -211,6 +211,30 @@ function popTop(heap: Int32Array, size: number, scores: Float64Array): number {
 
 // ---------------------------------------------------------------------------
 
+/** The verdict of a matched section: built in one literal (one object shape, no properties added later). */
+function matchedVerdict(
+  section: Section,
+  path: string,
+  score: number,
+  sent: boolean,
+  rank: number,
+  matches: TermExplanation[],
+): SectionVerdict {
+  return {
+    id: section.id,
+    title: section.title,
+    path,
+    source: section.source,
+    pinned: section.pinned,
+    score,
+    rank,
+    tokens: section.tokens,
+    sent,
+    reason: sent ? 'scored' : 'over-budget',
+    matches,
+  };
+}
+
 function verdict(section: Section, path: string, score: number, sent: boolean, reason: Reason): SectionVerdict {
   return {
     id: section.id,
@@ -236,15 +260,18 @@ export function selectContext(index: RetrievalIndex, customerMessages: readonly 
   // 1. Score: only the postings of the query's terms are read.
   const { scores, touched, heap } = scratch;
   const matched = scoreInto(bm25, query.terms, config, scores, touched);
-  const postings = query.terms.map((t) => bm25.postings.get(t.term));
+  const termIds = query.terms.map((t) => bm25.termIds.get(t.term) ?? -1);
 
   // 2. Pack in rank order. Pop from a heap of matched documents until nothing can fit.
   heap.set(touched.subarray(0, matched));
   heapify(heap, matched, scores);
   let heapSize = matched;
   let remaining = config.budget - index.pinnedTokens;
-  const sentPool = new Uint8Array(pool.length); // 1 = scored, 2 = floor
-  const ranked: SectionVerdict[] = [];
+  const sentPool = scratch.sent; // 1 = scored, 2 = floor; all zeros on entry
+  const sentDocs: number[] = [];
+  // Verdicts in explanation order: pinned (file order), matched by rank, floor, unmatched.
+  const sections: SectionVerdict[] = index.pinned.map((s, i) => verdict(s, index.pinnedPaths[i]!, 0, true, 'pinned'));
+  let rankedCount = 0;
   const blocks: string[] = [index.pinnedContext];
   const sentIds = index.pinned.map((s) => s.id);
   let scoredTokens = 0;
@@ -253,7 +280,7 @@ export function selectContext(index: RetrievalIndex, customerMessages: readonly 
   const topScore = matched > 0 ? scores[heap[0]!]! : 0;
   while (heapSize > 0) {
     const packing = remaining >= index.minPoolTokens;
-    if (!packing && listed >= config.explainLimit) break;
+    if (listed >= config.explainLimit) break; // the list is full: what is left is only packing (below)
     const doc = popTop(heap, heapSize--, scores);
     const section = pool[doc]!;
     const fits = packing && section.tokens <= remaining;
@@ -261,6 +288,7 @@ export function selectContext(index: RetrievalIndex, customerMessages: readonly 
       remaining -= section.tokens;
       scoredTokens += section.tokens;
       sentPool[doc] = 1;
+      sentDocs.push(doc);
       blocks.push(poolBlock(index, doc));
       sentIds.push(section.id);
     } else {
@@ -268,16 +296,51 @@ export function selectContext(index: RetrievalIndex, customerMessages: readonly 
       if (listed >= config.explainLimit) continue;
       listed++;
     }
-    const v = verdict(section, index.poolPaths[doc]!, scores[doc]!, fits, fits ? 'scored' : 'over-budget');
-    v.rank = matched - heapSize;
-    v.matches = explainPostings(bm25, postings, query.terms, config, doc);
-    ranked.push(v);
+    const matches = explainTermIds(bm25, termIds, query.terms, config, doc);
+    sections.push(matchedVerdict(section, index.poolPaths[doc]!, scores[doc]!, fits, matched - heapSize, matches));
+    rankedCount++;
   }
-  overBudget += heapSize; // matched but never popped: nothing could fit any more
+  // The explanation's list is full, but sections may still fit. Rather than popping the
+  // rest of the heap in order (tens of thousands of pops on a large KB), take in one pass
+  // the sections that fit what is left, and pack those in rank order: since what is left
+  // only shrinks, no other section could fit later. Same sections, same ranks, fewer steps.
+  const popped = matched - heapSize;
+  let pickedLate = 0;
+  if (heapSize > 0 && remaining >= index.minPoolTokens) {
+    const candidates: number[] = [];
+    for (let i = 0; i < heapSize; i++) if (pool[heap[i]!]!.tokens <= remaining) candidates.push(heap[i]!);
+    candidates.sort((a, b) => (ranksAbove(scores, a, b) ? -1 : 1));
+    const picks: number[] = [];
+    for (const doc of candidates) {
+      const section = pool[doc]!;
+      if (section.tokens > remaining) continue;
+      remaining -= section.tokens;
+      picks.push(doc);
+    }
+    // Rank of a pick = sections popped above + sections left in the heap that rank above it + 1.
+    const above = new Array<number>(picks.length).fill(0);
+    for (let i = 0; i < heapSize; i++) {
+      const doc = heap[i]!;
+      for (let p = 0; p < picks.length; p++) if (ranksAbove(scores, doc, picks[p]!)) above[p]!++;
+    }
+    picks.forEach((doc, p) => {
+      const section = pool[doc]!;
+      scoredTokens += section.tokens;
+      sentPool[doc] = 1;
+      sentDocs.push(doc);
+      blocks.push(poolBlock(index, doc));
+      sentIds.push(section.id);
+      const matches = explainTermIds(bm25, termIds, query.terms, config, doc);
+      sections.push(matchedVerdict(section, index.poolPaths[doc]!, scores[doc]!, true, popped + above[p]! + 1, matches));
+      rankedCount++;
+    });
+    pickedLate = picks.length;
+  }
+  overBudget += heapSize - pickedLate; // matched, never listed, and did not fit
 
   // 3. Floor: top up in file order with unmatched, unsent sections.
   let floorTokens = 0;
-  const floorVerdicts: SectionVerdict[] = [];
+  let floorCount = 0;
   if (scoredTokens < config.floor) {
     for (let doc = 0; doc < pool.length && scoredTokens + floorTokens < config.floor; doc++) {
       const section = pool[doc]!;
@@ -285,31 +348,29 @@ export function selectContext(index: RetrievalIndex, customerMessages: readonly 
       remaining -= section.tokens;
       floorTokens += section.tokens;
       sentPool[doc] = 2;
+      sentDocs.push(doc);
       blocks.push(poolBlock(index, doc));
       sentIds.push(section.id);
-      floorVerdicts.push(verdict(section, index.poolPaths[doc]!, 0, true, 'floor'));
+      sections.push(verdict(section, index.poolPaths[doc]!, 0, true, 'floor'));
+      floorCount++;
     }
   }
 
   // 4. Unmatched sections not sent, in file order, up to the explanation limit.
-  const noMatch = pool.length - matched - floorVerdicts.length;
-  const unmatched: SectionVerdict[] = [];
+  const noMatch = pool.length - matched - floorCount;
+  let unmatchedCount = 0;
   for (let doc = 0; doc < pool.length && listed < config.explainLimit; doc++) {
     if (sentPool[doc] || scores[doc]! > 0) continue;
-    unmatched.push(verdict(pool[doc]!, index.poolPaths[doc]!, 0, false, 'no-match'));
+    sections.push(verdict(pool[doc]!, index.poolPaths[doc]!, 0, false, 'no-match'));
+    unmatchedCount++;
     listed++;
   }
 
-  // Reset the scratch scores for the next selection.
+  // Reset the scratch buffers for the next selection.
   for (let i = 0; i < matched; i++) scores[touched[i]!] = 0;
+  for (const doc of sentDocs) sentPool[doc] = 0;
 
-  const sections = [
-    ...index.pinned.map((s, i) => verdict(s, index.pinnedPaths[i]!, 0, true, 'pinned')),
-    ...ranked,
-    ...floorVerdicts,
-    ...unmatched,
-  ];
-  const listedOverBudget = ranked.length - (sentIds.length - index.pinned.length - floorVerdicts.length);
+  const listedOverBudget = rankedCount - (sentIds.length - index.pinned.length - floorCount);
   return {
     query,
     budget: config.budget,
@@ -320,19 +381,19 @@ export function selectContext(index: RetrievalIndex, customerMessages: readonly 
       floor: floorTokens,
       total: index.pinnedTokens + scoredTokens + floorTokens,
     },
-    floorUsed: floorVerdicts.length > 0,
+    floorUsed: floorCount > 0,
     counts: {
       sections: index.sections.length,
       pinned: index.pinned.length,
       matched,
-      scored: sentIds.length - index.pinned.length - floorVerdicts.length,
-      floor: floorVerdicts.length,
+      scored: sentIds.length - index.pinned.length - floorCount,
+      floor: floorCount,
       overBudget,
       noMatch,
     },
     topScore,
     sections,
-    omitted: overBudget - listedOverBudget + noMatch - unmatched.length,
+    omitted: overBudget - listedOverBudget + noMatch - unmatchedCount,
     sentIds,
     context: blocks.join(''),
     pinnedChars: index.pinnedContext.length,
