@@ -78,6 +78,22 @@ export function withinOneEdit(a: string, b: string): boolean {
 /** KB words one edit away from an unknown word, most frequent first (at most MAX_CORRECTIONS). */
 export function typoCorrections(word: string, index: TypoIndex): string[] {
   if (word.length < MIN_TYPO_LENGTH || index.words.has(word) || !LETTERS_ONLY.test(word)) return [];
+  let memo = correctionsMemo.get(index);
+  if (!memo) correctionsMemo.set(index, (memo = new Map()));
+  let found = memo.get(word);
+  if (found === undefined) {
+    found = findCorrections(word, index);
+    if (memo.size >= CORRECTIONS_MEMO_LIMIT) memo.clear();
+    memo.set(word, found);
+  }
+  return [...found];
+}
+
+// Unknown words recur (the same typos, the same off-topic words): their corrections are memoised per index.
+const correctionsMemo = new WeakMap<TypoIndex, Map<string, readonly string[]>>();
+const CORRECTIONS_MEMO_LIMIT = 10_000;
+
+function findCorrections(word: string, index: TypoIndex): string[] {
   const found = new Set<string>();
   for (const w of index.deletions.get(word) ?? []) found.add(w); // the customer left a letter out
   for (const d of deletionsOf(word)) {
