@@ -1,10 +1,17 @@
+import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { ADMIN_TOKEN, APP_DB, APP_PORT, APP_URL, MODEL_TIMEOUT_MS, OFFLINE_DB, OFFLINE_PORT, OFFLINE_URL, STUB_PORT, STUB_URL } from './e2e/env';
 
 /**
  * e2e against the production build (`next build` runs first, in scripts/test.sh).
  * Playwright cannot download a browser here: Debian's chromium is used instead.
+ *
+ * Three servers (see e2e/env.ts): the OpenAI-compatible stub, the app pointed at it, and
+ * the app with no key (offline). Each app starts with an empty trace database.
  */
-const PORT = Number(process.env.E2E_PORT ?? 3100);
+const next = (port: number) =>
+  `node node_modules/next/dist/bin/next start --hostname 127.0.0.1 --port ${port}`;
+const fresh = (db: string) => `rm -rf '${path.dirname(db)}' && mkdir -p '${path.dirname(db)}'`;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -12,10 +19,10 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   forbidOnly: !!process.env.CI,
-  reporter: process.env.CI ? [['list']] : [['list']],
+  reporter: [['list']],
   timeout: 30_000,
   use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
+    baseURL: APP_URL,
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -31,11 +38,43 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
-  webServer: {
-    command: `node node_modules/next/dist/bin/next start --hostname 127.0.0.1 --port ${PORT}`,
-    url: `http://127.0.0.1:${PORT}/`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: { NEXT_TELEMETRY_DISABLED: '1' },
-  },
+  webServer: [
+    {
+      name: 'openai-stub',
+      command: 'node e2e/stub/openai-stub.mjs',
+      url: `${STUB_URL}/`,
+      reuseExistingServer: false,
+      timeout: 10_000,
+      env: { STUB_PORT: String(STUB_PORT) },
+    },
+    {
+      name: 'app (stub model)',
+      command: `${fresh(APP_DB)} && exec ${next(APP_PORT)}`,
+      url: `${APP_URL}/`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        NEXT_TELEMETRY_DISABLED: '1',
+        OPENAI_API_KEY: 'test',
+        OPENAI_BASE_URL: `${STUB_URL}/v1`,
+        OPENAI_MODEL: 'stub-model',
+        MODEL_TIMEOUT_MS: String(MODEL_TIMEOUT_MS),
+        TRACE_DB_PATH: APP_DB,
+        ADMIN_TOKEN,
+      },
+    },
+    {
+      name: 'app (offline)',
+      command: `${fresh(OFFLINE_DB)} && exec ${next(OFFLINE_PORT)}`,
+      url: `${OFFLINE_URL}/`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        NEXT_TELEMETRY_DISABLED: '1',
+        OPENAI_API_KEY: '',
+        OPENAI_BASE_URL: '',
+        TRACE_DB_PATH: OFFLINE_DB,
+      },
+    },
+  ],
 });

@@ -1,0 +1,23 @@
+import { conversationFromTurns } from '@/lib/chat/history';
+import { jsonError } from '@/lib/http';
+import { getTraceStore } from '@/lib/traces';
+import { CONVERSATION_ID } from '../../chat/schema';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/**
+ * The customer's own conversation, to show it again after a page reload:
+ * `{ conversationId, messages: [{ id, role, text }] }`. Only what the customer typed and
+ * the replies they were shown; never knowledge, prompts or other trace fields.
+ * The id is a random value the browser created and kept; an unknown id is an empty conversation.
+ */
+export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+  const { id } = await params;
+  if (!CONVERSATION_ID.test(id)) return jsonError(400, 'conversation id must be 8 to 64 letters, digits, "-" or "_"');
+  const turns = await getTraceStore().listTurnsByConversation(id);
+  return Response.json(
+    { conversationId: id, messages: conversationFromTurns(turns) },
+    { headers: { 'cache-control': 'no-store' } },
+  );
+}

@@ -1,0 +1,332 @@
+'use client';
+
+import { useChat } from '@ai-sdk/react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import type { ChatMode } from '@/lib/ai/providers';
+import type { ChatUIMessage } from '@/lib/chat/message';
+import { AlertIcon, CloseIcon, PlusIcon, RetryIcon, SendIcon, StopIcon } from './icons';
+import { MessageText } from './message-text';
+import { createChatTransport, errorMessage, messageText } from './transport';
+
+const SUGGESTIONS = ['Can I get a refund?', 'How do I start a live stream?', 'Why does my video keep buffering?'];
+
+export interface ChatPanelProps {
+  conversationId: string;
+  initialMessages: ChatUIMessage[];
+  /** Whether the panel is visible (it stays mounted while hidden). */
+  open: boolean;
+  mode: ChatMode;
+  maxMessageChars: number;
+  onClose: () => void;
+  onNewConversation: () => void;
+}
+
+function TypingDots() {
+  return (
+    <span className="inline-flex items-center gap-1 py-1" aria-label="The assistant is writing">
+      {[0, 150, 300].map((delay) => (
+        <span
+          key={delay}
+          className="h-2 w-2 animate-bounce rounded-full bg-slate-400"
+          style={{ animationDelay: `${delay}ms` }}
+        />
+      ))}
+    </span>
+  );
+}
+
+function AssistantAvatar() {
+  return (
+    <span
+      aria-hidden="true"
+      className="mt-0.5 flex h-7 w-7 shrink-0 items-center justify-center rounded-full bg-gradient-to-br from-brand-500 to-brand-700 text-xs font-bold text-white"
+    >
+      L
+    </span>
+  );
+}
+
+export function ChatPanel({ conversationId, initialMessages, open, mode, maxMessageChars, onClose, onNewConversation }: ChatPanelProps) {
+  const [transport] = useState(() => createChatTransport());
+  const { messages, sendMessage, status, stop, error, regenerate, clearError } = useChat<ChatUIMessage>({
+    id: conversationId,
+    messages: initialMessages,
+    transport,
+  });
+  const [input, setInput] = useState('');
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const listRef = useRef<HTMLDivElement>(null);
+  const stickToBottom = useRef(true);
+  const titleId = useId();
+  const inputId = useId();
+
+  const busy = status === 'submitted' || status === 'streaming';
+  const last = messages.at(-1);
+  const waitingForText = busy && (last?.role !== 'assistant' || messageText(last).length === 0);
+
+  // Focus the input whenever the panel opens.
+  useEffect(() => {
+    if (open) inputRef.current?.focus();
+  }, [open]);
+
+  // Keep the newest message in view while the customer has not scrolled up.
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    if (list && stickToBottom.current) list.scrollTop = list.scrollHeight;
+  }, [messages, status, open]);
+
+  // Grow the input with its text, up to about five lines.
+  useLayoutEffect(() => {
+    const el = inputRef.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    el.style.height = `${Math.min(el.scrollHeight, 132)}px`;
+  }, [input]);
+
+  function send(text: string) {
+    const question = text.trim();
+    if (!question || busy) return;
+    if (status === 'error') clearError();
+    stickToBottom.current = true;
+    void sendMessage({ text: question });
+    setInput('');
+    inputRef.current?.focus();
+  }
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    send(input);
+  }
+
+  function onInputKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      send(input);
+    }
+  }
+
+  function onPanelKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    if (event.key === 'Escape') {
+      event.stopPropagation();
+      onClose();
+    }
+  }
+
+  function newConversation() {
+    if (busy) void stop();
+    onNewConversation();
+  }
+
+  function retry() {
+    stickToBottom.current = true;
+    void regenerate();
+  }
+
+  return (
+    <div
+      role="dialog"
+      aria-labelledby={titleId}
+      data-testid="chat-panel"
+      data-conversation-id={conversationId}
+      onKeyDown={onPanelKeyDown}
+      className="flex min-h-0 flex-1 flex-col"
+    >
+      <header className="flex items-center gap-3 bg-gradient-to-r from-brand-700 to-brand-500 px-4 py-3 text-white">
+        <span aria-hidden="true" className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-white/15 text-base font-bold">
+          L
+        </span>
+        <div className="min-w-0 flex-1">
+          <h2 id={titleId} className="truncate text-base font-semibold leading-tight">
+            Lumacast support
+          </h2>
+          <p className="truncate text-xs text-brand-100" data-testid="chat-mode">
+            {mode === 'offline' ? 'Offline demo · quotes the help center' : 'Answers from the help center'}
+          </p>
+        </div>
+        <button
+          type="button"
+          onClick={newConversation}
+          data-testid="chat-new"
+          title="Start a new conversation"
+          className="flex shrink-0 items-center gap-1 rounded-lg px-2 py-1.5 text-xs font-medium text-white/90 transition hover:bg-white/15 hover:text-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white"
+        >
+          <PlusIcon className="h-4 w-4" />
+          New chat
+        </button>
+        <button
+          type="button"
+          onClick={onClose}
+          data-testid="chat-close"
+          aria-label="Close support chat"
+          title="Close (Esc)"
+          className="rounded-lg p-1.5 text-white/90 transition hover:bg-white/15 hover:text-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white"
+        >
+          <CloseIcon className="h-5 w-5" />
+        </button>
+      </header>
+
+      <div
+        ref={listRef}
+        role="log"
+        aria-live="polite"
+        aria-relevant="additions"
+        aria-busy={busy}
+        aria-label="Conversation"
+        data-testid="chat-messages"
+        onScroll={(event) => {
+          const el = event.currentTarget;
+          stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+        }}
+        className="flex-1 space-y-4 overflow-y-auto bg-slate-50 px-4 py-4 text-sm leading-relaxed text-slate-800"
+      >
+        {messages.length === 0 && (
+          <div className="space-y-3" data-testid="chat-welcome">
+            <div className="flex gap-2.5">
+              <AssistantAvatar />
+              <div className="rounded-2xl rounded-tl-sm border border-slate-200 bg-white px-3.5 py-2.5 shadow-sm">
+                <p>
+                  Hi! I&apos;m the Lumacast support assistant. Ask me about uploading, live streaming, the player, billing
+                  or your account.
+                </p>
+                {mode === 'offline' && (
+                  <p className="mt-2 text-xs text-slate-500">
+                    Offline demo mode: no language model is connected, so I answer by quoting the help center.
+                  </p>
+                )}
+              </div>
+            </div>
+            <div className="flex flex-wrap gap-2 pl-9" aria-label="Suggested questions">
+              {SUGGESTIONS.map((question) => (
+                <button
+                  key={question}
+                  type="button"
+                  onClick={() => send(question)}
+                  className="rounded-full border border-brand-200 bg-white px-3 py-1.5 text-xs font-medium text-brand-700 transition hover:border-brand-500 hover:bg-brand-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
+                >
+                  {question}
+                </button>
+              ))}
+            </div>
+          </div>
+        )}
+
+        {messages.map((message) => {
+          const text = messageText(message);
+          if (message.role === 'user') {
+            return (
+              <div key={message.id} className="flex justify-end" data-testid="chat-message" data-role="user">
+                <div className="max-w-[85%] whitespace-pre-wrap break-words rounded-2xl rounded-br-sm bg-brand-600 px-3.5 py-2.5 text-white shadow-sm">
+                  <span className="sr-only">You: </span>
+                  <span data-testid="chat-message-text">{text}</span>
+                </div>
+              </div>
+            );
+          }
+          if (message.role !== 'assistant' || !text) return null;
+          return (
+            <div
+              key={message.id}
+              className="flex gap-2.5"
+              data-testid="chat-message"
+              data-role="assistant"
+              data-turn-id={message.metadata?.turnId}
+            >
+              <AssistantAvatar />
+              <div className="min-w-0 max-w-[85%] rounded-2xl rounded-tl-sm border border-slate-200 bg-white px-3.5 py-2.5 shadow-sm">
+                <span className="sr-only">Assistant: </span>
+                <div data-testid="chat-message-text">
+                  <MessageText text={text} />
+                </div>
+              </div>
+            </div>
+          );
+        })}
+
+        {waitingForText && (
+          <div className="flex gap-2.5" data-testid="chat-typing">
+            <AssistantAvatar />
+            <div className="rounded-2xl rounded-tl-sm border border-slate-200 bg-white px-3.5 py-2 shadow-sm">
+              <TypingDots />
+            </div>
+          </div>
+        )}
+
+        {status === 'error' && (
+          <div
+            role="alert"
+            data-testid="chat-error"
+            className="rounded-xl border border-red-200 bg-red-50 px-3.5 py-3 text-red-900"
+          >
+            <div className="flex gap-2">
+              <AlertIcon className="mt-0.5 h-4 w-4 shrink-0 text-red-600" />
+              <p>{errorMessage(error)}</p>
+            </div>
+            <div className="mt-2.5 flex flex-wrap gap-2 pl-6">
+              <button
+                type="button"
+                onClick={retry}
+                data-testid="chat-retry"
+                className="inline-flex items-center gap-1.5 rounded-lg bg-red-600 px-3 py-1.5 text-xs font-semibold text-white transition hover:bg-red-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-400 focus-visible:ring-offset-1"
+              >
+                <RetryIcon className="h-3.5 w-3.5" />
+                Try again
+              </button>
+              <button
+                type="button"
+                onClick={newConversation}
+                className="rounded-lg px-3 py-1.5 text-xs font-semibold text-red-800 transition hover:bg-red-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-400"
+              >
+                Start a new conversation
+              </button>
+            </div>
+          </div>
+        )}
+      </div>
+
+      <form onSubmit={onSubmit} className="border-t border-slate-200 bg-white p-3">
+        <div className="flex items-end gap-2 rounded-xl border border-slate-300 bg-white px-3 py-2 shadow-sm focus-within:border-brand-500 focus-within:ring-2 focus-within:ring-brand-500/30">
+          <label htmlFor={inputId} className="sr-only">
+            Your message
+          </label>
+          <textarea
+            ref={inputRef}
+            id={inputId}
+            data-testid="chat-input"
+            rows={1}
+            value={input}
+            maxLength={maxMessageChars}
+            onChange={(event) => setInput(event.target.value)}
+            onKeyDown={onInputKeyDown}
+            placeholder="Ask a question…"
+            aria-describedby={`${inputId}-hint`}
+            className="max-h-[132px] min-h-[24px] flex-1 resize-none bg-transparent py-1 text-base leading-6 text-slate-900 placeholder:text-slate-400 focus:outline-none sm:text-sm"
+          />
+          {busy ? (
+            <button
+              type="button"
+              onClick={() => void stop()}
+              data-testid="chat-stop"
+              className="inline-flex h-9 shrink-0 items-center gap-1.5 rounded-lg bg-slate-800 px-3 text-xs font-semibold text-white transition hover:bg-slate-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-slate-500 focus-visible:ring-offset-1"
+            >
+              <StopIcon className="h-3.5 w-3.5" />
+              Stop
+            </button>
+          ) : (
+            <button
+              type="submit"
+              data-testid="chat-send"
+              disabled={!input.trim()}
+              aria-label="Send message"
+              className="inline-flex h-9 w-9 shrink-0 items-center justify-center rounded-lg bg-brand-600 text-white transition hover:bg-brand-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-1 disabled:cursor-not-allowed disabled:bg-slate-300"
+            >
+              <SendIcon className="h-4 w-4" />
+            </button>
+          )}
+        </div>
+        <p id={`${inputId}-hint`} className="mt-1.5 px-1 text-[11px] text-slate-400">
+          Enter to send · Shift+Enter for a new line · Answers can be wrong; check the help center.
+        </p>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,121 @@
+'use client';
+
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ChatMode } from '@/lib/ai/providers';
+import type { ChatUIMessage } from '@/lib/chat/message';
+import { ChatPanel } from './chat-panel';
+import { loadHistory, newConversationId, storeConversationId, storedConversationId, storedOpen, storeOpen } from './conversation';
+import { ChatIcon, CloseIcon } from './icons';
+
+export const OPEN_CHAT_EVENT = 'lumacast:open-chat';
+
+export interface ChatWidgetProps {
+  mode: ChatMode;
+  maxMessageChars: number;
+}
+
+/**
+ * The support chat: a floating launcher that opens the chat panel. The conversation id
+ * lives in localStorage and the history is reloaded from the server, so a conversation
+ * survives a page reload; whether the panel was open survives it too (sessionStorage).
+ */
+export function ChatWidget({ mode, maxMessageChars }: ChatWidgetProps) {
+  const [open, setOpen] = useState(false);
+  const [conversationId, setConversationId] = useState<string>();
+  const [history, setHistory] = useState<ChatUIMessage[]>();
+  // The panel mounts on first open and then stays mounted (hidden when closed), so
+  // closing it never loses a reply that is still streaming.
+  const [mounted, setMounted] = useState(false);
+  const launcherRef = useRef<HTMLButtonElement>(null);
+
+  // Restore the conversation (or start one) and the open state, once, in the browser.
+  useEffect(() => {
+    const id = storedConversationId() ?? newConversationId();
+    storeConversationId(id);
+    setConversationId(id);
+    const controller = new AbortController();
+    loadHistory(id, controller.signal).then((messages) => {
+      if (!controller.signal.aborted) setHistory(messages);
+    });
+    if (storedOpen()) {
+      setMounted(true);
+      setOpen(true);
+    }
+    return () => controller.abort();
+  }, []);
+
+  const openChat = useCallback(() => {
+    setMounted(true);
+    setOpen(true);
+    storeOpen(true);
+  }, []);
+
+  const closeChat = useCallback(() => {
+    setOpen(false);
+    storeOpen(false);
+  }, []);
+
+  // Closing returns focus to the launcher (after render: on a phone it is hidden while open).
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (wasOpen.current && !open) launcherRef.current?.focus();
+    wasOpen.current = open;
+  }, [open]);
+
+  // Any page element can open the chat: window.dispatchEvent(new Event('lumacast:open-chat')).
+  useEffect(() => {
+    window.addEventListener(OPEN_CHAT_EVENT, openChat);
+    return () => window.removeEventListener(OPEN_CHAT_EVENT, openChat);
+  }, [openChat]);
+
+  const startNewConversation = useCallback(() => {
+    const id = newConversationId();
+    storeConversationId(id);
+    setHistory([]);
+    setConversationId(id);
+  }, []);
+
+  const ready = conversationId !== undefined && history !== undefined;
+
+  return (
+    <>
+      {mounted && (
+        <div
+          id="lumacast-chat"
+          hidden={!open}
+          className="fixed inset-0 z-50 flex flex-col bg-white sm:inset-auto sm:bottom-24 sm:right-6 sm:h-[min(680px,calc(100dvh-8rem))] sm:w-[400px] sm:overflow-hidden sm:rounded-2xl sm:shadow-2xl sm:ring-1 sm:ring-slate-900/10"
+        >
+          {ready ? (
+            <ChatPanel
+              key={conversationId}
+              conversationId={conversationId}
+              initialMessages={history}
+              open={open}
+              mode={mode}
+              maxMessageChars={maxMessageChars}
+              onClose={closeChat}
+              onNewConversation={startNewConversation}
+            />
+          ) : (
+            <div className="flex flex-1 items-center justify-center text-sm text-slate-500" role="status">
+              Loading your conversation…
+            </div>
+          )}
+        </div>
+      )}
+      <button
+        ref={launcherRef}
+        type="button"
+        data-testid="chat-launcher"
+        aria-controls="lumacast-chat"
+        aria-expanded={open}
+        aria-label={open ? 'Close support chat' : 'Open support chat'}
+        onClick={open ? closeChat : openChat}
+        className={`fixed bottom-5 right-5 z-40 items-center gap-2 rounded-full bg-brand-600 py-3.5 pl-4 pr-5 text-sm font-semibold text-white shadow-lg shadow-brand-900/20 transition hover:bg-brand-700 focus-visible:outline-none focus-visible:ring-4 focus-visible:ring-brand-300 sm:bottom-6 sm:right-6 ${open ? 'hidden sm:flex' : 'flex'}`}
+      >
+        {open ? <CloseIcon className="h-5 w-5" /> : <ChatIcon className="h-5 w-5" />}
+        <span>{open ? 'Close' : 'Ask support'}</span>
+      </button>
+    </>
+  );
+}

@@ -1,0 +1,56 @@
+import type { ChatUIMessage } from '@/lib/chat/message';
+
+/** The customer's conversation id and the widget's open state, kept in the browser. */
+
+const CONVERSATION_KEY = 'lumacast.chat.conversation';
+const OPEN_KEY = 'lumacast.chat.open';
+
+export function newConversationId(): string {
+  return crypto.randomUUID().replace(/-/g, '');
+}
+
+function storage(kind: 'local' | 'session'): Storage | undefined {
+  try {
+    return kind === 'local' ? window.localStorage : window.sessionStorage;
+  } catch {
+    return undefined; // storage disabled: the conversation lasts as long as the page
+  }
+}
+
+export function storedConversationId(): string | undefined {
+  const id = storage('local')?.getItem(CONVERSATION_KEY);
+  return id && /^[A-Za-z0-9_-]{8,64}$/.test(id) ? id : undefined;
+}
+
+export function storeConversationId(id: string): void {
+  storage('local')?.setItem(CONVERSATION_KEY, id);
+}
+
+export function storedOpen(): boolean {
+  return storage('session')?.getItem(OPEN_KEY) === '1';
+}
+
+export function storeOpen(open: boolean): void {
+  storage('session')?.setItem(OPEN_KEY, open ? '1' : '0');
+}
+
+interface HistoryResponse {
+  messages: { id: string; role: 'user' | 'assistant'; text: string }[];
+}
+
+/** The conversation so far, from the server; empty when it cannot be loaded. */
+export async function loadHistory(conversationId: string, signal?: AbortSignal): Promise<ChatUIMessage[]> {
+  try {
+    const response = await fetch(`/api/conversations/${encodeURIComponent(conversationId)}`, { signal, cache: 'no-store' });
+    if (!response.ok) return [];
+    const body = (await response.json()) as HistoryResponse;
+    return body.messages.map((m) => ({
+      id: m.id,
+      role: m.role,
+      parts: [{ type: 'text', text: m.text }],
+      ...(m.role === 'assistant' ? { metadata: { turnId: m.id, conversationId } } : {}),
+    }));
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,125 @@
+import Database from 'better-sqlite3';
+import { expect, type Page } from '@playwright/test';
+import { STUB_URL } from './env';
+
+/** The stub model's test controls. */
+export type StubMode = 'ok' | 'slow' | '500' | '429' | 'hang' | 'stall';
+
+export interface StubRequest {
+  model: string;
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+  messages: { role: string; content: string }[];
+}
+
+export const stub = {
+  async reset(): Promise<void> {
+    const response = await fetch(`${STUB_URL}/__reset`, { method: 'POST' });
+    expect(response.ok).toBe(true);
+  },
+  async mode(mode: StubMode): Promise<void> {
+    const response = await fetch(`${STUB_URL}/__mode`, { method: 'POST', body: JSON.stringify({ mode }) });
+    expect(response.ok).toBe(true);
+  },
+  async requests(): Promise<StubRequest[]> {
+    return (await (await fetch(`${STUB_URL}/__requests`)).json()) as StubRequest[];
+  },
+};
+
+/** The system message of a request the stub received. */
+export function systemOf(request: StubRequest): string {
+  const system = request.messages.filter((m) => m.role === 'system');
+  expect(system, 'exactly one system message').toHaveLength(1);
+  return system[0]!.content;
+}
+
+/** The text between <tag> and </tag> on their own lines in the system prompt. */
+export function blockOf(system: string, tag: string): string {
+  const match = system.match(new RegExp(`\\n<${tag}>\\n([\\s\\S]*?)\\n</${tag}>`));
+  expect(match, `<${tag}> block`).not.toBeNull();
+  return match![1]!;
+}
+
+export interface TurnRow {
+  id: string;
+  conversation_id: string;
+  status: 'pending' | 'ok' | 'error' | 'aborted';
+  question: string;
+  customer_messages: string;
+  floor_used: number;
+  explanation: string;
+  system_prompt: string;
+  provider: string;
+  model_id: string;
+  reply: string;
+  error: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  selection_us: number;
+  first_token_ms: number | null;
+  total_ms: number | null;
+}
+
+export interface SectionRow {
+  section_id: string;
+  reason: string;
+  sent: number;
+  score: number;
+  rank: number | null;
+}
+
+/** Read-only access to a running app's trace database. */
+export function traces(file: string) {
+  const read = <T>(fn: (db: Database.Database) => T): T => {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    try {
+      return fn(db);
+    } finally {
+      db.close();
+    }
+  };
+  return {
+    turn: (id: string) => read((db) => db.prepare('SELECT * FROM turns WHERE id = ?').get(id) as TurnRow | undefined),
+    sections: (id: string) =>
+      read((db) => db.prepare('SELECT section_id, reason, sent, score, rank FROM turn_sections WHERE turn_id = ? ORDER BY position').all(id) as SectionRow[]),
+    lastTurnId: (conversationId: string) =>
+      read((db) => db.prepare('SELECT id FROM turns WHERE conversation_id = ? ORDER BY seq DESC LIMIT 1').pluck().get(conversationId) as string | undefined),
+    /** Waits for the turn to leave `pending` and returns it. */
+    async finished(id: string, timeout = 10_000): Promise<TurnRow> {
+      await expect.poll(() => read((db) => (db.prepare('SELECT status FROM turns WHERE id = ?').get(id) as { status: string } | undefined)?.status), { timeout }).not.toMatch(/^(pending)?$/);
+      return this.turn(id)!;
+    },
+  };
+}
+
+/** Opens the widget from the launcher and returns the panel. */
+export async function openChat(page: Page) {
+  await page.getByTestId('chat-launcher').click();
+  const panel = page.getByTestId('chat-panel');
+  await expect(panel).toBeVisible();
+  await expect(page.getByTestId('chat-input')).toBeFocused();
+  return panel;
+}
+
+/** Types a question and presses Enter. */
+export async function ask(page: Page, question: string) {
+  const input = page.getByTestId('chat-input');
+  await input.fill(question);
+  await input.press('Enter');
+  await expect(page.getByTestId('chat-message').filter({ hasText: question }).last()).toBeVisible();
+}
+
+/** The assistant messages in the panel. */
+export function replies(page: Page) {
+  return page.locator('[data-testid="chat-message"][data-role="assistant"]');
+}
+
+/** Waits for the reply to finish streaming; returns its turn id and text. */
+export async function lastReply(page: Page, count: number): Promise<{ turnId: string; text: string }> {
+  await expect(replies(page)).toHaveCount(count);
+  await expect(page.getByTestId('chat-send')).toBeVisible({ timeout: 15_000 }); // Stop turns back into Send
+  const reply = replies(page).nth(count - 1);
+  const turnId = await reply.getAttribute('data-turn-id');
+  expect(turnId, 'the reply carries its turn id').toBeTruthy();
+  return { turnId: turnId!, text: await reply.getByTestId('chat-message-text').innerText() };
+}

@@ -1,0 +1,1 @@
+export declare const STUB_REPLY: string;

@@ -1,0 +1,45 @@
+import { APICallError, RetryError } from 'ai';
+import { ModelTimeoutError } from './timeout';
+
+/**
+ * Model failures, described twice: once for the customer (short, no internals, says what
+ * to do) and once for the trace (what actually happened).
+ */
+
+export const CUSTOMER_ERRORS = {
+  timeout: 'The assistant took too long to answer. Please try again.',
+  busy: 'The assistant is handling too many conversations right now. Please try again in a minute.',
+  unavailable: 'The assistant could not answer just now. Please try again in a moment.',
+} as const;
+
+export interface DescribedError {
+  kind: keyof typeof CUSTOMER_ERRORS;
+  /** Safe to show in the chat. */
+  customer: string;
+  /** For the trace and server logs. */
+  detail: string;
+}
+
+function rootCause(error: unknown): unknown {
+  return RetryError.isInstance(error) ? error.lastError : error;
+}
+
+function technical(error: unknown): string {
+  if (RetryError.isInstance(error)) {
+    return `${technical(error.lastError)} (after ${error.errors.length} attempts: ${error.reason})`;
+  }
+  if (APICallError.isInstance(error)) {
+    const body = error.responseBody ? `: ${error.responseBody.slice(0, 300)}` : '';
+    return `APICallError ${error.statusCode ?? 'no status'} from ${error.url}: ${error.message}${body}`;
+  }
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
+}
+
+export function describeModelError(error: unknown): DescribedError {
+  const cause = rootCause(error);
+  let kind: DescribedError['kind'] = 'unavailable';
+  if (cause instanceof ModelTimeoutError) kind = 'timeout';
+  else if (APICallError.isInstance(cause) && cause.statusCode === 429) kind = 'busy';
+  return { kind, customer: CUSTOMER_ERRORS[kind], detail: technical(error) };
+}

@@ -1,0 +1,13 @@
+import type { LanguageModel } from 'ai';
+
+/**
+ * The AI SDK language-model spec (v3) our own models implement, taken from `ai`'s own
+ * `LanguageModel` type so no second package has to be imported for it.
+ */
+export type LanguageModelV3 = Extract<LanguageModel, { specificationVersion: 'v3' }>;
+export type CallOptions = Parameters<LanguageModelV3['doStream']>[0];
+export type StreamResult = Awaited<ReturnType<LanguageModelV3['doStream']>>;
+export type StreamPart = StreamResult['stream'] extends ReadableStream<infer P> ? P : never;
+export type GenerateResult = Awaited<ReturnType<LanguageModelV3['doGenerate']>>;
+export type ModelUsage = Extract<StreamPart, { type: 'finish' }>['usage'];
+export type Prompt = CallOptions['prompt'];

@@ -1,0 +1,110 @@
+import { streamText } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { selectContext } from '../retrieval/index';
+import { testIndex } from '../testing/kb';
+import { groundingFor, groundingProviderOptions, type Grounding } from './grounding';
+import { chunkText, composeOfflineAnswer, MAX_QUOTE_CHARS, OFFLINE_NOTICE, OfflineModel, quoteOf } from './offline-model';
+import { buildSystemPrompt } from './prompt';
+
+const index = testIndex();
+
+async function ask(question: string, model = new OfflineModel({ chunkDelayMs: 0 })) {
+  const explanation = selectContext(index, [question]);
+  const deltas: string[] = [];
+  let finish: { text: string; usage: { inputTokens?: number; outputTokens?: number } } | undefined;
+  const result = streamText({
+    model,
+    system: buildSystemPrompt(explanation, index.pinnedContext),
+    messages: [{ role: 'user', content: question }],
+    providerOptions: groundingProviderOptions(groundingFor(index, explanation)),
+    onFinish: (event) => {
+      finish = { text: event.text, usage: event.totalUsage };
+    },
+  });
+  for await (const delta of result.textStream) deltas.push(delta);
+  return { explanation, deltas, text: deltas.join(''), finish: finish! };
+}
+
+describe('OfflineModel through streamText', () => {
+  it('streams an extractive answer that quotes and names the best-matching sent section', async () => {
+    const { explanation, deltas, text, finish } = await ask('can I get a refund?');
+    const scored = explanation.sections.filter((v) => v.reason === 'scored');
+    const [best, second] = scored.map((v) => index.pool.find((s) => s.id === v.id)!);
+    expect(scored.length).toBe(2);
+    expect(deltas.length).toBeGreaterThan(10); // really streamed, word by word
+    expect(text.startsWith(OFFLINE_NOTICE)).toBe(true);
+    expect(text).toContain(`From **${scored[0]!.path}**:`);
+    expect(text).toContain(`> ${best!.text.split('\n')[0]}`);
+    expect(text).toContain(`- ${scored[1]!.path}`);
+    expect(text).not.toContain(second!.text);
+    expect(finish.text).toBe(text);
+    expect(finish.usage.inputTokens).toBeGreaterThan(0);
+    expect(finish.usage.outputTokens).toBeGreaterThan(0);
+  });
+
+  it("says it doesn't know when nothing matched, and offers what the floor sent", async () => {
+    const { explanation, text } = await ask('hi, I need some help');
+    expect(explanation.floorUsed).toBe(true);
+    expect(text).toContain(OFFLINE_NOTICE);
+    expect(text).toContain("I don't know the answer to that");
+    const floorTopic = explanation.sections.find((v) => v.reason === 'floor')!.path.split(' › ')[0]!;
+    expect(text).toContain(`- ${floorTopic}`);
+    expect(text).not.toContain('From **');
+  });
+
+  it('stops streaming when aborted', async () => {
+    const controller = new AbortController();
+    const explanation = selectContext(index, ['refund']);
+    let aborted = false;
+    const result = streamText({
+      model: new OfflineModel({ chunkDelayMs: 5 }),
+      prompt: 'refund',
+      abortSignal: controller.signal,
+      providerOptions: groundingProviderOptions(groundingFor(index, explanation)),
+      onAbort: () => {
+        aborted = true;
+      },
+    });
+    let received = '';
+    for await (const delta of result.textStream) {
+      received += delta;
+      if (received.length > 20) controller.abort();
+    }
+    expect(aborted).toBe(true);
+    expect(received.length).toBeLessThan(composeOfflineAnswer(groundingFor(index, explanation)).length);
+  });
+});
+
+describe('composeOfflineAnswer', () => {
+  it('answers without grounding at all', () => {
+    const text = composeOfflineAnswer(undefined);
+    expect(text).toContain(OFFLINE_NOTICE);
+    expect(text).toContain("I don't know");
+  });
+
+  it('is deterministic and quotes at most MAX_QUOTE_CHARS', () => {
+    const long: Grounding = {
+      question: 'q',
+      sections: [{ id: 'a#a', path: 'A', text: `${'Sentence number one is here. '.repeat(60)}`, reason: 'scored', score: 2 }],
+    };
+    const a = composeOfflineAnswer(long);
+    expect(a).toBe(composeOfflineAnswer(long));
+    const quote = a.split('\n').filter((l) => l.startsWith('>')).join('\n');
+    expect(quote.length).toBeLessThan(MAX_QUOTE_CHARS + 10);
+    expect(quote.trimEnd().endsWith('…')).toBe(true);
+  });
+});
+
+describe('quoteOf and chunkText', () => {
+  it('keeps short text whole and cuts long text at a sentence or paragraph end', () => {
+    expect(quoteOf('Short.')).toBe('Short.');
+    expect(quoteOf('First paragraph is here.\n\nSecond one is long enough to cut.', 40)).toBe('First paragraph is here. …');
+    expect(quoteOf('One sentence here. Two sentences here. Three sentences here.', 45)).toBe('One sentence here. Two sentences here. …');
+  });
+
+  it('splits into chunks that join back to the text', () => {
+    const text = 'Hello  there,\n\nworld! ';
+    expect(chunkText(text).join('')).toBe(text);
+    expect(chunkText(text).length).toBe(3);
+  });
+});

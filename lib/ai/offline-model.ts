@@ -1,0 +1,208 @@
+import { z } from 'zod';
+import { countTokens } from '../retrieval/index';
+import { GROUNDING_KEY, type Grounding, type GroundingSection } from './grounding';
+import type { CallOptions, GenerateResult, LanguageModelV3, ModelUsage, Prompt, StreamPart, StreamResult } from './model-types';
+
+/**
+ * The offline model: an AI SDK language model of our own, used when no API key is set.
+ * It calls nothing. It answers by quoting the best-matching section the selector sent
+ * (and naming it), lists the other matched sections, and when nothing matched says that
+ * it does not know and offers the topics the floor sent. Every answer says it comes from
+ * the offline demo mode. It goes through the same `streamText` path as a real model.
+ *
+ * The sections come in `providerOptions.offline` (see grounding.ts): the same sections a
+ * real model reads in its system prompt, with the selector's reasons attached.
+ */
+
+export const OFFLINE_PROVIDER = 'offline';
+export const OFFLINE_MODEL_ID = 'lumacast-extractive-v1';
+
+export const OFFLINE_NOTICE =
+  '_Offline demo mode: no language model is connected, so this answer is quoted straight from the Lumacast help center._';
+
+/** Longest quote, in characters; longer sections are cut at a paragraph or sentence end. */
+export const MAX_QUOTE_CHARS = 520;
+const MAX_RELATED = 3;
+const MAX_TOPICS = 6;
+
+const groundingSchema = z.object({
+  question: z.string(),
+  sections: z.array(
+    z.object({
+      id: z.string(),
+      path: z.string(),
+      text: z.string(),
+      reason: z.enum(['scored', 'floor']),
+      score: z.number(),
+    }),
+  ),
+});
+
+/** Cuts a section body to at most `max` characters at a paragraph, line or sentence end. */
+export function quoteOf(text: string, max = MAX_QUOTE_CHARS): string {
+  const body = text.trim();
+  if (body.length <= max) return body;
+  const head = body.slice(0, max);
+  const cuts = [head.lastIndexOf('\n\n'), head.lastIndexOf('\n'), ...['. ', '? ', '! '].map((p) => head.lastIndexOf(p) + 1)];
+  const cut = Math.max(...cuts.filter((c) => c >= max / 3));
+  const kept = (Number.isFinite(cut) && cut > 0 ? head.slice(0, cut) : head.slice(0, head.lastIndexOf(' '))).trimEnd();
+  return `${kept} …`;
+}
+
+function blockquote(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line.trim() ? `> ${line}` : '>'))
+    .join('\n');
+}
+
+/** The top-level topic of a section path ("Billing FAQ › Can I get a refund?" → "Billing FAQ"). */
+function topicOf(section: GroundingSection): string {
+  return section.path.split(' › ')[0]!;
+}
+
+/** The answer text for a grounding. Pure: the same grounding always gives the same answer. */
+export function composeOfflineAnswer(grounding: Grounding | undefined): string {
+  const sections = grounding?.sections ?? [];
+  const scored = sections.filter((s) => s.reason === 'scored');
+  const parts = [OFFLINE_NOTICE];
+  const best = scored[0];
+  if (best) {
+    parts.push(`From **${best.path}**:`, blockquote(quoteOf(best.text)));
+    const related = scored.slice(1, 1 + MAX_RELATED).map((s) => `- ${s.path}`);
+    if (related.length) parts.push(`Related sections:\n${related.join('\n')}`);
+    return parts.join('\n\n');
+  }
+  parts.push("I don't know the answer to that: nothing in the help center matched your question.");
+  const topics = [...new Set(sections.map(topicOf))].slice(0, MAX_TOPICS);
+  if (topics.length) {
+    parts.push(`Here are some topics I can help with:\n${topics.map((t) => `- ${t}`).join('\n')}`);
+    parts.push('Ask about one of them, or rephrase your question with a few more details.');
+  } else {
+    parts.push('Try rephrasing your question with a few more details.');
+  }
+  return parts.join('\n\n');
+}
+
+/** Splits text into small chunks (a word with its trailing space) for a streaming feel. */
+export function chunkText(text: string): string[] {
+  return text.match(/\S+\s*|\s+/g) ?? [];
+}
+
+function promptText(prompt: Prompt): string {
+  const out: string[] = [];
+  for (const message of prompt) {
+    if (typeof message.content === 'string') out.push(message.content);
+    else for (const part of message.content) if (part.type === 'text') out.push(part.text);
+  }
+  return out.join('\n');
+}
+
+function lastUserText(prompt: Prompt): string {
+  for (let i = prompt.length - 1; i >= 0; i--) {
+    const message = prompt[i]!;
+    if (message.role !== 'user') continue;
+    return message.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+  }
+  return '';
+}
+
+function groundingOf(options: CallOptions): Grounding | undefined {
+  const parsed = groundingSchema.safeParse(options.providerOptions?.[GROUNDING_KEY]);
+  return parsed.success ? parsed.data : undefined;
+}
+
+function usageOf(options: CallOptions, answer: string): ModelUsage {
+  const input = countTokens(promptText(options.prompt));
+  const output = countTokens(answer);
+  return {
+    inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: output, text: output, reasoning: undefined },
+    raw: { counted: 'locally, o200k_base', inputTokens: input, outputTokens: output },
+  };
+}
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError(signal));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError(signal!));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export interface OfflineModelOptions {
+  /** Pause between streamed chunks, ms (default 15). 0 streams as fast as it can. */
+  chunkDelayMs?: number;
+}
+
+export class OfflineModel implements LanguageModelV3 {
+  readonly specificationVersion = 'v3' as const;
+  readonly provider = OFFLINE_PROVIDER;
+  readonly modelId = OFFLINE_MODEL_ID;
+  readonly supportedUrls = {};
+  private readonly chunkDelayMs: number;
+
+  constructor({ chunkDelayMs = 15 }: OfflineModelOptions = {}) {
+    this.chunkDelayMs = chunkDelayMs;
+  }
+
+  private answer(options: CallOptions): string {
+    const grounding = groundingOf(options);
+    return composeOfflineAnswer(grounding ?? { question: lastUserText(options.prompt), sections: [] });
+  }
+
+  async doGenerate(options: CallOptions): Promise<GenerateResult> {
+    const text = this.answer(options);
+    return {
+      content: [{ type: 'text', text }],
+      finishReason: { unified: 'stop', raw: 'stop' },
+      usage: usageOf(options, text),
+      warnings: [],
+    };
+  }
+
+  async doStream(options: CallOptions): Promise<StreamResult> {
+    const text = this.answer(options);
+    const chunks = chunkText(text);
+    const delay = this.chunkDelayMs;
+    const signal = options.abortSignal;
+    let i = 0;
+    let started = false;
+    const stream = new ReadableStream<StreamPart>({
+      async pull(controller) {
+        try {
+          if (!started) {
+            started = true;
+            controller.enqueue({ type: 'stream-start', warnings: [] });
+            controller.enqueue({ type: 'response-metadata', id: `offline-${Date.now()}`, modelId: OFFLINE_MODEL_ID, timestamp: new Date() });
+            controller.enqueue({ type: 'text-start', id: 'answer' });
+            return;
+          }
+          if (i < chunks.length) {
+            if (delay > 0) await sleep(delay, signal);
+            else if (signal?.aborted) throw abortError(signal);
+            controller.enqueue({ type: 'text-delta', id: 'answer', delta: chunks[i++]! });
+            return;
+          }
+          controller.enqueue({ type: 'text-end', id: 'answer' });
+          controller.enqueue({ type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: usageOf(options, text) });
+          controller.close();
+        } catch (error) {
+          controller.error(error);
+        }
+      },
+    });
+    return { stream };
+  }
+}

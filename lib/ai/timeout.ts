@@ -1,0 +1,100 @@
+import type { CallOptions, GenerateResult, LanguageModelV3, StreamPart, StreamResult } from './model-types';
+
+/**
+ * A silence limit for a model: the call fails with ModelTimeoutError when the provider has
+ * not answered within `timeoutMs`, or when a started stream sends nothing for `timeoutMs`.
+ * A long answer that keeps streaming is never cut.
+ *
+ * Why not streamText's own `timeout`: the SDK treats its timeouts as an abort, so the
+ * customer's chat would end quietly instead of showing an error. A ModelTimeoutError is
+ * an ordinary error: streamText reports it (onError), the UI shows it, the trace says
+ * `error`. The underlying request is aborted either way, so the provider connection closes.
+ */
+
+export class ModelTimeoutError extends Error {
+  override readonly name = 'ModelTimeoutError';
+  constructor(readonly timeoutMs: number, phase: 'response' | 'stream') {
+    super(
+      phase === 'response'
+        ? `the model did not start answering within ${timeoutMs} ms`
+        : `the model stream stalled: no data for ${timeoutMs} ms`,
+    );
+  }
+}
+
+function linkedController(signal: AbortSignal | undefined): AbortController {
+  const controller = new AbortController();
+  if (signal) {
+    if (signal.aborted) controller.abort(signal.reason);
+    else signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+  }
+  return controller;
+}
+
+/** Runs `start` with a linked abort signal; rejects with ModelTimeoutError if it takes longer than `ms`. */
+async function withDeadline<T>(
+  ms: number,
+  controller: AbortController,
+  start: (signal: AbortSignal) => PromiseLike<T>,
+): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await new Promise<T>((resolve, reject) => {
+      timer = setTimeout(() => {
+        const error = new ModelTimeoutError(ms, 'response');
+        reject(error);
+        controller.abort(error);
+      }, ms);
+      Promise.resolve(start(controller.signal)).then(resolve, reject);
+    });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function withSilenceTimeout(model: LanguageModelV3, timeoutMs: number): LanguageModelV3 {
+  return {
+    specificationVersion: 'v3',
+    provider: model.provider,
+    modelId: model.modelId,
+    supportedUrls: model.supportedUrls,
+
+    async doGenerate(options: CallOptions): Promise<GenerateResult> {
+      const controller = linkedController(options.abortSignal);
+      return withDeadline(timeoutMs, controller, (abortSignal) => model.doGenerate({ ...options, abortSignal }));
+    },
+
+    async doStream(options: CallOptions): Promise<StreamResult> {
+      const controller = linkedController(options.abortSignal);
+      const result = await withDeadline(timeoutMs, controller, (abortSignal) => model.doStream({ ...options, abortSignal }));
+      const reader = result.stream.getReader();
+      const stream = new ReadableStream<StreamPart>({
+        async pull(out) {
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          const stalled = new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new ModelTimeoutError(timeoutMs, 'stream')), timeoutMs);
+          });
+          try {
+            const next = await Promise.race([reader.read(), stalled]);
+            if (next.done) out.close();
+            else out.enqueue(next.value);
+          } catch (error) {
+            if (!(error instanceof ModelTimeoutError)) throw error;
+            // Report the stall the way providers report stream errors: an error part, then
+            // the end of the stream. (A failed stream would drop the customer's connection.)
+            controller.abort(error);
+            reader.cancel(error).catch(() => {});
+            out.enqueue({ type: 'error', error });
+            out.close();
+          } finally {
+            clearTimeout(timer);
+          }
+        },
+        cancel(reason) {
+          return reader.cancel(reason);
+        },
+      });
+      return { ...result, stream };
+    },
+  };
+}

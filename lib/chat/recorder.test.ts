@@ -1,0 +1,138 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { APICallError, streamText } from 'ai';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { groundingFor, groundingProviderOptions } from '../ai/grounding';
+import type { LanguageModelV3 } from '../ai/model-types';
+import { OfflineModel } from '../ai/offline-model';
+import { testIndex } from '../testing/kb';
+import { SqliteTraceStore } from '../traces/sqlite';
+import { TurnRecorder } from './recorder';
+import { selectForTurn, toModelMessages, type ChatText } from './turn';
+
+const index = testIndex();
+let store: SqliteTraceStore;
+
+beforeEach(() => {
+  store = new SqliteTraceStore(path.join(mkdtempSync(path.join(tmpdir(), 'recorder-')), 'traces.db'));
+});
+afterEach(async () => {
+  await store.close();
+});
+
+/** What the chat route does, minus HTTP: select, record the start, stream, record the end. */
+async function turn(model: LanguageModelV3, messages: ChatText[], { abortAfterChars }: { abortAfterChars?: number } = {}) {
+  const selection = selectForTurn(index, messages);
+  const id = `turn-${Math.random().toString(36).slice(2)}`;
+  await store.startTurn({
+    id,
+    conversationId: 'conv-12345678',
+    createdAt: new Date().toISOString(),
+    trigger: 'submit-message',
+    customerMessages: selection.customerMessages,
+    question: selection.explanation.query.question,
+    explanation: selection.explanation,
+    systemPrompt: selection.systemPrompt,
+    provider: model.provider,
+    modelId: model.modelId,
+    selectionUs: selection.selectionUs,
+  });
+  const controller = new AbortController();
+  const recorder = new TurnRecorder(store, id, performance.now());
+  recorder.watch(controller.signal);
+  const result = streamText({
+    model,
+    system: selection.systemPrompt,
+    messages: toModelMessages(messages),
+    maxRetries: 0,
+    abortSignal: controller.signal,
+    providerOptions: groundingProviderOptions(groundingFor(index, selection.explanation)),
+    ...recorder.callbacks,
+  });
+  let text = '';
+  try {
+    for await (const delta of result.textStream) {
+      text += delta;
+      if (abortAfterChars !== undefined && text.length > abortAfterChars) controller.abort();
+    }
+  } catch {
+    // errors are the recorder's business
+  }
+  await recorder.done;
+  return { id, text, trace: (await store.getTurn(id))! };
+}
+
+function failing(error: Error): LanguageModelV3 {
+  return {
+    specificationVersion: 'v3',
+    provider: 'fake',
+    modelId: 'down',
+    supportedUrls: {},
+    doGenerate: () => Promise.reject(error),
+    doStream: () => Promise.reject(error),
+  };
+}
+
+describe('TurnRecorder', () => {
+  it('records a finished turn: reply, usage, finish reason, first-token and total time', async () => {
+    const { text, trace } = await turn(new OfflineModel({ chunkDelayMs: 1 }), [{ role: 'user', text: 'can I get a refund?' }]);
+    expect(trace.status).toBe('ok');
+    expect(trace.reply).toBe(text);
+    expect(trace.finishReason).toBe('stop');
+    expect(trace.usage?.inputTokens).toBeGreaterThan(0);
+    expect(trace.firstTokenMs).toBeGreaterThan(0);
+    expect(trace.totalMs).toBeGreaterThanOrEqual(trace.firstTokenMs!);
+    expect(trace.error).toBeUndefined();
+  });
+
+  it('records a failed model call as an error with the technical detail', async () => {
+    const error = new APICallError({ message: 'Internal', url: 'http://stub/v1/chat/completions', requestBodyValues: {}, statusCode: 500 });
+    const { trace } = await turn(failing(error), [{ role: 'user', text: 'refund' }]);
+    expect(trace.status).toBe('error');
+    expect(trace.error).toContain('APICallError 500');
+    expect(trace.reply).toBe('');
+  });
+
+  it('records an abort with the partial reply', async () => {
+    const { trace } = await turn(new OfflineModel({ chunkDelayMs: 2 }), [{ role: 'user', text: 'refund' }], { abortAfterChars: 30 });
+    expect(trace.status).toBe('aborted');
+    expect(trace.reply.length).toBeGreaterThan(0);
+    expect(trace.reply.length).toBeLessThan(200);
+  });
+
+  it('keeps the first ending only', async () => {
+    const { id } = await turn(new OfflineModel({ chunkDelayMs: 0 }), [{ role: 'user', text: 'refund' }]);
+    const late = new TurnRecorder(store, id, 0);
+    expect(await late.finish({ status: 'error', error: 'late' })).toBe(false);
+    expect((await store.getTurn(id))!.status).toBe('ok');
+  });
+});
+
+describe('selectForTurn', () => {
+  it('queries with the customer messages only and times the selection', () => {
+    const selection = selectForTurn(index, [
+      { role: 'user', text: 'how do I start a live stream?' },
+      { role: 'assistant', text: 'You can get a refund' },
+      { role: 'user', text: 'what about that one?' },
+    ]);
+    expect(selection.customerMessages).toEqual(['how do I start a live stream?', 'what about that one?']);
+    expect(selection.explanation.query.previous).toBe('how do I start a live stream?');
+    const firstScored = selection.explanation.sections.find((v) => v.reason === 'scored');
+    expect(firstScored?.source).toBe('product/live.md');
+    expect(selection.selectionUs).toBeGreaterThan(0);
+  });
+
+  it('builds model messages from text only, dropping empty ones', () => {
+    expect(
+      toModelMessages([
+        { role: 'user', text: 'hi' },
+        { role: 'assistant', text: '' },
+        { role: 'user', text: 'refund?' },
+      ]),
+    ).toEqual([
+      { role: 'user', content: 'hi' },
+      { role: 'user', content: 'refund?' },
+    ]);
+  });
+});

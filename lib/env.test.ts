@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { EnvError, ENV_VARIABLES, parseEnv } from './env';
+
+describe('parseEnv', () => {
+  it('fills in defaults on an empty environment (offline, content/, data/traces.db)', () => {
+    expect(parseEnv({})).toEqual({
+      OPENAI_MODEL: 'gpt-4o-mini',
+      KB_PATH: 'content',
+      TRACE_DB_PATH: 'data/traces.db',
+      MODEL_TIMEOUT_MS: 30_000,
+      MODEL_MAX_RETRIES: 1,
+      CHAT_MAX_MESSAGES: 40,
+      CHAT_MAX_MESSAGE_CHARS: 4000,
+    });
+  });
+
+  it('treats empty values as unset, so `OPENAI_API_KEY=` means offline', () => {
+    const env = parseEnv({ OPENAI_API_KEY: '', OPENAI_BASE_URL: '  ', KB_BUDGET: '' });
+    expect(env.OPENAI_API_KEY).toBeUndefined();
+    expect(env.OPENAI_BASE_URL).toBeUndefined();
+    expect(env.KB_BUDGET).toBeUndefined();
+  });
+
+  it('reads numbers and URLs', () => {
+    const env = parseEnv({
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1',
+      KB_BUDGET: '5000',
+      KB_FLOOR: '0',
+      MODEL_TIMEOUT_MS: '3000',
+      MODEL_MAX_RETRIES: '0',
+    });
+    expect(env).toMatchObject({ OPENAI_API_KEY: 'sk-test', KB_BUDGET: 5000, KB_FLOOR: 0, MODEL_TIMEOUT_MS: 3000, MODEL_MAX_RETRIES: 0 });
+  });
+
+  it('names every bad variable and its value', () => {
+    let error: unknown;
+    try {
+      parseEnv({ KB_BUDGET: 'lots', MODEL_TIMEOUT_MS: '-5', OPENAI_BASE_URL: 'localhost' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(EnvError);
+    const message = (error as Error).message;
+    expect(message).toContain('KB_BUDGET="lots": KB_BUDGET must be a whole number');
+    expect(message).toContain('MODEL_TIMEOUT_MS="-5": MODEL_TIMEOUT_MS must be above 0');
+    expect(message).toContain('OPENAI_BASE_URL="localhost"');
+  });
+
+  it('ignores variables it does not know', () => {
+    expect(() => parseEnv({ PATH: '/bin', HOME: '/root' })).not.toThrow();
+    expect(ENV_VARIABLES).toContain('TRACE_DB_PATH');
+  });
+});

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+
+/**
+ * Every environment variable the app reads, validated in one place.
+ * Empty values count as unset, so `OPENAI_API_KEY=` in a .env file means "no key".
+ */
+
+const optionalText = z.string().trim().min(1).optional();
+const positiveInt = (name: string) =>
+  z.coerce.number({ error: `${name} must be a whole number` }).int(`${name} must be a whole number`).positive(`${name} must be above 0`);
+const nonNegativeInt = (name: string) =>
+  z.coerce.number({ error: `${name} must be a whole number` }).int(`${name} must be a whole number`).nonnegative(`${name} must be 0 or more`);
+
+export const envSchema = z.object({
+  /** OpenAI (or compatible server) API key. Unset: the offline demo model answers. */
+  OPENAI_API_KEY: optionalText,
+  /**
+   * Base URL of an OpenAI-compatible server (Ollama, vLLM, LM Studio…), e.g. http://127.0.0.1:11434/v1.
+   * Set: the Chat Completions endpoint (`POST {base}/chat/completions`) is used.
+   * Unset: api.openai.com with the Responses API (`POST /v1/responses`).
+   */
+  OPENAI_BASE_URL: z.url({ error: 'OPENAI_BASE_URL must be a URL such as http://127.0.0.1:11434/v1' }).optional(),
+  /** Model id sent to the provider. */
+  OPENAI_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),
+  /** Knowledge base folder (or single markdown file), relative to the working directory. */
+  KB_PATH: z.string().trim().min(1).default('content'),
+  /** Knowledge budget in tokens per request (selector default: 3700). */
+  KB_BUDGET: positiveInt('KB_BUDGET').optional(),
+  /** Minimum non-pinned knowledge in tokens, topped up in file order (selector default: 2000; 0 disables). */
+  KB_FLOOR: nonNegativeInt('KB_FLOOR').optional(),
+  /** SQLite file for turn traces, relative to the working directory. */
+  TRACE_DB_PATH: z.string().trim().min(1).default('data/traces.db'),
+  /**
+   * How long the model may stay silent, in ms: before its first token and between two chunks.
+   * Past it the turn fails with a "took too long" error (it is not a cap on a long answer).
+   */
+  MODEL_TIMEOUT_MS: positiveInt('MODEL_TIMEOUT_MS').default(30_000),
+  /** Retries of a failed model call (5xx, 429, network), with the SDK's backoff. */
+  MODEL_MAX_RETRIES: nonNegativeInt('MODEL_MAX_RETRIES').default(1),
+  /** Most messages (customer + assistant) one chat request may carry. */
+  CHAT_MAX_MESSAGES: positiveInt('CHAT_MAX_MESSAGES').default(40),
+  /** Most characters in one message. */
+  CHAT_MAX_MESSAGE_CHARS: positiveInt('CHAT_MAX_MESSAGE_CHARS').default(4000),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+/** Names of the variables, for docs and tests. */
+export const ENV_VARIABLES = Object.keys(envSchema.shape) as (keyof Env)[];
+
+export class EnvError extends Error {
+  override readonly name = 'EnvError';
+}
+
+/** Validates an environment (process.env by default); throws an EnvError naming each bad variable. */
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const picked: Record<string, string> = {};
+  for (const name of ENV_VARIABLES) {
+    const value = source[name];
+    if (value !== undefined && value.trim() !== '') picked[name] = value;
+  }
+  const result = envSchema.safeParse(picked);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? 'environment');
+      return `${name}=${JSON.stringify(picked[name] ?? '')}: ${issue.message}`;
+    });
+    throw new EnvError(`invalid environment: ${problems.join('; ')}`);
+  }
+  return result.data;
+}
+
+const cache = globalThis as typeof globalThis & { __lumacastEnv?: Env };
+
+/** The validated process environment, read once per process. */
+export function env(): Env {
+  cache.__lumacastEnv ??= parseEnv(process.env);
+  return cache.__lumacastEnv;
+}

@@ -1,0 +1,166 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { selectContext } from '../retrieval/index';
+import { testIndex } from '../testing/kb';
+import { MIGRATIONS, SqliteTraceStore } from './sqlite';
+import type { TurnStart } from './types';
+
+const index = testIndex();
+const stores: SqliteTraceStore[] = [];
+
+function tempFile(): string {
+  return path.join(mkdtempSync(path.join(tmpdir(), 'traces-')), 'nested', 'traces.db');
+}
+
+function open(file = tempFile()): SqliteTraceStore {
+  const store = new SqliteTraceStore(file);
+  stores.push(store);
+  return store;
+}
+
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close();
+});
+
+let n = 0;
+function turn(question: string, overrides: Partial<TurnStart> = {}): TurnStart {
+  n++;
+  const explanation = selectContext(index, [question]);
+  return {
+    id: `turn-${n}`,
+    conversationId: 'conv-aaaaaaaa',
+    createdAt: new Date(Date.UTC(2026, 0, 1, 12, 0, n)).toISOString(),
+    trigger: 'submit-message',
+    customerMessages: [question],
+    question,
+    explanation,
+    systemPrompt: `<instructions>…</instructions>\n${explanation.context}`,
+    provider: 'offline',
+    modelId: 'lumacast-extractive-v1',
+    selectionUs: 42.4,
+    ...overrides,
+  };
+}
+
+describe('SqliteTraceStore', () => {
+  it('creates the schema at open (WAL, user_version) and keeps data across reopen', async () => {
+    const file = tempFile();
+    const store = open(file);
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    await store.startTurn(turn('can I get a refund?'));
+    await store.close();
+    const again = open(file);
+    expect(await again.getTurn(`turn-${n}`)).toMatchObject({ question: 'can I get a refund?', status: 'pending' });
+  });
+
+  it('refuses a database from a newer version of the app', () => {
+    const file = tempFile();
+    open(file).db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+    expect(() => new SqliteTraceStore(file)).toThrow(/newer than this app knows/);
+  });
+
+  it('writes a pending row at start and completes it once', async () => {
+    const store = open();
+    const start = turn('can I get a refund?');
+    await store.startTurn(start);
+    const pending = await store.getTurn(start.id);
+    expect(pending).toMatchObject({ status: 'pending', reply: '', selectionUs: 42 });
+    expect(pending!.explanation).toEqual(JSON.parse(JSON.stringify(start.explanation)));
+    expect(pending!.systemPrompt).toBe(start.systemPrompt);
+
+    const usage = { inputTokens: 900, outputTokens: 40, totalTokens: 940, raw: { prompt_tokens: 900 } };
+    expect(await store.finishTurn(start.id, { status: 'ok', reply: 'Refunds are reviewed.', usage, finishReason: 'stop', firstTokenMs: 120.5, totalMs: 800 })).toBe(true);
+    expect(await store.finishTurn(start.id, { status: 'error', reply: '', totalMs: 900, error: 'late' })).toBe(false);
+    expect(await store.finishTurn('no-such-turn', { status: 'ok', reply: '', totalMs: 1 })).toBe(false);
+
+    const done = await store.getTurn(start.id);
+    expect(done).toMatchObject({ status: 'ok', reply: 'Refunds are reviewed.', usage, finishReason: 'stop', firstTokenMs: 120.5, totalMs: 800 });
+    expect(done!.finishedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(done!.error).toBeUndefined();
+    const row = store.db.prepare('SELECT input_tokens, output_tokens FROM turns WHERE id = ?').get(start.id);
+    expect(row).toEqual({ input_tokens: 900, output_tokens: 40 });
+  });
+
+  it('records errors and aborts with their message', async () => {
+    const store = open();
+    const a = turn('refund');
+    await store.startTurn(a);
+    await store.finishTurn(a.id, { status: 'error', reply: '', totalMs: 3000, error: 'ModelTimeoutError: no answer' });
+    expect(await store.getTurn(a.id)).toMatchObject({ status: 'error', error: 'ModelTimeoutError: no answer' });
+  });
+
+  it('lists a conversation oldest first, and only that conversation', async () => {
+    const store = open();
+    const second = turn('what about that one?', { conversationId: 'conv-bbbbbbbb' });
+    const first = turn('how do I start a live stream?', { conversationId: 'conv-bbbbbbbb', createdAt: '2025-01-01T00:00:00.000Z' });
+    await store.startTurn(second);
+    await store.startTurn(first);
+    await store.startTurn(turn('other conversation'));
+    expect((await store.listTurnsByConversation('conv-bbbbbbbb')).map((t) => t.question)).toEqual([
+      'how do I start a live stream?',
+      'what about that one?',
+    ]);
+    expect(await store.listTurnsByConversation('conv-nobody')).toEqual([]);
+  });
+
+  it('stores each sent or matched section in turn_sections, so section questions are one query', async () => {
+    const store = open(); // budget 400: the refund pages do not all fit
+    const refund = turn('refund refund timelines 14 days billing');
+    const vague = turn('hi, I need some help');
+    await store.startTurn(refund);
+    await store.startTurn(vague);
+
+    const rows = store.db.prepare('SELECT section_id, reason, sent, rank FROM turn_sections WHERE turn_id = ? ORDER BY position').all(refund.id) as {
+      section_id: string;
+      reason: string;
+      sent: number;
+      rank: number | null;
+    }[];
+    const expected = refund.explanation.sections.filter((v) => v.reason !== 'no-match');
+    expect(rows.map((r) => [r.section_id, r.reason, r.sent])).toEqual(expected.map((v) => [v.id, v.reason, v.sent ? 1 : 0]));
+    expect(rows.find((r) => r.section_id === 'rules.md#refunds')).toMatchObject({ reason: 'pinned', sent: 1, rank: null });
+    expect(rows.find((r) => r.reason === 'scored')!.rank).toBe(1);
+
+    const sentIn = (id: string) =>
+      store.db.prepare('SELECT turn_id FROM turn_sections WHERE section_id = ? AND sent = 1 ORDER BY turn_id').pluck().all(id);
+    expect(sentIn('rules.md#refunds')).toEqual([refund.id, vague.id].sort());
+
+    const everSent = new Set(store.db.prepare('SELECT DISTINCT section_id FROM turn_sections WHERE sent = 1').pluck().all() as string[]);
+    const neverSent = index.sections.map((s) => s.id).filter((id) => !everSent.has(id));
+    expect(neverSent.length).toBeGreaterThanOrEqual(0);
+    expect(neverSent.every((id) => !refund.explanation.sentIds.includes(id) && !vague.explanation.sentIds.includes(id))).toBe(true);
+
+    const floorTurns = store.db.prepare('SELECT id FROM turns WHERE floor_used = 1').pluck().all();
+    expect(vague.explanation.floorUsed).toBe(true);
+    expect(floorTurns).toEqual([refund, vague].filter((t) => t.explanation.floorUsed).map((t) => t.id));
+  });
+
+  it('finds turns by words of the question (FTS5) and uses its indexes', async () => {
+    const store = open();
+    await store.startTurn(turn('How do I start a live stream from OBS?'));
+    await store.startTurn(turn('can I get a refund?'));
+    const hits = store.db
+      .prepare('SELECT t.question FROM turns_question_fts f JOIN turns t ON t.seq = f.rowid WHERE turns_question_fts MATCH ?')
+      .pluck()
+      .all('streaming');
+    expect(hits).toEqual(['How do I start a live stream from OBS?']); // porter stemming: streaming ~ stream
+    const plan = (sql: string) => JSON.stringify(store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all());
+    expect(plan("SELECT * FROM turns WHERE status = 'error' ORDER BY created_at")).toContain('turns_status');
+    expect(plan("SELECT turn_id FROM turn_sections WHERE section_id = 'x' AND sent = 1")).toMatch(/USING (COVERING )?INDEX turn_sections_by_/);
+    expect(plan("SELECT turn_id FROM turn_sections WHERE section_id = 'x' AND reason = 'over-budget'")).toContain('turn_sections_by_section');
+  });
+
+  it('opens an existing v1 database created by another process', () => {
+    const file = tempFile();
+    open(file);
+    const db = new Database(file);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all()).toEqual(
+      expect.arrayContaining(['turns', 'turn_sections', 'turns_question_fts']),
+    );
+    db.close();
+  });
+});

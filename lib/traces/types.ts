@@ -1,0 +1,84 @@
+import type { Explanation } from '../retrieval/index';
+
+/**
+ * Turn traces: one record per chat request, written when the turn starts and completed
+ * when it ends, so a turn that dies mid-stream still leaves its row (status `pending`).
+ *
+ * Storage sits behind `TraceStore`; the route and the conversation endpoint only use
+ * this interface (SQLite today, see sqlite.ts).
+ */
+
+/** `pending` while the reply streams (or forever, if the server died mid-turn). */
+export type TurnStatus = 'pending' | 'ok' | 'error' | 'aborted';
+
+/** What the client asked for: a new customer message, or another reply to the last one. */
+export type TurnTrigger = 'submit-message' | 'regenerate-message';
+
+/** Token usage as the provider reported it (AI SDK's LanguageModelUsage, JSON-safe). */
+export interface TurnUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  totalTokens?: number;
+  /** Anything else the provider reported (cache and reasoning details, raw usage). */
+  [detail: string]: unknown;
+}
+
+/** Everything known when the turn starts, before the model is called. */
+export interface TurnStart {
+  id: string;
+  conversationId: string;
+  /** ISO 8601, UTC, ms precision. */
+  createdAt: string;
+  trigger: TurnTrigger;
+  /** Every customer message of the conversation so far, oldest first (the last is the question). */
+  customerMessages: string[];
+  /** The latest customer message. */
+  question: string;
+  /** The full selector explanation: query with expanded terms, verdicts, token split, context. */
+  explanation: Explanation;
+  /** The exact system prompt sent to the model. */
+  systemPrompt: string;
+  /** AI SDK provider id, e.g. `openai.chat`, `openai.responses`, `offline`. */
+  provider: string;
+  modelId: string;
+  /** Time the selector took, in microseconds. */
+  selectionUs: number;
+}
+
+/** How the turn ended. */
+export interface TurnEnd {
+  status: Exclude<TurnStatus, 'pending'>;
+  /** The reply text streamed to the customer (partial on error or abort). */
+  reply: string;
+  usage?: TurnUsage;
+  finishReason?: string;
+  /** From the start of the request to the first reply text, ms. Absent if no text came. */
+  firstTokenMs?: number;
+  /** From the start of the request to the end of the turn, ms. */
+  totalMs: number;
+  /** Why the turn failed or was aborted (technical; never shown to customers). */
+  error?: string;
+}
+
+export interface TurnTrace extends TurnStart {
+  status: TurnStatus;
+  reply: string;
+  usage?: TurnUsage;
+  finishReason?: string;
+  firstTokenMs?: number;
+  totalMs?: number;
+  error?: string;
+  /** ISO 8601 time the turn ended. */
+  finishedAt?: string;
+}
+
+export interface TraceStore {
+  /** Records a turn as `pending`. Throws if the id exists. */
+  startTurn(turn: TurnStart): Promise<void>;
+  /** Completes a pending turn. Returns false (and changes nothing) if it is unknown or already finished. */
+  finishTurn(id: string, end: TurnEnd): Promise<boolean>;
+  getTurn(id: string): Promise<TurnTrace | undefined>;
+  /** The conversation's turns, oldest first. */
+  listTurnsByConversation(conversationId: string): Promise<TurnTrace[]>;
+  close(): Promise<void>;
+}
