@@ -48,7 +48,7 @@ export const DEFAULT_MEASURE: MeasureOptions = {
   warmupMinMs: 300,
   warmupMaxMs: 3000,
   minMs: 1000,
-  maxMs: 15000,
+  maxMs: 10000,
   minSamples: 5,
   maxRounds: 25,
 };
