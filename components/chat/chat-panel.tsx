@@ -23,10 +23,12 @@ export interface ChatPanelProps {
 
 function TypingDots() {
   return (
-    <span className="inline-flex items-center gap-1 py-1" aria-label="The assistant is writing">
+    <span className="inline-flex items-center gap-1 py-1">
+      <span className="sr-only">The assistant is writing…</span>
       {[0, 150, 300].map((delay) => (
         <span
           key={delay}
+          aria-hidden="true"
           className="h-2 w-2 animate-bounce rounded-full bg-slate-400"
           style={{ animationDelay: `${delay}ms` }}
         />
@@ -56,7 +58,11 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
   const [input, setInput] = useState('');
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
-  const stickToBottom = useRef(true);
+  // Scrolling: follow the reply as it streams, until the customer's question reaches the
+  // top of the list; from there the reply grows downwards and is read from its start.
+  // Scrolling away by hand stops the following until the next message is sent.
+  const follow = useRef(true);
+  const lastTarget = useRef(0);
   const titleId = useId();
   const inputId = useId();
 
@@ -69,11 +75,16 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
     if (open) inputRef.current?.focus();
   }, [open]);
 
-  // Keep the newest message in view while the customer has not scrolled up.
+  const lastQuestionId = messages.findLast((m) => m.role === 'user')?.id;
   useLayoutEffect(() => {
     const list = listRef.current;
-    if (list && stickToBottom.current) list.scrollTop = list.scrollHeight;
-  }, [messages, status, open]);
+    if (!list || !follow.current || !open) return;
+    const bottom = list.scrollHeight - list.clientHeight;
+    const question = lastQuestionId ? list.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(lastQuestionId)}"]`) : null;
+    const target = question ? Math.min(bottom, Math.max(0, question.offsetTop - 12)) : bottom;
+    lastTarget.current = target;
+    list.scrollTop = target;
+  }, [messages, status, open, lastQuestionId]);
 
   // Grow the input with its text, up to about five lines.
   useLayoutEffect(() => {
@@ -87,7 +98,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
     const question = text.trim();
     if (!question || busy) return;
     if (status === 'error') clearError();
-    stickToBottom.current = true;
+    follow.current = true;
     void sendMessage({ text: question });
     setInput('');
     inputRef.current?.focus();
@@ -118,7 +129,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
   }
 
   function retry() {
-    stickToBottom.current = true;
+    follow.current = true;
     void regenerate();
   }
 
@@ -132,7 +143,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
       className="flex min-h-0 flex-1 flex-col"
     >
       <header className="flex items-center gap-3 bg-gradient-to-r from-brand-700 to-brand-500 px-4 py-3 text-white">
-        <span aria-hidden="true" className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-white/15 text-base font-bold">
+        <span aria-hidden="true" className="hidden h-9 w-9 shrink-0 items-center justify-center rounded-full bg-white/15 text-base font-bold sm:flex">
           L
         </span>
         <div className="min-w-0 flex-1">
@@ -175,9 +186,10 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
         data-testid="chat-messages"
         onScroll={(event) => {
           const el = event.currentTarget;
-          stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+          const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+          follow.current = atBottom || Math.abs(el.scrollTop - lastTarget.current) < 24;
         }}
-        className="flex-1 space-y-4 overflow-y-auto bg-slate-50 px-4 py-4 text-sm leading-relaxed text-slate-800"
+        className="relative flex-1 space-y-4 overflow-y-auto bg-slate-50 px-4 py-4 text-sm leading-relaxed text-slate-800"
       >
         {messages.length === 0 && (
           <div className="space-y-3" data-testid="chat-welcome">
@@ -214,7 +226,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
           const text = messageText(message);
           if (message.role === 'user') {
             return (
-              <div key={message.id} className="flex justify-end" data-testid="chat-message" data-role="user">
+              <div key={message.id} className="flex justify-end" data-testid="chat-message" data-role="user" data-message-id={message.id}>
                 <div className="max-w-[85%] whitespace-pre-wrap break-words rounded-2xl rounded-br-sm bg-brand-600 px-3.5 py-2.5 text-white shadow-sm">
                   <span className="sr-only">You: </span>
                   <span data-testid="chat-message-text">{text}</span>

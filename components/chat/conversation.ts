@@ -5,8 +5,10 @@ import type { ChatUIMessage } from '@/lib/chat/message';
 const CONVERSATION_KEY = 'lumacast.chat.conversation';
 const OPEN_KEY = 'lumacast.chat.open';
 
+/** 128 random bits as 32 hex digits (getRandomValues works on plain-http origins too, unlike randomUUID). */
 export function newConversationId(): string {
-  return crypto.randomUUID().replace(/-/g, '');
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 function storage(kind: 'local' | 'session'): Storage | undefined {
