@@ -1,8 +1,8 @@
 /**
- * Runs once when the server starts: loads the knowledge base so the first customer does
- * not wait for it, and so a broken KB is reported at startup (file:line) rather than on
- * the first question. The server still starts; the chat answers 503 with the same message
- * until the files are fixed.
+ * Runs once per server process (Next calls it before the process serves its first request):
+ * loads the knowledge base, so it is read once and shared through globalThis with the chat
+ * route, and so a broken KB is reported loudly in the server log (file:line). The site still
+ * serves; the chat answers 503 with the same message until the files are fixed.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;

@@ -15,7 +15,13 @@ export const dynamic = 'force-dynamic';
 export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
   const { id } = await params;
   if (!CONVERSATION_ID.test(id)) return jsonError(400, 'conversation id must be 8 to 64 letters, digits, "-" or "_"');
-  const turns = await getTraceStore().listTurnsByConversation(id);
+  let turns;
+  try {
+    turns = await getTraceStore().listTurnsByConversation(id);
+  } catch (error) {
+    console.error('[conversations] the trace store could not be read:', error);
+    return jsonError(503, 'The conversation history is not available right now.');
+  }
   return Response.json(
     { conversationId: id, messages: conversationFromTurns(turns) },
     { headers: { 'cache-control': 'no-store' } },

@@ -1,0 +1,38 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { KnowledgeBaseError, RetrievalConfigError } from '../retrieval/index';
+import { loadKnowledge } from './load';
+
+function kb(files: Record<string, string>): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'knowledge-'));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+    writeFileSync(path.join(root, name), text);
+  }
+  return root;
+}
+
+describe('loadKnowledge', () => {
+  it('loads and indexes a KB relative to the working directory, with the budget settings', () => {
+    const root = kb({ 'faq.md': '# FAQ\nAnswers.\n## Refunds\nAsk billing.' });
+    const knowledge = loadKnowledge({ KB_PATH: path.basename(root), KB_BUDGET: 500, KB_FLOOR: 0 }, path.dirname(root));
+    expect(knowledge.path).toBe(root);
+    expect(knowledge.files).toEqual(['faq.md']);
+    expect(knowledge.index.sections).toHaveLength(2);
+    expect(knowledge.index.config).toMatchObject({ budget: 500, floor: 0 });
+  });
+
+  it('fails loudly, naming file and line, instead of serving part of a broken KB', () => {
+    const root = kb({ 'a.md': '# Good\nFine.', 'b.md': '# Same\nOne.\n# Same\nTwo.' });
+    expect(() => loadKnowledge({ KB_PATH: root })).toThrow(KnowledgeBaseError);
+    expect(() => loadKnowledge({ KB_PATH: root })).toThrow(/^b\.md:3: duplicate section id/);
+    expect(() => loadKnowledge({ KB_PATH: path.join(root, 'missing') })).toThrow(/no such file or folder/);
+  });
+
+  it('refuses a budget the pinned sections do not fit in', () => {
+    const root = kb({ 'rules.md': `---\npinned: true\n---\n# Rules\n${'Never promise a refund. '.repeat(10)}` });
+    expect(() => loadKnowledge({ KB_PATH: root, KB_BUDGET: 5 })).toThrow(RetrievalConfigError);
+  });
+});
