@@ -101,7 +101,22 @@ function analyzeWord(raw: string, out: string[]): void {
 // Most words repeat (across sections and questions), so the terms of each raw word are
 // memoised: analysing a 100,000-section corpus then costs little more than the regex scan.
 const wordCache = new Map<string, readonly string[]>();
+/** Entries kept between builds (what questions need). */
 const WORD_CACHE_LIMIT = 100_000;
+/** Entries allowed while an index is built: a 100,000-section corpus has ~1M distinct words, and a memo that keeps clearing itself cost a third of the build. */
+const BULK_WORD_CACHE_LIMIT = 2_000_000;
+let wordCacheLimit = WORD_CACHE_LIMIT;
+
+/** Runs `work` (e.g. analysing every section of a KB) with the large memo, then shrinks the memo back. */
+export function analyzeInBulk<T>(work: () => T): T {
+  wordCacheLimit = BULK_WORD_CACHE_LIMIT;
+  try {
+    return work();
+  } finally {
+    wordCacheLimit = WORD_CACHE_LIMIT;
+    if (wordCache.size > WORD_CACHE_LIMIT) wordCache.clear();
+  }
+}
 
 function termsOfWord(raw: string): readonly string[] {
   let terms = wordCache.get(raw);
@@ -109,7 +124,7 @@ function termsOfWord(raw: string): readonly string[] {
     const out: string[] = [];
     analyzeWord(raw, out);
     terms = out;
-    if (wordCache.size >= WORD_CACHE_LIMIT) wordCache.clear();
+    if (wordCache.size >= wordCacheLimit) wordCache.clear();
     wordCache.set(raw, terms);
   }
   return terms;

@@ -1,4 +1,4 @@
-import { analyze } from './analyzer';
+import { analyze, analyzeInBulk } from './analyzer';
 import {
   buildBm25Index,
   explainTermIds,
@@ -140,10 +140,12 @@ export function createRetrievalIndex(
     );
   }
   const bm25 = buildBm25Index(
-    pool.map((s) => [
-      [analyze([...s.parents, s.title].join('\n')), config.titleWeight],
-      [analyze(s.text), 1],
-    ]),
+    analyzeInBulk(() =>
+      pool.map((s) => [
+        [analyze([...s.parents, s.title].join('\n')), config.titleWeight],
+        [analyze(s.text), 1],
+      ]),
+    ),
   );
   const n = pool.length;
   const typos: TypoLookup | undefined =
