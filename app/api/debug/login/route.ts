@@ -34,7 +34,8 @@ export async function POST(request: Request) {
     });
   }
 
-  const response = wantsJson ? NextResponse.json({ ok: true }) : NextResponse.redirect(new URL(next, request.url), 303);
+  // A relative Location: request.url names the host Next was started with, not the one the browser used.
+  const response = wantsJson ? NextResponse.json({ ok: true }) : new NextResponse(null, { status: 303, headers: { location: next } });
   response.cookies.set(ADMIN_COOKIE, createSessionValue(settings.token), {
     httpOnly: true,
     sameSite: 'strict',

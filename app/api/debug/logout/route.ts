@@ -5,8 +5,8 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /** Sign out of /debug. */
-export async function POST(request: Request) {
-  const response = NextResponse.redirect(new URL('/debug', request.url), 303);
+export async function POST() {
+  const response = new NextResponse(null, { status: 303, headers: { location: '/debug' } });
   response.cookies.delete(ADMIN_COOKIE);
   return response;
 }

@@ -1,0 +1,29 @@
+import { NextResponse } from 'next/server';
+import { z } from 'zod';
+import { refuseNonAdmin } from '@/lib/debug/access';
+import { tryQuestion } from '@/lib/debug/data';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+const bodySchema = z.strictObject({
+  question: z.string().trim().min(1, 'question is empty').max(4000),
+  previous: z.string().max(4000).optional(),
+});
+
+/** POST /api/debug/try {question, previous?} — the selector's explanation, without calling the model. */
+export async function POST(request: Request) {
+  const refused = await refuseNonAdmin();
+  if (refused) return refused;
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch {
+    return NextResponse.json({ error: 'body must be JSON: {"question": "...", "previous"?: "..."}' }, { status: 400 });
+  }
+  const parsed = bodySchema.safeParse(body);
+  if (!parsed.success) {
+    return NextResponse.json({ error: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') }, { status: 400 });
+  }
+  return NextResponse.json(tryQuestion(parsed.data.question, parsed.data.previous), { headers: { 'cache-control': 'no-store' } });
+}

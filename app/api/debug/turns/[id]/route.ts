@@ -1,0 +1,16 @@
+import { NextResponse } from 'next/server';
+import { refuseNonAdmin } from '@/lib/debug/access';
+import { turnDetail } from '@/lib/debug/data';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/** GET /api/debug/turns/:id — the whole trace of one turn, with the request's token split. */
+export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
+  const refused = await refuseNonAdmin();
+  if (refused) return refused;
+  const { id } = await params;
+  const detail = await turnDetail(id);
+  if (!detail) return NextResponse.json({ error: `no turn with id "${id}"` }, { status: 404 });
+  return NextResponse.json(detail, { headers: { 'cache-control': 'no-store' } });
+}

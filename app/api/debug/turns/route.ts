@@ -1,0 +1,19 @@
+import { NextResponse } from 'next/server';
+import { refuseNonAdmin } from '@/lib/debug/access';
+import { getInspector } from '@/lib/debug/data';
+import { parseTurnFilter } from '@/lib/debug/filters';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/** GET /api/debug/turns?q=&status=&floor=yes|no&section=&state=sent|dropped|any&conversation=&page=&pageSize= */
+export async function GET(request: Request) {
+  const refused = await refuseNonAdmin();
+  if (refused) return refused;
+  const params = Object.fromEntries(new URL(request.url).searchParams);
+  const { filter, page } = parseTurnFilter(params);
+  const pageSize = Number.parseInt(params.pageSize ?? '25', 10);
+  return NextResponse.json(getInspector().listTurns(filter, page, Number.isFinite(pageSize) ? pageSize : 25), {
+    headers: { 'cache-control': 'no-store' },
+  });
+}

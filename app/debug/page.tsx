@@ -1,0 +1,160 @@
+import Link from 'next/link';
+import { Badge, StatusBadge } from '@/components/debug/badges';
+import { splitParts, TokenBar } from '@/components/debug/token-bar';
+import { getInspector } from '@/lib/debug/data';
+import { parseTurnFilter, turnFilterQuery } from '@/lib/debug/filters';
+import { getKnowledge } from '@/lib/knowledge';
+
+export const dynamic = 'force-dynamic';
+
+const PAGE_SIZE = 25;
+
+function when(iso: string): string {
+  return new Date(iso).toISOString().replace('T', ' ').slice(0, 19);
+}
+
+export default async function TurnsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  const { filter, page } = parseTurnFilter(params);
+  const result = getInspector().listTurns(filter, page, PAGE_SIZE);
+  const sections = getKnowledge().index.sections;
+  const link = (p: number) => `/debug?${turnFilterQuery(filter, p)}`;
+  const selectClass = 'rounded-lg border border-slate-300 bg-white px-2.5 py-1.5 text-sm';
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-xl font-semibold text-slate-900">Turns</h1>
+          <p className="text-sm text-slate-500">Every chat request, newest first: what the customer asked and what the model was sent.</p>
+        </div>
+        <p className="text-sm tabular-nums text-slate-500" data-testid="turns-total">
+          {result.total.toLocaleString('en-US')} turn{result.total === 1 ? '' : 's'}
+        </p>
+      </div>
+
+      <form method="get" action="/debug" className="flex flex-wrap items-end gap-2 rounded-xl border border-slate-200 bg-white p-3 shadow-sm" data-testid="turn-filters">
+        <label className="flex flex-col text-xs text-slate-500">
+          Question contains
+          <input name="q" defaultValue={filter.text ?? ''} placeholder="e.g. refund" className={`${selectClass} w-48`} />
+        </label>
+        <label className="flex flex-col text-xs text-slate-500">
+          Status
+          <select name="status" defaultValue={filter.status ?? ''} className={selectClass}>
+            <option value="">any</option>
+            <option value="ok">ok</option>
+            <option value="error">error</option>
+            <option value="aborted">aborted</option>
+            <option value="pending">pending</option>
+          </select>
+        </label>
+        <label className="flex flex-col text-xs text-slate-500">
+          Floor used
+          <select name="floor" defaultValue={filter.floorUsed === undefined ? '' : filter.floorUsed ? 'yes' : 'no'} className={selectClass}>
+            <option value="">any</option>
+            <option value="yes">yes</option>
+            <option value="no">no</option>
+          </select>
+        </label>
+        <label className="flex flex-col text-xs text-slate-500">
+          Section
+          <select name="section" defaultValue={filter.section?.id ?? ''} className={`${selectClass} max-w-72`}>
+            <option value="">any section</option>
+            {sections.map((s) => (
+              <option key={s.id} value={s.id}>
+                {[...s.parents, s.title].join(' › ')}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col text-xs text-slate-500">
+          was
+          <select name="state" defaultValue={filter.section?.state ?? 'sent'} className={selectClass}>
+            <option value="sent">sent</option>
+            <option value="dropped">dropped (did not fit)</option>
+            <option value="any">matched or sent</option>
+          </select>
+        </label>
+        <button type="submit" className="rounded-lg bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700">
+          Filter
+        </button>
+        <Link href="/debug" className="px-2 py-1.5 text-sm text-slate-500 hover:text-slate-900">
+          Clear
+        </Link>
+      </form>
+
+      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+        <table className="w-full min-w-[56rem] text-left text-sm" data-testid="turns-table">
+          <thead>
+            <tr className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
+              <th className="px-4 py-2 font-medium">Time (UTC)</th>
+              <th className="px-4 py-2 font-medium">Conversation</th>
+              <th className="px-4 py-2 font-medium">Question</th>
+              <th className="px-4 py-2 text-right font-medium">Tokens sent</th>
+              <th className="w-40 px-4 py-2 font-medium">Pinned · scored · floor</th>
+              <th className="px-4 py-2 font-medium">Floor</th>
+              <th className="px-4 py-2 font-medium">Status</th>
+              <th className="px-4 py-2 font-medium">Model</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {result.turns.length === 0 && (
+              <tr>
+                <td colSpan={8} className="px-4 py-10 text-center text-slate-500">
+                  No turns {result.total === 0 && !Object.keys(filter).length ? 'yet — ask the chat widget something' : 'match these filters'}.
+                </td>
+              </tr>
+            )}
+            {result.turns.map((t) => (
+              <tr key={t.id} className="hover:bg-slate-50" data-testid="turn-row" data-turn-id={t.id}>
+                <td className="whitespace-nowrap px-4 py-2 font-mono text-xs text-slate-500">{when(t.createdAt)}</td>
+                <td className="px-4 py-2 font-mono text-xs text-slate-500" title={t.conversationId}>
+                  <Link href={`/debug?conversation=${encodeURIComponent(t.conversationId)}`} className="hover:underline">
+                    {t.conversationId.slice(0, 8)}
+                  </Link>
+                </td>
+                <td className="max-w-md px-4 py-2">
+                  <Link href={`/debug/turns/${encodeURIComponent(t.id)}`} className="line-clamp-2 font-medium text-slate-900 hover:text-brand-700 hover:underline">
+                    {t.question}
+                  </Link>
+                </td>
+                <td className="px-4 py-2 text-right font-mono text-xs tabular-nums">
+                  {t.tokens.total.toLocaleString('en-US')}
+                  <span className="text-slate-400"> / {t.budget.toLocaleString('en-US')}</span>
+                </td>
+                <td className="px-4 py-2">
+                  <TokenBar parts={splitParts(t.tokens)} total={t.budget} size="sm" />
+                </td>
+                <td className="px-4 py-2">{t.floorUsed ? <Badge className="bg-amber-50 text-amber-800 ring-amber-600/20">floor</Badge> : <span className="text-slate-300">—</span>}</td>
+                <td className="px-4 py-2">
+                  <StatusBadge status={t.status} />
+                </td>
+                <td className="whitespace-nowrap px-4 py-2 font-mono text-xs text-slate-500">{t.modelId}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+
+      {result.pages > 1 && (
+        <nav aria-label="Pages" className="flex items-center justify-between text-sm">
+          <span className="text-slate-500">
+            Page {result.page} of {result.pages}
+          </span>
+          <span className="flex gap-2">
+            {result.page > 1 && (
+              <Link href={link(result.page - 1)} className="rounded-lg border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-50">
+                ← Newer
+              </Link>
+            )}
+            {result.page < result.pages && (
+              <Link href={link(result.page + 1)} className="rounded-lg border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-50">
+                Older →
+              </Link>
+            )}
+          </span>
+        </nav>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { StatusBadge } from '@/components/debug/badges';
+import { Card, Stat } from '@/components/debug/card';
+import { ContextViewer } from '@/components/debug/context-viewer';
+import { ExplanationSections, QueryTerms, SelectionSummary } from '@/components/debug/explanation-view';
+import { SPLIT_COLORS, TokenBar } from '@/components/debug/token-bar';
+import { turnDetail } from '@/lib/debug/data';
+
+export const dynamic = 'force-dynamic';
+
+const n = (x: number | undefined) => (x === undefined ? '—' : x.toLocaleString('en-US'));
+
+export default async function TurnPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const detail = await turnDetail(decodeURIComponent(id));
+  if (!detail) notFound();
+  const { trace, split } = detail;
+  const e = trace.explanation;
+  const requestParts = [
+    { label: 'instructions', tokens: split.instructions, color: SPLIT_COLORS.instructions },
+    { label: 'pinned', tokens: split.pinned, color: SPLIT_COLORS.pinned },
+    { label: 'scored', tokens: split.scored, color: SPLIT_COLORS.scored },
+    { label: 'floor', tokens: split.floor, color: SPLIT_COLORS.floor },
+    { label: 'conversation history', tokens: split.history, color: SPLIT_COLORS.history },
+    { label: 'question', tokens: split.question, color: SPLIT_COLORS.question },
+  ];
+  const requestTotal = requestParts.reduce((sum, p) => sum + p.tokens, 0);
+
+  return (
+    <div className="space-y-6" data-testid="turn-detail" data-turn-id={trace.id}>
+      <div>
+        <Link href="/debug" className="text-sm text-slate-500 hover:text-slate-900">
+          ← All turns
+        </Link>
+        <div className="mt-2 flex flex-wrap items-center gap-3">
+          <h1 className="text-xl font-semibold text-slate-900">“{trace.question}”</h1>
+          <StatusBadge status={trace.status} />
+        </div>
+        <p className="mt-1 font-mono text-xs text-slate-500">
+          {trace.createdAt} · turn {trace.id} ·{' '}
+          <Link className="hover:underline" href={`/debug?conversation=${encodeURIComponent(trace.conversationId)}`}>
+            conversation {trace.conversationId}
+          </Link>{' '}
+          · {trace.provider} / {trace.modelId}
+        </p>
+      </div>
+
+      {trace.error && (
+        <div className="rounded-xl bg-red-50 px-5 py-3 text-sm text-red-800 ring-1 ring-inset ring-red-200" data-testid="turn-error">
+          <strong>{trace.status === 'aborted' ? 'Aborted' : 'Model call failed'}:</strong> {trace.error}
+        </div>
+      )}
+
+      <Card title="Query" description="Built from the last two customer messages; assistant messages are never part of it.">
+        <QueryTerms explanation={e} />
+      </Card>
+
+      <Card title="Token split" description="Knowledge against its budget, then the whole request as sent (o200k_base), with what the provider reported.">
+        <div className="space-y-5">
+          <SelectionSummary explanation={e} />
+          <div>
+            <h3 className="mb-2 text-xs font-medium uppercase tracking-wide text-slate-500">Whole request</h3>
+            <TokenBar parts={requestParts} total={requestTotal} legend label="request tokens" />
+          </div>
+          <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
+            <Stat label="Selection" value={`${n(trace.selectionUs)} µs`} />
+            <Stat label="First token" value={trace.firstTokenMs === undefined ? '—' : `${Math.round(trace.firstTokenMs)} ms`} />
+            <Stat label="Total" value={trace.totalMs === undefined ? '—' : `${Math.round(trace.totalMs)} ms`} />
+            <Stat label="Input tokens" value={n(trace.usage?.inputTokens)} hint="reported by provider" />
+            <Stat label="Output tokens" value={n(trace.usage?.outputTokens)} hint="reported by provider" />
+            <Stat label="Finish" value={trace.finishReason ?? '—'} />
+          </dl>
+        </div>
+      </Card>
+
+      <ExplanationSections explanation={e} />
+
+      <Card title="Reply" description={trace.status === 'ok' ? 'As streamed to the customer.' : 'What had streamed when the turn ended.'}>
+        <p className="whitespace-pre-wrap text-sm text-slate-800" data-testid="turn-reply">
+          {trace.reply || <span className="text-slate-400">(no text)</span>}
+        </p>
+      </Card>
+
+      <ContextViewer text={trace.systemPrompt} title="Exact system text sent to the model" />
+
+      <Card title="Customer messages in this conversation" description="Oldest first; the last two built the query.">
+        <ol className="list-decimal space-y-1 pl-5 text-sm text-slate-700">
+          {trace.customerMessages.map((m, i) => (
+            <li key={i}>{m}</li>
+          ))}
+        </ol>
+      </Card>
+    </div>
+  );
+}

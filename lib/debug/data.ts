@@ -1,0 +1,151 @@
+import 'server-only';
+import { statSync } from 'node:fs';
+import { checkKnowledgeBase, type CheckReport } from '../kb-check/index';
+import { getKnowledge, type Knowledge } from '../knowledge';
+import { budgetHealth, countTokens, selectContext, type Explanation } from '../retrieval/index';
+import { getTraceStore } from '../traces';
+import { SqliteInspector, termsOf, type InspectorQueries, type SectionTraffic, type VocabularyGap } from '../traces/inspector';
+import type { SqliteTraceStore } from '../traces/sqlite';
+import type { TurnTrace } from '../traces/types';
+
+/** What the /debug pages and /api/debug handlers read: one place, shared by both. */
+
+export function getInspector(): InspectorQueries {
+  // The inspector reads the SQLite database the trace store writes. (Duck-typed: each route
+  // bundle may hold its own copy of the SqliteTraceStore class.)
+  const store = getTraceStore();
+  if (!('db' in store)) throw new Error('the inspector needs the SQLite trace store');
+  return new SqliteInspector((store as SqliteTraceStore).db);
+}
+
+/** Runs the selector on a question without calling the model ("Try a question"). */
+export function tryQuestion(question: string, previous?: string): { explanation: Explanation; selectionUs: number } {
+  const { index } = getKnowledge();
+  const messages = previous?.trim() ? [previous, question] : [question];
+  const started = performance.now();
+  const explanation = selectContext(index, messages);
+  return { explanation, selectionUs: Math.round((performance.now() - started) * 1000) };
+}
+
+/** Tokens of the whole request, split by where they came from. */
+export interface RequestSplit {
+  instructions: number;
+  pinned: number;
+  scored: number;
+  floor: number;
+  history: number;
+  question: number;
+}
+
+/**
+ * The token split of a turn's whole request: the system prompt's own instructions (all of it
+ * minus the knowledge), the knowledge parts from the explanation, earlier messages of the
+ * conversation as sent with the request, and the question. o200k_base counts; the
+ * provider's own count (with message framing) is shown beside it as reported usage.
+ */
+export function requestSplit(trace: TurnTrace, history: string[]): RequestSplit {
+  const { tokens } = trace.explanation;
+  return {
+    instructions: Math.max(0, countTokens(trace.systemPrompt) - tokens.total),
+    pinned: tokens.pinned,
+    scored: tokens.scored,
+    floor: tokens.floor,
+    history: history.reduce((sum, text) => sum + countTokens(text), 0),
+    question: countTokens(trace.question),
+  };
+}
+
+export interface TurnDetail {
+  trace: TurnTrace;
+  split: RequestSplit;
+}
+
+export async function turnDetail(id: string): Promise<TurnDetail | undefined> {
+  const store = getTraceStore();
+  const trace = await store.getTurn(id);
+  if (!trace) return undefined;
+  // Earlier turns of the same conversation: their questions and replies were the history sent.
+  const conversation = await store.listTurnsByConversation(trace.conversationId);
+  const earlier = conversation.slice(0, Math.max(0, conversation.findIndex((t) => t.id === trace.id)));
+  const history = earlier.flatMap((t) => [t.question, t.reply]).filter(Boolean);
+  return { trace, split: requestSplit(trace, history) };
+}
+
+export interface SectionUse {
+  id: string;
+  path: string;
+  source: string;
+  tokens: number;
+  pinned: boolean;
+  sent: number;
+  scored: number;
+  floor: number;
+  dropped: number;
+}
+
+export interface HealthReport {
+  budget: ReturnType<typeof budgetHealth>;
+  kbPath: string;
+  loadedAt: string;
+  turns: number;
+  /** Sections never sent in any recorded turn, in file order. */
+  neverSent: SectionUse[];
+  neverSentTokens: number;
+  /** Most-sent unpinned sections (scored or floor), most first. */
+  mostSent: SectionUse[];
+  /** Matched but dropped most often for lack of budget. */
+  mostDropped: SectionUse[];
+  gaps: VocabularyGap[];
+  /** kb:check's findings for the KB in service (computed once per load). */
+  checks: CheckReport;
+}
+
+const checksByLoad = new WeakMap<Knowledge, CheckReport>();
+
+/** kb:check on the knowledge base in service, run once per load (it asks the selector hundreds of questions). */
+function kbChecks(knowledge: Knowledge): CheckReport {
+  let report = checksByLoad.get(knowledge);
+  if (!report) {
+    const { index } = knowledge;
+    const root = statSync(knowledge.path).isDirectory() ? knowledge.path : undefined;
+    report = checkKnowledgeBase({ sections: [...index.sections], synonyms: [...index.synonyms], root }, { config: index.config });
+    checksByLoad.set(knowledge, report);
+  }
+  return report;
+}
+
+export function healthReport(): HealthReport {
+  const knowledge = getKnowledge();
+  const { index } = knowledge;
+  const inspector = getInspector();
+  const traffic = new Map<string, SectionTraffic>(inspector.sectionTraffic().map((t) => [t.sectionId, t]));
+  const uses: SectionUse[] = index.sections.map((s) => {
+    const t = traffic.get(s.id);
+    return {
+      id: s.id,
+      path: [...s.parents, s.title].join(' › '),
+      source: s.source,
+      tokens: s.tokens,
+      pinned: s.pinned,
+      sent: t?.sent ?? 0,
+      scored: t?.scored ?? 0,
+      floor: t?.floor ?? 0,
+      dropped: t?.dropped ?? 0,
+    };
+  });
+  const turns = inspector.countTurns();
+  const neverSent = turns === 0 ? [] : uses.filter((u) => u.sent === 0);
+  const kbTerms = termsOf(index.sections.map((s) => `${[...s.parents, s.title].join(' ')}\n${s.text}`));
+  return {
+    budget: budgetHealth(index),
+    kbPath: knowledge.path,
+    loadedAt: knowledge.loadedAt.toISOString(),
+    turns,
+    neverSent,
+    neverSentTokens: neverSent.reduce((sum, u) => sum + u.tokens, 0),
+    mostSent: uses.filter((u) => !u.pinned && u.sent > 0).sort((a, b) => b.sent - a.sent).slice(0, 15),
+    mostDropped: uses.filter((u) => u.dropped > 0).sort((a, b) => b.dropped - a.dropped).slice(0, 10),
+    gaps: inspector.vocabularyGaps(kbTerms),
+    checks: kbChecks(knowledge),
+  };
+}

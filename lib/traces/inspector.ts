@@ -1,0 +1,209 @@
+import type Database from 'better-sqlite3';
+import { analyze, contentWords } from '../retrieval/index';
+import type { TurnStatus } from './types';
+
+/**
+ * Read-side queries behind /debug: the turns list with its filters, per-section statistics
+ * (most sent, never sent) and vocabulary gaps. Kept apart from the write path (TraceStore)
+ * so the chat route never depends on them; SQLite implementation over the same database.
+ */
+
+export interface TurnFilter {
+  /** Words the customer's question must contain (full-text, prefix match). */
+  text?: string;
+  status?: TurnStatus;
+  floorUsed?: boolean;
+  conversationId?: string;
+  /** Only turns in which this section was sent / dropped (over budget) / either. */
+  section?: { id: string; state: 'sent' | 'dropped' | 'any' };
+}
+
+export interface TurnSummary {
+  id: string;
+  conversationId: string;
+  createdAt: string;
+  question: string;
+  status: TurnStatus;
+  floorUsed: boolean;
+  topScore: number;
+  budget: number;
+  tokens: { pinned: number; scored: number; floor: number; total: number };
+  provider: string;
+  modelId: string;
+  totalMs: number | null;
+  error: string | null;
+}
+
+export interface TurnPage {
+  turns: TurnSummary[];
+  /** Turns matching the filter, over all pages. */
+  total: number;
+  page: number;
+  pageSize: number;
+  pages: number;
+}
+
+export interface SectionTraffic {
+  sectionId: string;
+  /** Turns in which the section was sent (any reason). */
+  sent: number;
+  /** Turns in which it was sent because it scored (not pinned, not floor). */
+  scored: number;
+  floor: number;
+  /** Turns in which it matched but did not fit. */
+  dropped: number;
+}
+
+export interface VocabularyGap {
+  word: string;
+  /** Turns whose question used the word, newest first (ids, at most 20). */
+  turnIds: string[];
+  count: number;
+}
+
+export interface InspectorQueries {
+  listTurns(filter: TurnFilter, page: number, pageSize: number): TurnPage;
+  countTurns(): number;
+  /** Per-section counts over all recorded turns (sections never matched are absent). */
+  sectionTraffic(): SectionTraffic[];
+  /**
+   * Customer words that occur nowhere in the KB, from turns where the floor filled in or the
+   * best score was below `lowScore`; most frequent first.
+   */
+  vocabularyGaps(kbTerms: ReadonlySet<string>, options?: { lowScore?: number; maxTurns?: number; limit?: number }): VocabularyGap[];
+}
+
+interface SummaryRow {
+  id: string;
+  conversation_id: string;
+  created_at: string;
+  question: string;
+  status: TurnStatus;
+  floor_used: number;
+  top_score: number;
+  budget: number;
+  tokens_pinned: number;
+  tokens_scored: number;
+  tokens_floor: number;
+  tokens_total: number;
+  provider: string;
+  model_id: string;
+  total_ms: number | null;
+  error: string | null;
+}
+
+const SUMMARY_COLUMNS = `id, conversation_id, created_at, question, status, floor_used, top_score, budget,
+  tokens_pinned, tokens_scored, tokens_floor, tokens_total, provider, model_id, total_ms, error`;
+
+function summary(row: SummaryRow): TurnSummary {
+  return {
+    id: row.id,
+    conversationId: row.conversation_id,
+    createdAt: row.created_at,
+    question: row.question,
+    status: row.status,
+    floorUsed: row.floor_used === 1,
+    topScore: row.top_score,
+    budget: row.budget,
+    tokens: { pinned: row.tokens_pinned, scored: row.tokens_scored, floor: row.tokens_floor, total: row.tokens_total },
+    provider: row.provider,
+    modelId: row.model_id,
+    totalMs: row.total_ms,
+    error: row.error,
+  };
+}
+
+/** Customer text → an FTS5 query: each word quoted (no operators), prefix-matched, all required. */
+export function ftsQuery(text: string): string | undefined {
+  const words = text.match(/[\p{L}\p{N}]+/gu);
+  if (!words) return undefined;
+  return words.slice(0, 12).map((w) => `"${w}"*`).join(' ');
+}
+
+export class SqliteInspector implements InspectorQueries {
+  constructor(private readonly db: Database.Database) {}
+
+  listTurns(filter: TurnFilter, page: number, pageSize: number): TurnPage {
+    const where: string[] = [];
+    const params: Record<string, unknown> = {};
+    const fts = filter.text === undefined ? undefined : ftsQuery(filter.text);
+    if (fts) {
+      where.push('seq IN (SELECT rowid FROM turns_question_fts WHERE turns_question_fts MATCH @fts)');
+      params.fts = fts;
+    }
+    if (filter.status) {
+      where.push('status = @status');
+      params.status = filter.status;
+    }
+    if (filter.conversationId) {
+      where.push('conversation_id = @conversationId');
+      params.conversationId = filter.conversationId;
+    }
+    if (filter.floorUsed !== undefined) {
+      where.push('floor_used = @floorUsed');
+      params.floorUsed = filter.floorUsed ? 1 : 0;
+    }
+    if (filter.section) {
+      const state =
+        filter.section.state === 'sent' ? 'AND ts.sent = 1' : filter.section.state === 'dropped' ? "AND ts.reason = 'over-budget'" : '';
+      where.push(`EXISTS (SELECT 1 FROM turn_sections ts WHERE ts.turn_id = turns.id AND ts.section_id = @sectionId ${state})`);
+      params.sectionId = filter.section.id;
+    }
+    const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM turns ${whereSql}`).get(params) as { n: number }).n;
+    const size = Math.min(Math.max(1, Math.floor(pageSize)), 200);
+    const pages = Math.max(1, Math.ceil(total / size));
+    const current = Math.min(Math.max(1, Math.floor(page)), pages);
+    const rows = this.db
+      .prepare(`SELECT ${SUMMARY_COLUMNS} FROM turns ${whereSql} ORDER BY seq DESC LIMIT @limit OFFSET @offset`)
+      .all({ ...params, limit: size, offset: (current - 1) * size }) as SummaryRow[];
+    return { turns: rows.map(summary), total, page: current, pageSize: size, pages };
+  }
+
+  countTurns(): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM turns').get() as { n: number }).n;
+  }
+
+  sectionTraffic(): SectionTraffic[] {
+    return this.db
+      .prepare(
+        `SELECT section_id AS sectionId,
+                SUM(sent) AS sent,
+                SUM(reason = 'scored') AS scored,
+                SUM(reason = 'floor') AS floor,
+                SUM(reason = 'over-budget') AS dropped
+         FROM turn_sections GROUP BY section_id ORDER BY sent DESC, section_id`,
+      )
+      .all() as SectionTraffic[];
+  }
+
+  vocabularyGaps(
+    kbTerms: ReadonlySet<string>,
+    { lowScore = 2, maxTurns = 5000, limit = 50 }: { lowScore?: number; maxTurns?: number; limit?: number } = {},
+  ): VocabularyGap[] {
+    const rows = this.db
+      .prepare(
+        `SELECT id, question FROM turns WHERE floor_used = 1 OR top_score < @lowScore ORDER BY seq DESC LIMIT @maxTurns`,
+      )
+      .all({ lowScore, maxTurns }) as { id: string; question: string }[];
+    const gaps = new Map<string, VocabularyGap>();
+    for (const { id, question } of rows) {
+      for (const word of contentWords(question)) {
+        // Known if any of its analyzed terms is in the KB: "refunds" meets "refund".
+        if (/^\d+$/.test(word) || analyze(word).some((term) => kbTerms.has(term))) continue;
+        let gap = gaps.get(word);
+        if (!gap) gaps.set(word, (gap = { word, turnIds: [], count: 0 }));
+        gap.count++;
+        if (gap.turnIds.length < 20) gap.turnIds.push(id);
+      }
+    }
+    return [...gaps.values()].sort((a, b) => b.count - a.count || a.word.localeCompare(b.word)).slice(0, limit);
+  }
+}
+
+/** Every analyzed term of the given texts: the KB's vocabulary for gap reports. */
+export function termsOf(texts: Iterable<string>): Set<string> {
+  const terms = new Set<string>();
+  for (const text of texts) for (const term of analyze(text)) terms.add(term);
+  return terms;
+}
