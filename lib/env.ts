@@ -39,6 +39,11 @@ export const envSchema = z.object({
   MODEL_MAX_RETRIES: nonNegativeInt('MODEL_MAX_RETRIES').default(1),
   /** Most messages (customer + assistant) one chat request may carry. */
   CHAT_MAX_MESSAGES: positiveInt('CHAT_MAX_MESSAGES').default(40),
+  /**
+   * The admin credential for /debug and /api/debug/* (sign-in form, or Bearer / Basic auth).
+   * Unset: /debug is locked under `next start` and open under `next dev`.
+   */
+  ADMIN_TOKEN: optionalText,
   /** Most characters in one message. */
   CHAT_MAX_MESSAGE_CHARS: positiveInt('CHAT_MAX_MESSAGE_CHARS').default(4000),
 });

@@ -1,4 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { env } from '../env';
 
 /**
  * Admin access to /debug and /api/debug/*.
@@ -25,10 +26,9 @@ export interface AdminSettings {
   production: boolean;
 }
 
-/** ADMIN_TOKEN and the mode, from the process environment. */
-export function adminSettings(env: Record<string, string | undefined> = process.env): AdminSettings {
-  const token = env.ADMIN_TOKEN?.trim();
-  return { token: token ? token : undefined, production: env.NODE_ENV === 'production' };
+/** ADMIN_TOKEN (validated with the rest of the environment in lib/env.ts) and the mode. */
+export function adminSettings(): AdminSettings {
+  return { token: env().ADMIN_TOKEN, production: process.env.NODE_ENV === 'production' };
 }
 
 /** Constant-time string equality (hashing first makes the lengths equal). */
