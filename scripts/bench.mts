@@ -83,13 +83,18 @@ const fmt = (n: number, digits = 1) =>
 const us = (n: number) => (n >= 100 ? fmt(n, 0) : n >= 10 ? fmt(n, 1) : fmt(n, 2));
 
 const started = performance.now();
+const loadAtStart = os.loadavg()[0]!;
 const results: WorkerResult[] = [];
+/** One-minute load average when each measurement ended (context for absolute times). */
+const loads = new Map<WorkerResult, number>();
 const failures: Failure[] = [];
 for (const corpus of corpora) {
   for (const name of contenderNames) {
     const t = performance.now();
     process.stderr.write(`bench: ${corpus.padStart(6)} × ${name} … `);
     const r = await runWorker(name, corpus);
+    const load = os.loadavg()[0]!;
+    if (!('error' in r)) loads.set(r, load);
     if ('error' in r) {
       failures.push(r);
       process.stderr.write(`FAILED: ${r.error}\n`);
@@ -102,6 +107,7 @@ for (const corpus of corpora) {
   }
 }
 const totalSeconds = (performance.now() - started) / 1000;
+const loadAtEnd = os.loadavg()[0]!;
 
 // ---------------------------------------------------------------------------
 // Tables
@@ -109,15 +115,15 @@ const totalSeconds = (performance.now() - started) / 1000;
 const corpusLabel = (c: string) => (c === 'demo' ? 'demo KB' : `corpus-${c}`);
 const lines: string[] = [];
 lines.push(
-  '| corpus | sections | contender | build ms | index heap MB | total heap MB | p50 µs | p95 µs | p99 µs | timed calls (questions) |',
-  '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|',
+  '| corpus | sections | contender | build ms | index heap MB | total heap MB | p50 µs | p95 µs | p99 µs | timed calls (questions) | load |',
+  '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|',
 );
 for (const r of results) {
   lines.push(
-    `| ${corpusLabel(r.corpus)} | ${r.sections.toLocaleString('en-US')} | ${r.contender} | ${fmt(r.buildMs, 0)} | ${fmt(r.indexHeapMB, 1)} | ${fmt(r.totalHeapMB, 0)} | ${us(r.latency.p50)} | ${us(r.latency.p95)} | ${us(r.latency.p99)} | ${r.latency.samples.toLocaleString('en-US')} (${r.latency.questions}) |`,
+    `| ${corpusLabel(r.corpus)} | ${r.sections.toLocaleString('en-US')} | ${r.contender} | ${fmt(r.buildMs, 0)} | ${fmt(r.indexHeapMB, 1)} | ${fmt(r.totalHeapMB, 0)} | ${us(r.latency.p50)} | ${us(r.latency.p95)} | ${us(r.latency.p99)} | ${r.latency.samples.toLocaleString('en-US')} (${r.latency.questions}) | ${fmt(loads.get(r) ?? NaN, 1)} |`,
   );
 }
-for (const f of failures) lines.push(`| ${corpusLabel(f.corpus)} | | ${f.contender} | failed: ${f.error} | | | | | | |`);
+for (const f of failures) lines.push(`| ${corpusLabel(f.corpus)} | | ${f.contender} | failed: ${f.error} | | | | | | | |`);
 const table = lines.join('\n');
 
 const find = (contender: string, corpus: string) => results.find((r) => r.contender === contender && r.corpus === corpus);
@@ -168,7 +174,9 @@ const markdown = [
   '# Benchmark results',
   '',
   `Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} in ${totalSeconds.toFixed(0)} s.`,
-  `Machine: ${machine}.`,
+  `Machine: ${machine}. One-minute load average ${loadAtStart.toFixed(1)} at the start, ${loadAtEnd.toFixed(1)} at the end (2 cores; other processes share the machine).`,
+  '',
+  'The last column is the one-minute load average of the machine when the measurement ended: above 2, other processes were competing for the 2 cores and absolute times are inflated (the ratios between contenders measured at similar load stay meaningful).',
   '',
   'Latency is per question (200 natural-language questions for the corpora; the golden customer questions plus the same 200 for the demo KB), µs, after a warm-up, each contender in its own process. Build is everything from documents in memory to ready to answer. Heap is measured after a forced GC: "index heap" is what the build added over the loaded documents, "total heap" the whole process once ready. See bench/README.md for how each library is configured.',
   '',
@@ -192,7 +200,7 @@ if (write) {
   writeFileSync(path.join(BENCH_DIR, 'results.md'), markdown);
   writeFileSync(
     path.join(BENCH_DIR, 'results.json'),
-    JSON.stringify({ command, machine, date: new Date().toISOString(), results, failures }, null, 2) + '\n',
+    JSON.stringify({ command, machine, date: new Date().toISOString(), loadAtStart, loadAtEnd, results: results.map((r) => ({ ...r, load: loads.get(r) })), failures }, null, 2) + '\n',
   );
   const sizes = corpora.filter((c) => c !== 'demo');
   const svg = logLogChart({
