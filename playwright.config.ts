@@ -21,6 +21,8 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   reporter: [['list']],
   timeout: 30_000,
+  // Generous for a loaded 2-core machine (three servers and a browser); passing runs are not slower.
+  expect: { timeout: 10_000 },
   use: {
     baseURL: APP_URL,
     trace: 'retain-on-failure',

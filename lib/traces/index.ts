@@ -1,22 +1,28 @@
 import 'server-only';
 import path from 'node:path';
+import type Database from 'better-sqlite3';
 import { env } from '../env';
-import { SqliteTraceStore } from './sqlite';
+import { openTraceDatabase, SqliteTraceStore } from './sqlite';
 import type { TraceStore } from './types';
 
 export type * from './types';
 
 /**
- * The server's trace store: SQLite at TRACE_DB_PATH, opened once per process and kept on
- * globalThis so dev-mode hot reloads do not open a new handle on every edit.
+ * The server's trace store: SQLite at TRACE_DB_PATH. The database handle is opened (and
+ * migrated) once per process and kept on globalThis, so dev-mode hot reloads and every
+ * route bundle share it. Each bundle wraps it in its own SqliteTraceStore, so
+ * `instanceof SqliteTraceStore` holds wherever the store is used.
  * Route handlers that use it run on Node (`runtime = 'nodejs'`).
  */
-const cache = globalThis as typeof globalThis & { __lumacastTraceStore?: TraceStore };
+const cache = globalThis as typeof globalThis & { __lumacastTraceDb?: Database.Database };
+let store: SqliteTraceStore | undefined;
 
 export function getTraceStore(): TraceStore {
-  if (!cache.__lumacastTraceStore) {
+  let db = cache.__lumacastTraceDb;
+  if (!db?.open) {
     const file = path.resolve(/* turbopackIgnore: true */ process.cwd(), env().TRACE_DB_PATH);
-    cache.__lumacastTraceStore = new SqliteTraceStore(file);
+    db = cache.__lumacastTraceDb = openTraceDatabase(file);
   }
-  return cache.__lumacastTraceStore;
+  if (store?.db !== db) store = new SqliteTraceStore(db);
+  return store;
 }

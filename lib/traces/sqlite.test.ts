@@ -164,3 +164,15 @@ describe('SqliteTraceStore', () => {
     db.close();
   });
 });
+
+describe('SqliteTraceStore on a shared handle', () => {
+  it('wraps an open database without migrating again, and leaves it open on close', async () => {
+    const file = tempFile();
+    const owner = open(file);
+    const wrapper = new SqliteTraceStore(owner.db);
+    await wrapper.startTurn(turn('shared handle'));
+    await wrapper.close();
+    expect(owner.db.open).toBe(true);
+    expect(await owner.getTurn(`turn-${n}`)).toMatchObject({ question: 'shared handle' });
+  });
+});

@@ -178,8 +178,15 @@ export class SqliteTraceStore implements TraceStore {
   private readonly selectTurn: Database.Statement<[string], TurnRow>;
   private readonly selectConversation: Database.Statement<[string], TurnRow>;
 
-  constructor(file: string) {
-    this.db = openTraceDatabase(file);
+  private readonly ownsDb: boolean;
+
+  /**
+   * From a file (opened, migrated, closed by `close()`), or from a handle opened with
+   * openTraceDatabase and shared with others (left open by `close()`).
+   */
+  constructor(source: string | Database.Database) {
+    this.ownsDb = typeof source === 'string';
+    this.db = typeof source === 'string' ? openTraceDatabase(source) : source;
     this.insertTurn = this.db.prepare(`
       INSERT INTO turns (
         id, conversation_id, created_at, trigger, status, question, customer_messages, query_terms,
@@ -263,6 +270,6 @@ export class SqliteTraceStore implements TraceStore {
   }
 
   async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+    if (this.ownsDb && this.db.open) this.db.close();
   }
 }
