@@ -68,7 +68,9 @@ export function buildOurIndex(input: BenchInput, phases: Record<string, number> 
   }
   phases['sections + exact token counts'] = performance.now() - t;
   t = performance.now();
-  const index = createRetrievalIndex({ sections, synonyms });
+  // BENCH_EXPLAIN_LIMIT (set by `npm run bench -- --explain-limit N`) shows what the explanation's length costs.
+  const explainLimit = process.env.BENCH_EXPLAIN_LIMIT ? Number(process.env.BENCH_EXPLAIN_LIMIT) : undefined;
+  const index = createRetrievalIndex({ sections, synonyms }, { explainLimit });
   phases['analysis + BM25 index'] = performance.now() - t;
   return index;
 }

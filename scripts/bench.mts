@@ -4,6 +4,8 @@
  *   npm run bench                              all corpora (136 … 100,000 sections) + the demo KB
  *   npm run bench -- --sizes 136,1000,demo     a subset (results.md is then not rewritten)
  *   npm run bench -- --contenders "ours: scoring,MiniSearch"
+ *   npm run bench -- --sizes 10000 --contenders "ours: full selection" --explain-limit 100
+ *                                              our selector with a shorter explanation (default 1,000)
  *
  * Each contender × corpus runs in its own child process (bench/worker.mts) so one
  * library's heap and JIT state never affect another's. Prints one markdown table and,
@@ -37,13 +39,15 @@ const { values } = parseArgs({
     sizes: { type: 'string' },
     contenders: { type: 'string' },
     write: { type: 'boolean' },
+    'explain-limit': { type: 'string' },
   },
 });
+if (values['explain-limit'] !== undefined) process.env.BENCH_EXPLAIN_LIMIT = String(Number(values['explain-limit']));
 const allCorpora = ['demo', ...CORPUS_SIZES.map(String)];
 const corpora = values.sizes ? values.sizes.split(',').map((s) => s.trim()) : allCorpora;
 for (const c of corpora) if (!allCorpora.includes(c)) throw new Error(`--sizes: unknown corpus "${c}" (one of ${allCorpora.join(', ')})`);
 const contenderNames = values.contenders ? values.contenders.split(',').map((s) => s.trim()) : CONTENDERS.map((c) => c.name);
-const fullRun = !values.sizes && !values.contenders;
+const fullRun = !values.sizes && !values.contenders && values['explain-limit'] === undefined;
 const write = values.write ?? fullRun;
 checkCorporaPresent(corpora.filter((c) => c !== 'demo').map(Number));
 
