@@ -9,7 +9,8 @@ const n = (x: number) => x.toLocaleString('en-US');
 
 export function QueryTerms({ explanation }: { explanation: Explanation }) {
   const { query } = explanation;
-  const typed = query.terms.filter((t) => t.source !== 'synonym');
+  const typed = query.terms.filter((t) => t.source === 'question' || t.source === 'previous');
+  const typos = query.terms.filter((t) => t.source === 'typo');
   const synonyms = query.terms.filter((t) => t.source === 'synonym');
   return (
     <dl className="grid gap-3 text-sm sm:grid-cols-[10rem_1fr]" data-testid="query">
@@ -33,6 +34,18 @@ export function QueryTerms({ explanation }: { explanation: Explanation }) {
           </span>
         ))}
       </dd>
+      {typos.length > 0 && (
+        <>
+          <dt className="text-slate-500">Typo corrections</dt>
+          <dd className="flex flex-wrap gap-1.5" data-testid="query-typos">
+            {typos.map((t) => (
+              <span key={t.term} className="rounded-md bg-orange-100 px-2 py-0.5 font-mono text-xs text-orange-800" title={`"${t.from}" is not in the KB; one edit from a KB word (weight ${t.weight})`}>
+                {t.from} → {t.term}
+              </span>
+            ))}
+          </dd>
+        </>
+      )}
       <dt className="text-slate-500">Synonym expansions</dt>
       <dd className="flex flex-wrap gap-1.5" data-testid="query-synonyms">
         {synonyms.length === 0 && <span className="text-slate-400">none</span>}
