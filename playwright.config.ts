@@ -63,6 +63,10 @@ export default defineConfig({
         MODEL_TIMEOUT_MS: String(MODEL_TIMEOUT_MS),
         TRACE_DB_PATH: APP_DB,
         ADMIN_TOKEN,
+        // Every request comes from 127.0.0.1: the limiter runs, with room for the whole suite
+        // (e2e/abuse.spec.ts starts its own servers with tight limits).
+        CHAT_RATE_LIMIT_PER_MINUTE: '6000',
+        CHAT_RATE_LIMIT_BURST: '1000',
       },
     },
     {
@@ -76,6 +80,8 @@ export default defineConfig({
         OPENAI_API_KEY: '',
         OPENAI_BASE_URL: '',
         TRACE_DB_PATH: OFFLINE_DB,
+        CHAT_RATE_LIMIT_PER_MINUTE: '6000',
+        CHAT_RATE_LIMIT_BURST: '1000',
       },
     },
   ],

@@ -29,3 +29,6 @@ export const OFFLINE_DB = path.join(dataRoot, 'offline', 'traces.db');
 
 /** The app with the stub model also runs the /debug inspector, unlocked with this token. */
 export const ADMIN_TOKEN = 'e2e-admin-token-not-a-secret';
+
+/** First port for servers a spec starts itself (e2e/spawn.ts): APP_PORT + 3 and up. */
+export const EXTRA_PORT = APP_PORT + 3;

@@ -3,7 +3,7 @@ import { expect, type Page } from '@playwright/test';
 import { STUB_URL } from './env';
 
 /** The stub model's test controls. */
-export type StubMode = 'ok' | 'slow' | '500' | '429' | 'hang' | 'stall';
+export type StubMode = 'ok' | 'fast' | 'slow' | '500' | '429' | '429-long' | 'hang' | 'stall' | 'malformed' | 'cut' | 'reset';
 
 export interface StubRequest {
   model: string;
@@ -17,14 +17,26 @@ export const stub = {
     const response = await fetch(`${STUB_URL}/__reset`, { method: 'POST' });
     expect(response.ok).toBe(true);
   },
-  async mode(mode: StubMode): Promise<void> {
-    const response = await fetch(`${STUB_URL}/__mode`, { method: 'POST', body: JSON.stringify({ mode }) });
+  /** The mode of the next requests: all of them, or only the next `times` (then "ok"). */
+  async mode(mode: StubMode, times?: number): Promise<void> {
+    const response = await fetch(`${STUB_URL}/__mode`, { method: 'POST', body: JSON.stringify({ mode, times }) });
     expect(response.ok).toBe(true);
   },
   async requests(): Promise<StubRequest[]> {
     return (await (await fetch(`${STUB_URL}/__requests`)).json()) as StubRequest[];
   },
+  /** One entry per model request: did the app close the connection before the reply ended? */
+  async connections(): Promise<StubConnection[]> {
+    return (await (await fetch(`${STUB_URL}/__connections`)).json()) as StubConnection[];
+  },
 };
+
+export interface StubConnection {
+  n: number;
+  mode: StubMode;
+  closedEarly: boolean;
+  finished: boolean;
+}
 
 /** The system message of a request the stub received. */
 export function systemOf(request: StubRequest): string {
@@ -122,4 +134,17 @@ export async function lastReply(page: Page, count: number): Promise<{ turnId: st
   const turnId = await reply.getAttribute('data-turn-id');
   expect(turnId, 'the reply carries its turn id').toBeTruthy();
   return { turnId: turnId!, text: await reply.getByTestId('chat-message-text').innerText() };
+}
+
+/** A chat API response read to its end: the reply text, the error shown (if any), the turn id. */
+export async function readChatStream(response: Response): Promise<{ turnId: string | null; text: string; error?: string }> {
+  const events = (await response.text())
+    .split('\n')
+    .filter((line) => line.startsWith('data: {'))
+    .map((line) => JSON.parse(line.slice(6)) as { type: string; delta?: string; errorText?: string });
+  return {
+    turnId: response.headers.get('x-turn-id'),
+    text: events.map((e) => (e.type === 'text-delta' ? e.delta : '')).join(''),
+    error: events.find((e) => e.type === 'error')?.errorText,
+  };
 }

@@ -46,6 +46,32 @@ export const envSchema = z.object({
   ADMIN_TOKEN: optionalText,
   /** Most characters in one message. */
   CHAT_MAX_MESSAGE_CHARS: positiveInt('CHAT_MAX_MESSAGE_CHARS').default(4000),
+  /**
+   * Largest chat request body in bytes (413 above it). Counted while the body is read, so an
+   * oversized body is never buffered whole. The default fits 40 messages of 4000 characters
+   * at 3 UTF-8 bytes each, plus the JSON around them.
+   */
+  CHAT_MAX_BODY_BYTES: positiveInt('CHAT_MAX_BODY_BYTES').default(512 * 1024),
+  /** Chat requests per minute per client (IP address), sustained; 0 turns rate limiting off. */
+  CHAT_RATE_LIMIT_PER_MINUTE: nonNegativeInt('CHAT_RATE_LIMIT_PER_MINUTE').default(20),
+  /** Chat requests a client may make in a burst before the per-minute rate applies. */
+  CHAT_RATE_LIMIT_BURST: positiveInt('CHAT_RATE_LIMIT_BURST').default(10),
+  /**
+   * How many reverse proxies in front of the app append to X-Forwarded-For (0: none).
+   * 0: the client is the address of the TCP connection and X-Forwarded-For is ignored (a
+   * client can write anything in it). N: the client is the N-th address from the right.
+   */
+  TRUST_PROXY: nonNegativeInt('TRUST_PROXY').default(0),
+  /**
+   * Longest Retry-After (ms) the app waits for before retrying a 429/5xx from the model;
+   * a provider asking for a longer pause gets no retry and the customer is told to try later.
+   */
+  MODEL_RETRY_MAX_WAIT_MS: nonNegativeInt('MODEL_RETRY_MAX_WAIT_MS').default(5000),
+  /**
+   * How often (ms) the knowledge base files are checked for changes; a changed KB is reloaded
+   * once it has stayed unchanged for one interval. 0: never reloaded while running.
+   */
+  KB_RELOAD_INTERVAL_MS: nonNegativeInt('KB_RELOAD_INTERVAL_MS').default(2000),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,19 +1,32 @@
-// A local OpenAI-compatible server for the e2e tests: plain node:http on 127.0.0.1.
+// A local OpenAI-compatible server for the e2e tests, the load and the crash runs:
+// plain node:http on 127.0.0.1.
 //
 //   POST /v1/chat/completions   streams (SSE) or returns a canned reply; records the body
 //   GET  /__requests            every recorded request body, oldest first
+//   GET  /__connections         one entry per completions request: { n, mode, closedEarly, finished }
+//                               (closedEarly: the app closed the connection before the reply ended)
 //   POST /__reset               forget recorded requests, back to mode "ok"
-//   POST /__mode {"mode": …}    "ok" | "slow" (300 ms per word) | "500" | "429" (retry-after-ms: 50)
-//                               | "hang" (never answers) | "stall" (one word, then silence)
+//   POST /__mode {"mode": …, "times"?: n}
+//        the mode of the next requests (all of them, or the next `times`, then "ok"):
+//        "ok"        the reply, 40 ms per word          "fast"      the reply, no pauses
+//        "slow"      300 ms per word                     "hang"      never answers
+//        "stall"     one word, then silence              "500"       HTTP 500
+//        "429"       HTTP 429, retry-after-ms: 50        "429-long"  HTTP 429, retry-after: 120 (seconds)
+//        "malformed" two words, then a chunk that is not JSON, then [DONE]
+//        "cut"       three words, then the connection is destroyed mid-stream
+//        "reset"     the connection is destroyed before any response
 //
 // The reply text is fixed (STUB_REPLY) so tests can wait for it in the page.
 import http from 'node:http';
 import { STUB_REPLY } from './reply.mjs';
 
 const port = Number(process.env.STUB_PORT ?? 3199);
+const MODES = ['ok', 'fast', 'slow', '500', '429', '429-long', 'hang', 'stall', 'malformed', 'cut', 'reset'];
 
 let mode = 'ok';
+let times = Infinity; // requests left in `mode` before it falls back to "ok"
 let requests = [];
+let connections = [];
 const hanging = new Set();
 
 function readBody(req) {
@@ -36,6 +49,21 @@ function chunk(id, model, delta, finish = null) {
   return { id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [{ index: 0, delta, finish_reason: finish }] };
 }
 
+/** The mode for this request (and one fewer left in a limited mode). */
+function takeMode() {
+  const current = mode;
+  if (current !== 'ok' && Number.isFinite(times) && --times <= 0) {
+    mode = 'ok';
+    times = Infinity;
+  }
+  return current;
+}
+
+function hold(res) {
+  hanging.add(res);
+  res.on('close', () => hanging.delete(res));
+}
+
 async function completions(req, res) {
   const raw = await readBody(req);
   let body;
@@ -45,15 +73,24 @@ async function completions(req, res) {
     return json(res, 400, { error: { message: 'invalid JSON' } });
   }
   requests.push(body);
-  if (mode === '500') return json(res, 500, { error: { message: 'stub: internal server error', type: 'server_error' } });
-  if (mode === '429') {
+  const current = takeMode();
+  const connection = { n: requests.length, mode: current, closedEarly: false, finished: false };
+  connections.push(connection);
+  res.on('close', () => {
+    if (!res.writableFinished) connection.closedEarly = true;
+  });
+  res.on('finish', () => (connection.finished = true));
+
+  if (current === 'reset') return req.socket.destroy();
+  if (current === '500') return json(res, 500, { error: { message: 'stub: internal server error', type: 'server_error' } });
+  if (current === '429') {
     return json(res, 429, { error: { message: 'stub: rate limit reached', type: 'rate_limit_error' } }, { 'retry-after-ms': '50' });
   }
-  if (mode === 'hang') {
-    hanging.add(res);
-    res.on('close', () => hanging.delete(res));
-    return; // never answer
+  if (current === '429-long') {
+    return json(res, 429, { error: { message: 'stub: rate limit reached, come back later', type: 'rate_limit_error' } }, { 'retry-after': '120' });
   }
+  if (current === 'hang') return hold(res); // never answer
+
   const id = `chatcmpl-stub-${requests.length}`;
   const model = body.model ?? 'stub';
   const words = STUB_REPLY.match(/\S+\s*/g);
@@ -68,16 +105,24 @@ async function completions(req, res) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   const send = (data) => res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
   send(chunk(id, model, { role: 'assistant', content: '' }));
-  if (mode === 'stall') {
+  if (current === 'stall') {
     send(chunk(id, model, { content: words[0] }));
-    hanging.add(res);
-    res.on('close', () => hanging.delete(res));
-    return; // then silence
+    return hold(res); // then silence
   }
-  for (const word of words) {
+  const pause = current === 'slow' ? 300 : current === 'fast' ? 0 : 40;
+  for (const [i, word] of words.entries()) {
     if (res.destroyed) return;
+    if (current === 'malformed' && i === 2) {
+      send('{"choices": [{"index": 0, "delta": {"content": "this chunk is cut sh');
+      send('[DONE]');
+      return res.end();
+    }
+    if (current === 'cut' && i === 3) {
+      await sleep(20);
+      return res.socket?.destroy();
+    }
     send(chunk(id, model, { content: word }));
-    await sleep(mode === 'slow' ? 300 : 40);
+    if (pause) await sleep(pause);
   }
   send(chunk(id, model, {}, 'stop'));
   if (body.stream_options?.include_usage) send({ id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [], usage });
@@ -90,25 +135,37 @@ const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method === 'POST' && url.pathname === '/v1/chat/completions') return await completions(req, res);
     if (req.method === 'GET' && url.pathname === '/__requests') return json(res, 200, requests);
+    if (req.method === 'GET' && url.pathname === '/__connections') return json(res, 200, connections);
     if (req.method === 'POST' && url.pathname === '/__reset') {
       requests = [];
+      connections = [];
       mode = 'ok';
+      times = Infinity;
       for (const r of hanging) r.destroy();
       hanging.clear();
       return json(res, 200, { ok: true });
     }
     if (req.method === 'POST' && url.pathname === '/__mode') {
-      const next = JSON.parse((await readBody(req)) || '{}').mode;
-      if (!['ok', 'slow', '500', '429', 'hang', 'stall'].includes(next)) return json(res, 400, { error: `unknown mode ${next}` });
-      mode = next;
-      return json(res, 200, { mode });
+      const body = JSON.parse((await readBody(req)) || '{}');
+      if (!MODES.includes(body.mode)) return json(res, 400, { error: `unknown mode ${body.mode}` });
+      mode = body.mode;
+      times = Number.isInteger(body.times) && body.times > 0 ? body.times : Infinity;
+      return json(res, 200, { mode, times: Number.isFinite(times) ? times : null });
     }
     if (req.method === 'GET' && url.pathname === '/') return json(res, 200, { ok: true, mode });
     json(res, 404, { error: { message: `stub: no route ${req.method} ${url.pathname}` } });
   } catch (error) {
-    json(res, 500, { error: { message: String(error) } });
+    if (!res.headersSent) json(res, 500, { error: { message: String(error) } });
+    else res.destroy();
   }
 });
 
-server.listen(port, '127.0.0.1', () => console.log(`openai stub listening on http://127.0.0.1:${port}`));
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.close(() => process.exit(0)));
+// Many concurrent connections in the load run: no per-socket timeouts, a deep backlog.
+server.keepAliveTimeout = 60_000;
+server.listen({ port, host: '127.0.0.1', backlog: 1024 }, () => console.log(`openai stub listening on http://127.0.0.1:${port}`));
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    server.close(() => process.exit(0));
+    server.closeAllConnections();
+  });
+}

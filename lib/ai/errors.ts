@@ -26,14 +26,25 @@ function rootCause(error: unknown): unknown {
 
 function technical(error: unknown): string {
   if (RetryError.isInstance(error)) {
-    return `${technical(error.lastError)} (after ${error.errors.length} attempts: ${error.reason})`;
+    // Ours (retry.ts) and the SDK's ("Failed after 3 attempts. Last error: …") alike.
+    const summary = error.message.split('. Last error')[0]!;
+    return `${technical(error.lastError)} (${summary.charAt(0).toLowerCase()}${summary.slice(1)})`;
   }
   if (APICallError.isInstance(error)) {
     const body = error.responseBody ? `: ${error.responseBody.slice(0, 300)}` : '';
-    return `APICallError ${error.statusCode ?? 'no status'} from ${error.url}: ${error.message}${body}`;
+    return `APICallError ${error.statusCode ?? 'no status'} from ${error.url}: ${error.message}${body}${causes(error)}`;
   }
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  if (error instanceof Error) return `${error.name}: ${error.message}${causes(error)}`;
   return String(error);
+}
+
+/** ` ← TypeError: terminated ← SocketError: other side closed`: what lies under an error (a cut connection, say). */
+function causes(error: Error): string {
+  const chain: string[] = [];
+  for (let e = error.cause; e instanceof Error && chain.length < 3; e = e.cause) {
+    if (!error.message.includes(e.message)) chain.push(`${e.name}: ${e.message}`);
+  }
+  return chain.map((c) => ` ← ${c}`).join('');
 }
 
 export function describeModelError(error: unknown): DescribedError {

@@ -2,6 +2,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { env, type Env } from '../env';
 import type { LanguageModelV3 } from './model-types';
 import { OfflineModel } from './offline-model';
+import { withRetry } from './retry';
 import { withSilenceTimeout } from './timeout';
 
 /**
@@ -13,7 +14,9 @@ import { withSilenceTimeout } from './timeout';
  * | set            | unset           | `openai.responses(OPENAI_MODEL)`| POST https://api.openai.com/v1/responses |
  * | unset          | (ignored)       | OfflineModel                    | none: answers from the KB, offline |
  *
- * Every model is wrapped in the silence timeout (MODEL_TIMEOUT_MS, see timeout.ts).
+ * Every model is wrapped in the silence timeout (MODEL_TIMEOUT_MS, see timeout.ts), per
+ * attempt, and in the retry policy (MODEL_MAX_RETRIES, MODEL_RETRY_MAX_WAIT_MS, see retry.ts):
+ * streamText itself runs with `maxRetries: 0`.
  */
 
 export type ChatMode = 'openai' | 'offline';
@@ -26,10 +29,14 @@ export interface ChatModel {
   modelId: string;
   /** Human-readable description of where requests go. */
   endpoint: string;
+  /** Retries of a failed call before its first token (done by the model wrapper, retry.ts). */
   maxRetries: number;
 }
 
-type ProviderSettings = Pick<Env, 'OPENAI_API_KEY' | 'OPENAI_BASE_URL' | 'OPENAI_MODEL' | 'MODEL_TIMEOUT_MS' | 'MODEL_MAX_RETRIES'>;
+type ProviderSettings = Pick<
+  Env,
+  'OPENAI_API_KEY' | 'OPENAI_BASE_URL' | 'OPENAI_MODEL' | 'MODEL_TIMEOUT_MS' | 'MODEL_MAX_RETRIES' | 'MODEL_RETRY_MAX_WAIT_MS'
+>;
 
 export function chatMode(settings: Pick<Env, 'OPENAI_API_KEY'>): ChatMode {
   return settings.OPENAI_API_KEY ? 'openai' : 'offline';
@@ -52,7 +59,10 @@ export function createChatModel(settings: ProviderSettings): ChatModel {
     endpoint = 'offline (no network)';
   }
   return {
-    model: withSilenceTimeout(model, settings.MODEL_TIMEOUT_MS),
+    model: withRetry(withSilenceTimeout(model, settings.MODEL_TIMEOUT_MS), {
+      maxRetries: settings.MODEL_MAX_RETRIES,
+      maxWaitMs: settings.MODEL_RETRY_MAX_WAIT_MS,
+    }),
     mode: chatMode(settings),
     provider: model.provider,
     modelId: model.modelId,

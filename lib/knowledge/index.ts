@@ -1,26 +1,32 @@
 import 'server-only';
 import { env } from '../env';
-import { loadKnowledge, type Knowledge } from './load';
+import { KnowledgeHolder } from './holder';
+import type { Knowledge } from './load';
 
 export type { Knowledge } from './load';
+export { KnowledgeUnavailableError } from './holder';
 
 /**
- * The server's knowledge base, loaded once per process and kept on globalThis so dev-mode
- * hot reloads (which re-import modules) and instrumentation.ts share one copy.
+ * The server's knowledge base: loaded once per process (instrumentation.ts does it at
+ * start-up), kept on globalThis so dev-mode hot reloads and every route bundle share one
+ * copy, and reloaded when its files change (every KB_RELOAD_INTERVAL_MS, see holder.ts).
  *
- * A KB that fails to load is never cached: the error (KnowledgeBaseError, `file:line: reason`)
- * is thrown to the caller every time, until the files are fixed and the next call loads them.
+ * A KB that fails to load is never served in part: getKnowledge() throws
+ * KnowledgeUnavailableError (`file:line: reason`) until the files are fixed. A broken edit
+ * of a KB in service keeps the last good version in use.
  */
-const cache = globalThis as typeof globalThis & { __lumacastKnowledge?: Knowledge };
+const cache = globalThis as typeof globalThis & { __lumacastKnowledgeHolder?: KnowledgeHolder };
+
+export function knowledgeHolder(): KnowledgeHolder {
+  if (!cache.__lumacastKnowledgeHolder) {
+    const settings = env();
+    const holder = new KnowledgeHolder({ settings });
+    holder.watch(settings.KB_RELOAD_INTERVAL_MS);
+    cache.__lumacastKnowledgeHolder = holder;
+  }
+  return cache.__lumacastKnowledgeHolder;
+}
 
 export function getKnowledge(): Knowledge {
-  if (!cache.__lumacastKnowledge) {
-    const knowledge = loadKnowledge(env());
-    console.info(
-      `[knowledge] loaded ${knowledge.index.sections.length} sections from ${knowledge.files.length} files ` +
-        `(${knowledge.path}) in ${Math.round(knowledge.loadMs)} ms`,
-    );
-    cache.__lumacastKnowledge = knowledge;
-  }
-  return cache.__lumacastKnowledge;
+  return knowledgeHolder().get();
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chatRequestSchema, parseChatRequest, readableZodError } from './schema';
 
-const limits = { maxMessages: 4, maxMessageChars: 50 };
+const limits = { maxMessages: 4, maxMessageChars: 50, maxBodyBytes: 4096 };
 const schema = chatRequestSchema(limits);
 
 function problem(body: unknown): string {

@@ -7,8 +7,9 @@ import { z } from 'zod';
  *       "messages": [{ "role": "user", "text": "can I get a refund?" }, …] }
  *
  * Only customer and assistant text: there is no way to send a system message, a prompt
- * or any setting. Sizes are bounded (CHAT_MAX_MESSAGES, CHAT_MAX_MESSAGE_CHARS) and the
- * last message must be the customer's.
+ * or any setting. Sizes are bounded (CHAT_MAX_BODY_BYTES, CHAT_MAX_MESSAGES,
+ * CHAT_MAX_MESSAGE_CHARS), text must be well-formed Unicode without control characters
+ * (tab and line breaks aside), and the last message must be the customer's.
  */
 
 export const CONVERSATION_ID = /^[A-Za-z0-9_-]{8,64}$/;
@@ -21,16 +22,55 @@ export interface ChatLimits {
   maxMessageChars: number;
 }
 
+export interface BodyLimits extends ChatLimits {
+  /** Largest body in bytes (413 above it). */
+  maxBodyBytes: number;
+}
+
+/** C0 control characters and DEL, except tab, line feed and carriage return. */
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+/** Why a message text is not plain text, or undefined when it is. */
+export function textProblem(text: string): string | undefined {
+  if (!text.isWellFormed()) return 'contains an unpaired UTF-16 surrogate: not valid Unicode text';
+  const control = CONTROL.exec(text);
+  if (control) {
+    const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+    return `contains the control character U+${code}, which a chat message cannot have`;
+  }
+  return undefined;
+}
+
+/** Marks where an earlier assistant reply was cut to the message length limit. */
+export const CUT_MARK = ' […]';
+
+/** The first `max` UTF-16 units of `text` (one fewer rather than half a surrogate pair), then CUT_MARK. */
+function cut(text: string, max: number): string {
+  const end = /[\uD800-\uDBFF]/.test(text[max - 1] ?? '') ? max - 1 : max;
+  return text.slice(0, end) + CUT_MARK;
+}
+
 export function chatRequestSchema({ maxMessages, maxMessageChars }: ChatLimits) {
-  const message = z.strictObject(
-    {
-      role: z.enum(['user', 'assistant'], { error: 'role must be "user" or "assistant"' }),
-      text: z
-        .string({ error: 'text must be a string' })
-        .max(maxMessageChars, `a message can be at most ${maxMessageChars} characters`),
-    },
-    { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}: a message has only role and text` : 'each message must be an object { role, text }') },
-  );
+  const message = z
+    .strictObject(
+      {
+        role: z.enum(['user', 'assistant'], { error: 'role must be "user" or "assistant"' }),
+        text: z.string({ error: 'text must be a string' }).superRefine((text, ctx) => {
+          const problem = textProblem(text);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        }),
+      },
+      { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}: a message has only role and text` : 'each message must be an object { role, text }') },
+    )
+    .superRefine((m, ctx) => {
+      if (m.role === 'user' && m.text.length > maxMessageChars) {
+        ctx.addIssue({ code: 'custom', path: ['text'], message: `a message can be at most ${maxMessageChars} characters` });
+      }
+    })
+    // An earlier reply longer than the limit (a model can write one) is cut, not refused:
+    // refusing it would end the conversation for the customer. The body size stays bounded
+    // by CHAT_MAX_BODY_BYTES.
+    .transform((m) => (m.role === 'assistant' && m.text.length > maxMessageChars ? { ...m, text: cut(m.text, maxMessageChars) } : m));
   return z
     .strictObject(
       {
@@ -74,34 +114,76 @@ export type ParsedChatRequest =
   | { ok: true; data: ChatRequest }
   | { ok: false; status: 400 | 413 | 415; error: string };
 
-/** Upper bound on the body size: every message at its longest, plus room for JSON and escapes. */
-function maxBodyBytes({ maxMessages, maxMessageChars }: ChatLimits): number {
-  return maxMessages * (maxMessageChars * 6 + 64) + 1024;
+type Failure = Extract<ParsedChatRequest, { ok: false }>;
+
+const fail = (status: Failure['status'], error: string): Failure => ({ ok: false, status, error });
+
+/**
+ * The body's bytes, counted as they arrive: past `maxBytes` reading stops and the answer is
+ * 413, so an oversized (or endless) body is never held in memory. A declared
+ * Content-Length over the limit is refused before reading anything. The rest of an
+ * oversized body is left unread (not cancelled: cancelling would reset the connection
+ * before the 413 reaches the client).
+ */
+export async function readBody(request: Request, maxBytes: number): Promise<{ ok: true; bytes: Uint8Array } | Failure> {
+  const tooLarge = () => fail(413, `the body is too large: at most ${maxBytes} bytes`);
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > maxBytes) return tooLarge();
+  if (!request.body) return { ok: true, bytes: new Uint8Array(0) };
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) return tooLarge();
+      chunks.push(value);
+    }
+  } catch {
+    return fail(400, 'the body could not be read');
+  } finally {
+    reader.releaseLock();
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return { ok: true, bytes };
+}
+
+/** `application/json`, optionally with `charset=utf-8`; anything else is a 415. */
+function contentTypeProblem(type: string | null): string | undefined {
+  const [essence, ...params] = (type ?? '').split(';').map((p) => p.trim().toLowerCase());
+  if (essence !== 'application/json') return 'the body must be JSON (content-type: application/json)';
+  const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') return `the body must be UTF-8 JSON (got charset=${charset})`;
+  return undefined;
 }
 
 /** Reads and validates a chat request; never throws. */
-export async function parseChatRequest(request: Request, limits: ChatLimits): Promise<ParsedChatRequest> {
-  const type = request.headers.get('content-type') ?? '';
-  if (!/^application\/json\b/i.test(type)) {
-    return { ok: false, status: 415, error: 'the body must be JSON (content-type: application/json)' };
-  }
-  const declared = Number(request.headers.get('content-length') ?? 0);
-  const cap = maxBodyBytes(limits);
-  if (declared > cap) return { ok: false, status: 413, error: `the body is too large (at most ${cap} bytes)` };
+export async function parseChatRequest(request: Request, limits: BodyLimits): Promise<ParsedChatRequest> {
+  const typeProblem = contentTypeProblem(request.headers.get('content-type'));
+  if (typeProblem) return fail(415, typeProblem);
+  const body = await readBody(request, limits.maxBodyBytes);
+  if (!body.ok) return body;
+  if (body.bytes.byteLength === 0) return fail(400, 'the body is empty: send a JSON object');
   let text: string;
   try {
-    text = await request.text();
+    text = new TextDecoder('utf-8', { fatal: true }).decode(body.bytes);
   } catch {
-    return { ok: false, status: 400, error: 'the body could not be read' };
+    return fail(400, 'the body is not valid UTF-8');
   }
-  if (text.length > cap) return { ok: false, status: 413, error: `the body is too large (at most ${cap} bytes)` };
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    return { ok: false, status: 400, error: 'the body is not valid JSON' };
+    return fail(400, 'the body is not valid JSON');
   }
   const result = chatRequestSchema(limits).safeParse(json);
-  if (!result.success) return { ok: false, status: 400, error: readableZodError(result.error) };
+  if (!result.success) return fail(400, readableZodError(result.error));
   return { ok: true, data: result.data };
 }

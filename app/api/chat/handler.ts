@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import { streamText } from 'ai';
+import { describeModelError } from '../../../lib/ai/errors';
+import { groundingFor, groundingProviderOptions } from '../../../lib/ai/grounding';
+import type { ChatModel } from '../../../lib/ai/providers';
+import type { Env } from '../../../lib/env';
+import { jsonError } from '../../../lib/http';
+import type { Knowledge } from '../../../lib/knowledge/load';
+import type { RateLimiter } from '../../../lib/rate-limit/index';
+import { clientKey } from '../../../lib/rate-limit/client';
+import type { TraceStore } from '../../../lib/traces/types';
+import type { ChatMessageMetadata } from '../../../lib/chat/message';
+import { TurnRecorder } from '../../../lib/chat/recorder';
+import { selectForTurn, toModelMessages } from '../../../lib/chat/turn';
+import { parseChatRequest } from './schema';
+
+/**
+ * The chat turn behind POST /api/chat, with its dependencies passed in, so tests (the
+ * fuzz test, the handler tests) run it in-process with a temporary trace store, the offline
+ * model and their own limiter. route.ts wires in the server's own.
+ *
+ * Every answer is JSON with a status that says whose fault it is: 4xx for a request that
+ * cannot be served as sent (429 with Retry-After when the client sends too fast), 503 when
+ * the app cannot serve any chat (knowledge base or trace store unavailable), and, as a last
+ * resort, 500 for a bug — never an HTML error page, never a crashed process.
+ */
+
+export type ChatSettings = Pick<Env, 'CHAT_MAX_MESSAGES' | 'CHAT_MAX_MESSAGE_CHARS' | 'CHAT_MAX_BODY_BYTES' | 'TRUST_PROXY'>;
+
+export interface ChatDependencies {
+  settings: () => ChatSettings;
+  limiter: () => RateLimiter;
+  knowledge: () => Knowledge;
+  chat: () => ChatModel;
+  traces: () => TraceStore;
+}
+
+export const UNAVAILABLE_MESSAGE = 'The assistant is not available right now. Please try again later.';
+
+/** A setup failure: the details in the server log, a plain 503 for the client. */
+function unavailable(what: string, error: unknown): Response {
+  console.error(`[chat] ${what}: ${error instanceof Error ? error.message : String(error)}`);
+  return jsonError(503, UNAVAILABLE_MESSAGE);
+}
+
+export function createChatHandler(deps: ChatDependencies): (request: Request) => Promise<Response> {
+  let warnedAboutForwardedFor = false;
+
+  /** One chat turn: limit → parse → select → record → stream → record how it ended. */
+  async function turn(request: Request): Promise<Response> {
+    const startedAt = performance.now();
+    let settings: ChatSettings, limiter: RateLimiter, knowledge: Knowledge;
+    try {
+      settings = deps.settings();
+      limiter = deps.limiter();
+    } catch (error) {
+      return unavailable('the environment is invalid', error);
+    }
+
+    // 1. Rate limit, before reading anything: per client address (see rate-limit/client.ts).
+    const client = clientKey(request.headers, settings.TRUST_PROXY);
+    if (client.ignoredForwardedFor && !warnedAboutForwardedFor) {
+      warnedAboutForwardedFor = true;
+      console.warn(
+        '[chat] requests carry X-Forwarded-For but TRUST_PROXY=0, so rate limits apply per connection address. ' +
+          'If the app runs behind a reverse proxy, set TRUST_PROXY to the number of proxies.',
+      );
+    }
+    const decision = limiter.take(client.key);
+    if (!decision.allowed) {
+      const seconds = decision.retryAfterSeconds;
+      return jsonError(429, `Too many messages in a short time. Please wait ${seconds} second${seconds === 1 ? '' : 's'} and try again.`, {
+        'retry-after': String(seconds),
+      });
+    }
+
+    try {
+      knowledge = deps.knowledge();
+    } catch (error) {
+      return unavailable('the knowledge base is not available', error);
+    }
+
+    // 2. Parse: a bounded conversation of customer and assistant text, nothing else.
+    const parsed = await parseChatRequest(request, {
+      maxMessages: settings.CHAT_MAX_MESSAGES,
+      maxMessageChars: settings.CHAT_MAX_MESSAGE_CHARS,
+      maxBodyBytes: settings.CHAT_MAX_BODY_BYTES,
+    });
+    if (!parsed.ok) {
+      // After a 413 the rest of the body is left unread: ask the client not to reuse the connection.
+      return jsonError(parsed.status, parsed.error, parsed.status === 413 ? { connection: 'close' } : undefined);
+    }
+    const { conversationId, trigger, messages } = parsed.data;
+
+    // 3. Select: the knowledge for this question, and the system prompt built from it.
+    const selection = selectForTurn(knowledge.index, messages);
+    const chat = deps.chat();
+
+    // 4. Record the turn before the model is called, so even a crash mid-stream leaves a trace.
+    const turnId = randomUUID();
+    let recorder: TurnRecorder;
+    try {
+      const traces = deps.traces();
+      await traces.startTurn({
+        id: turnId,
+        conversationId,
+        createdAt: new Date().toISOString(),
+        trigger,
+        customerMessages: selection.customerMessages,
+        question: selection.explanation.query.question,
+        explanation: selection.explanation,
+        systemPrompt: selection.systemPrompt,
+        provider: chat.provider,
+        modelId: chat.modelId,
+        selectionUs: selection.selectionUs,
+      });
+      recorder = new TurnRecorder(traces, turnId, startedAt);
+    } catch (error) {
+      return unavailable('the turn could not be recorded', error);
+    }
+    recorder.watch(request.signal);
+
+    // 5. Stream the reply. The recorder completes the trace however the stream ends.
+    //    Retries (before the first token only) happen inside chat.model (lib/ai/retry.ts).
+    const result = streamText({
+      model: chat.model,
+      // The company's text only: instructions, pinned knowledge, reference material.
+      system: selection.systemPrompt,
+      // The customer's text only ever travels as user messages.
+      messages: toModelMessages(messages),
+      allowSystemInMessages: false,
+      maxRetries: 0,
+      abortSignal: request.signal,
+      // Read by the offline model only (it quotes these sections); other providers ignore it.
+      providerOptions: groundingProviderOptions(groundingFor(knowledge.index, selection.explanation)),
+      ...recorder.callbacks,
+    });
+    const metadata: ChatMessageMetadata = { turnId, conversationId };
+    return result.toUIMessageStreamResponse({
+      headers: { 'x-turn-id': turnId, 'cache-control': 'no-store' },
+      messageMetadata: ({ part }) => (part.type === 'start' || part.type === 'finish' ? metadata : undefined),
+      onError: (error) => describeModelError(error).customer,
+    });
+  }
+
+  return async function handle(request: Request): Promise<Response> {
+    try {
+      return await turn(request);
+    } catch (error) {
+      console.error('[chat] unexpected error:', error);
+      return jsonError(500, 'Something went wrong on our side. Please try again.');
+    }
+  };
+}

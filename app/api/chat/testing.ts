@@ -1,0 +1,109 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { CallOptions, LanguageModelV3, StreamPart } from '../../../lib/ai/model-types';
+import { OfflineModel } from '../../../lib/ai/offline-model';
+import type { ChatModel } from '../../../lib/ai/providers';
+import { withRetry } from '../../../lib/ai/retry';
+import { withSilenceTimeout } from '../../../lib/ai/timeout';
+import { parseEnv } from '../../../lib/env';
+import { loadKnowledge, type Knowledge } from '../../../lib/knowledge/load';
+import { createMemoryRateLimiter, type RateLimiter } from '../../../lib/rate-limit/index';
+import { SqliteTraceStore } from '../../../lib/traces/sqlite';
+import { createChatHandler, type ChatDependencies } from './handler';
+
+/**
+ * The chat handler in-process, for tests: the demo KB, a trace store in a temp folder, the
+ * offline model streaming without pauses (or any model), no rate limit unless asked.
+ */
+
+let demo: Knowledge | undefined;
+/** The demo KB (content/), loaded once per test file. */
+export function demoKnowledge(): Knowledge {
+  demo ??= loadKnowledge({ KB_PATH: path.join(import.meta.dirname, '..', '..', '..', 'content') });
+  return demo;
+}
+
+export function chatModel(model: LanguageModelV3): ChatModel {
+  return {
+    model: withRetry(withSilenceTimeout(model, 5000), { maxRetries: 0, maxWaitMs: 0 }),
+    mode: 'offline',
+    provider: model.provider,
+    modelId: model.modelId,
+    endpoint: 'in-process',
+    maxRetries: 0,
+  };
+}
+
+/** A model that records each call's prompt and answers "Noted." */
+export function recordingModel(): LanguageModelV3 & { prompts: CallOptions['prompt'][] } {
+  const prompts: CallOptions['prompt'][] = [];
+  return {
+    specificationVersion: 'v3',
+    provider: 'recording',
+    modelId: 'recording-1',
+    supportedUrls: {},
+    prompts,
+    async doGenerate(): Promise<never> {
+      throw new Error('not used');
+    },
+    async doStream(options: CallOptions) {
+      prompts.push(options.prompt);
+      const parts: StreamPart[] = [
+        { type: 'stream-start', warnings: [] },
+        { type: 'text-start', id: 't' },
+        { type: 'text-delta', id: 't', delta: 'Noted.' },
+        { type: 'text-end', id: 't' },
+        {
+          type: 'finish',
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage: {
+            inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+            outputTokens: { total: 1, text: 1, reasoning: undefined },
+          },
+        },
+      ];
+      return { stream: new ReadableStream<StreamPart>({ start: (c) => (parts.forEach((p) => c.enqueue(p)), c.close()) }) };
+    },
+  };
+}
+
+export interface Harness {
+  handle: (request: Request) => Promise<Response>;
+  store: SqliteTraceStore;
+  knowledge: Knowledge;
+}
+
+export function harness(
+  options: { env?: Record<string, string>; model?: LanguageModelV3; limiter?: RateLimiter; knowledge?: ChatDependencies['knowledge'] } = {},
+): Harness {
+  const settings = parseEnv({ CHAT_RATE_LIMIT_PER_MINUTE: '0', ...options.env });
+  const store = new SqliteTraceStore(path.join(mkdtempSync(path.join(tmpdir(), 'chat-handler-')), 'traces.db'));
+  const chat = chatModel(options.model ?? new OfflineModel({ chunkDelayMs: 0 }));
+  const limiter =
+    options.limiter ?? createMemoryRateLimiter({ perMinute: settings.CHAT_RATE_LIMIT_PER_MINUTE, burst: settings.CHAT_RATE_LIMIT_BURST });
+  const knowledge = demoKnowledge();
+  const handle = createChatHandler({
+    settings: () => settings,
+    limiter: () => limiter,
+    knowledge: options.knowledge ?? (() => knowledge),
+    chat: () => chat,
+    traces: () => store,
+  });
+  return { handle, store, knowledge };
+}
+
+/** A POST /api/chat request. `body` as a string or bytes is sent as is; anything else as JSON. */
+export function chatRequest(body: unknown, headers: Record<string, string> = {}): Request {
+  const raw = typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body);
+  return new Request('http://127.0.0.1/api/chat', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: raw as BodyInit,
+  });
+}
+
+export const validBody = (text = 'can I get a refund?', conversationId = 'conv-12345678') => ({
+  conversationId,
+  messages: [{ role: 'user', text }],
+});

@@ -1,0 +1,87 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+/**
+ * Servers a spec (or the load and crash scripts) starts and stops itself, on 127.0.0.1:
+ * the production build (`next start`, from NEXT_DIST_DIR or .next) and the OpenAI stub.
+ * `node node_modules/next/dist/bin/next start` runs the server in this child process, so its
+ * pid is the server's (SIGKILL really kills it).
+ */
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+export interface Server {
+  url: string;
+  port: number;
+  process: ChildProcess;
+  /** Everything the server printed so far (stdout and stderr). */
+  output(): string;
+  /** Waits until the output matches. */
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  /** SIGTERM (or `signal`), then waits for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function launch(command: string[], env: Record<string, string>, url: string, port: number, ready: (s: Server) => Promise<unknown>, timeoutMs: number): Promise<Server> {
+  const child = spawn(process.execPath, command, {
+    cwd: ROOT,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const server: Server = {
+    url,
+    port,
+    process: child,
+    output: () => output,
+    waitForOutput: (pattern, ms = 10_000) => waitFor(`${pattern} in the output of ${url}`, ms, () => (pattern.test(output) ? true : undefined)).then(() => {}),
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+  return (async () => {
+    try {
+      await waitFor(`${url} to answer`, timeoutMs, async () => {
+        if (child.exitCode !== null) throw new Error(`${command.join(' ')} exited (${child.exitCode}):\n${output}`);
+        return (await ready(server).catch(() => undefined)) === undefined ? undefined : true;
+      });
+    } catch (error) {
+      await server.stop('SIGKILL');
+      throw error;
+    }
+    return server;
+  })();
+}
+
+/** `next start` on 127.0.0.1:`port` with `env` on top of this process's environment. */
+export function startApp(port: number, env: Record<string, string> = {}, timeoutMs = 30_000): Promise<Server> {
+  const url = `http://127.0.0.1:${port}`;
+  return launch(
+    [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '--hostname', '127.0.0.1', '--port', String(port)],
+    env,
+    url,
+    port,
+    async () => ((await fetch(`${url}/api/health`)).status > 0 ? true : undefined),
+    timeoutMs,
+  );
+}
+
+/** The OpenAI-compatible stub (e2e/stub/openai-stub.mjs) on 127.0.0.1:`port`. */
+export function startStub(port: number): Promise<Server> {
+  const url = `http://127.0.0.1:${port}`;
+  return launch([path.join(ROOT, 'e2e/stub/openai-stub.mjs')], { STUB_PORT: String(port) }, url, port, async () => ((await fetch(`${url}/`)).ok ? true : undefined), 10_000);
+}

@@ -1,0 +1,150 @@
+import * as fs from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { KnowledgeHolder, KnowledgeUnavailableError, type KnowledgeLog } from './holder';
+
+// Root reads every file, whatever its mode (CI runs as root), so "unreadable" is simulated:
+// any file named locked.md fails to read with EACCES, as a chmod 000 file would for a user.
+vi.mock('node:fs', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:fs')>();
+  const readFileSync = ((file: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
+    if (String(file).endsWith(`${path.sep}locked.md`)) {
+      throw Object.assign(new Error(`EACCES: permission denied, open '${String(file)}'`), { code: 'EACCES' });
+    }
+    return (real.readFileSync as (...args: unknown[]) => unknown)(file, ...rest);
+  }) as typeof real.readFileSync;
+  return { ...real, readFileSync, default: { ...real, readFileSync } };
+});
+
+function kb(files: Record<string, string | Buffer>): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'kb-holder-'));
+  write(root, files);
+  return root;
+}
+
+function write(root: string, files: Record<string, string | Buffer>): void {
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+    writeFileSync(path.join(root, name), text);
+  }
+}
+
+function recorder(): KnowledgeLog & { lines: string[]; errors: string[] } {
+  const lines: string[] = [];
+  const errors: string[] = [];
+  return { lines, errors, info: (m) => lines.push(m), error: (m) => (errors.push(m), lines.push(m)) };
+}
+
+const GOOD = {
+  'rules.md': '---\npinned: true\n---\n# Rules\nNever promise a refund.',
+  'faq.md': '# FAQ\nAnswers.\n## Refunds\nAsk billing within 14 days.',
+};
+
+const holders: KnowledgeHolder[] = [];
+function hold(root: string, settings: { KB_BUDGET?: number } = {}) {
+  const log = recorder();
+  const holder = new KnowledgeHolder({ settings: { KB_PATH: root, ...settings }, log });
+  holders.push(holder);
+  return { holder, log };
+}
+afterEach(() => {
+  for (const h of holders.splice(0)) h.stop();
+});
+
+describe('a broken knowledge base at start-up', () => {
+  const faults: { kind: string; files: Record<string, string | Buffer>; settings?: { KB_BUDGET?: number }; error: RegExp }[] = [
+    { kind: 'unreadable file', files: { ...GOOD, 'locked.md': '# Locked\nText.' }, error: /^locked\.md: cannot read file: EACCES$/ },
+    { kind: 'malformed front matter', files: { ...GOOD, 'page.md': '---\ntitle: ok\npinned: [yes\n---\n# A\nB' }, error: /^page\.md:\d+: malformed front matter/ },
+    { kind: 'duplicate ids', files: { ...GOOD, 'b.md': '# Same\nOne.\n# Same\nTwo.' }, error: /^b\.md:3: duplicate section id "b\.md#same" \(first at b\.md:1\)/ },
+    { kind: 'empty section', files: { ...GOOD, 'c.md': '# A\nText.\n## Empty\n## B\nText.' }, error: /^c\.md:3: section "Empty" is empty/ },
+    { kind: 'pinned block over the budget', files: GOOD, settings: { KB_BUDGET: 3 }, error: /pinned sections need \d+ tokens but the budget is 3: raise the budget or unpin some of: rules\.md#rules/ },
+    { kind: 'synonyms file of the wrong shape', files: { ...GOOD, 'synonyms.json': '{"groups": {"price": "cost"}}' }, error: /^synonyms\.json: wrong shape at \.groups/ },
+    { kind: 'synonyms file that is not JSON', files: { ...GOOD, 'synonyms.json': '{\n"groups": [\n["a" "b"]]}' }, error: /^synonyms\.json:3: invalid JSON/ },
+    { kind: 'invalid UTF-8', files: { ...GOOD, 'bad.md': Buffer.concat([Buffer.from('# A\nfine\n'), Buffer.from([0xff, 0xfe]), Buffer.from('\n')]) }, error: /^bad\.md:3: not valid UTF-8$/ },
+  ];
+
+  for (const { kind, files, settings, error } of faults) {
+    it(`${kind}: refuses to serve it, logs the file (and line), and get() throws the same`, () => {
+      const { holder, log } = hold(kb(files), settings);
+      expect(holder.ready).toBe(false);
+      expect(() => holder.get()).toThrow(KnowledgeUnavailableError);
+      expect(() => holder.get()).toThrow(error);
+      expect(log.errors[0]).toMatch(/^\[knowledge\] THE KNOWLEDGE BASE COULD NOT BE LOADED: /);
+      expect(log.errors[0]!.replace('[knowledge] THE KNOWLEDGE BASE COULD NOT BE LOADED: ', '')).toMatch(error);
+    });
+  }
+
+  it('is picked up once fixed, without a restart', () => {
+    const root = kb({ ...GOOD, 'b.md': '# Same\nOne.\n# Same\nTwo.' });
+    const { holder, log } = hold(root);
+    expect(holder.check()).toBe('unchanged');
+    write(root, { 'b.md': '# Same\nOne.\n# Other\nTwo.' });
+    expect(holder.check()).toBe('changing');
+    expect(holder.check()).toBe('reloaded');
+    expect(holder.get().index.sections.map((s) => s.id)).toContain('b.md#other');
+    expect(log.lines.at(-1)).toMatch(/^\[knowledge\] loaded the fixed knowledge base: \d+ sections from 3 files/);
+  });
+});
+
+describe('a knowledge base edited while running', () => {
+  it('is reloaded once the edit has settled', () => {
+    const root = kb(GOOD);
+    const { holder, log } = hold(root);
+    const before = holder.get();
+    expect(before.index.sections).toHaveLength(3);
+    write(root, { 'new.md': '# Shipping\nWe ship worldwide.' });
+    expect(holder.check()).toBe('changing');
+    expect(holder.get()).toBe(before); // not yet: another file may still be on its way
+    write(root, { 'faq.md': GOOD['faq.md'] + '\n## Invoices\nInvoices are in Billing.' });
+    expect(holder.check()).toBe('changing'); // still moving: wait again
+    expect(holder.check()).toBe('reloaded');
+    expect(holder.get().index.sections.map((s) => s.id)).toEqual(expect.arrayContaining(['new.md#shipping', 'faq.md#invoices']));
+    expect(holder.check()).toBe('unchanged');
+    expect(log.lines.at(-1)).toMatch(/^\[knowledge\] reloaded after an edit: 5 sections from 3 files in \d+ ms$/);
+  });
+
+  it('keeps the last good version in service after a broken edit, says why once, and takes the fix', () => {
+    const root = kb(GOOD);
+    const { holder, log } = hold(root);
+    const good = holder.get();
+    write(root, { 'faq.md': '# FAQ\nAnswers.\n## Refunds\nA.\n## Refunds\nB.' });
+    holder.check();
+    expect(holder.check()).toBe('refused');
+    expect(holder.get()).toBe(good);
+    expect(log.errors).toHaveLength(1);
+    expect(log.errors[0]).toMatch(
+      /^\[knowledge\] the edited knowledge base was NOT loaded: faq\.md:5: duplicate section id .*\. Still serving the version loaded at \d{4}-\d\d-\d\dT.*Z \(3 sections\)\.$/,
+    );
+    expect(holder.check()).toBe('unchanged'); // the same broken files: no new attempt, no new log line
+    expect(log.errors).toHaveLength(1);
+
+    write(root, { 'faq.md': '# FAQ\nAnswers.\n## Refunds\nA.\n## Refund timelines\nB.' });
+    holder.check();
+    expect(holder.check()).toBe('reloaded');
+    expect(holder.get().index.sections.map((s) => s.id)).toContain('faq.md#refund-timelines');
+  });
+
+  it('notices a deleted file and a missing folder', () => {
+    const root = kb({ ...GOOD, 'extra.md': '# Extra\nMore.' });
+    const { holder, log } = hold(root);
+    fs.rmSync(path.join(root, 'extra.md'));
+    holder.check();
+    expect(holder.check()).toBe('reloaded');
+    expect(holder.get().index.sections.map((s) => s.id)).not.toContain('extra.md#extra');
+    fs.rmSync(root, { recursive: true });
+    holder.check();
+    expect(holder.check()).toBe('refused');
+    expect(holder.get().index.sections).toHaveLength(3);
+    expect(log.errors.at(-1)).toMatch(/NOT loaded: .*no such file or folder/);
+  });
+
+  it('checks by itself every interval', async () => {
+    const root = kb(GOOD);
+    const { holder } = hold(root);
+    holder.watch(20);
+    write(root, { 'new.md': '# Shipping\nWe ship worldwide.' });
+    await vi.waitFor(() => expect(holder.get().index.sections.map((s) => s.id)).toContain('new.md#shipping'), { timeout: 2000, interval: 20 });
+  });
+});
