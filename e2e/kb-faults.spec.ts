@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -16,15 +16,23 @@ import { startApp, type Server } from './spawn';
 
 test.describe.configure({ mode: 'serial' });
 
-const root = mkdtempSync(path.join(tmpdir(), 'e2e-kb-'));
-const kb = path.join(root, 'content');
-cpSync(path.join(import.meta.dirname, '..', 'content'), kb, { recursive: true });
-const FAQ = path.join(kb, 'billing', 'billing-faq.md');
-const NEW_PAGE = path.join(kb, 'support', 'carrier-pigeons.md');
+let root: string;
+let kb: string;
+let FAQ: string;
+let NEW_PAGE: string;
 let app: Server;
+
+test.beforeAll(() => {
+  root = mkdtempSync(path.join(tmpdir(), 'e2e-kb-'));
+  kb = path.join(root, 'content');
+  cpSync(path.join(import.meta.dirname, '..', 'content'), kb, { recursive: true });
+  FAQ = path.join(kb, 'billing', 'billing-faq.md');
+  NEW_PAGE = path.join(kb, 'support', 'carrier-pigeons.md');
+});
 
 test.afterAll(async () => {
   await app?.stop();
+  rmSync(root, { recursive: true, force: true });
 });
 
 /** Asks the offline model; returns the status and the reply (or the JSON error). */

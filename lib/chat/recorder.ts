@@ -70,23 +70,27 @@ export class TurnRecorder {
     else signal.addEventListener('abort', onAbort, { once: true });
   }
 
-  /** Spread into streamText's options. */
+  /**
+   * Spread into streamText's options. The endings return the trace write, which streamText
+   * awaits before it closes the reply stream: a reply the customer received to its end is
+   * already in the trace store (npm run test:crash checks this across SIGKILLs).
+   */
   readonly callbacks = {
     onChunk: ({ chunk }: { chunk: { type: string; text?: string } }) => {
       if (chunk.type !== 'text-delta' || !chunk.text) return;
       this.firstTokenMs ??= this.elapsed();
       this.reply += chunk.text;
     },
-    onFinish: (event: { text: string; finishReason: string; totalUsage: LanguageModelUsage }) => {
-      void this.finish({ status: 'ok', reply: event.text, finishReason: event.finishReason, usage: usageRecord(event.totalUsage) });
+    onFinish: async (event: { text: string; finishReason: string; totalUsage: LanguageModelUsage }): Promise<void> => {
+      await this.finish({ status: 'ok', reply: event.text, finishReason: event.finishReason, usage: usageRecord(event.totalUsage) });
     },
-    onError: ({ error }: { error: unknown }) => {
+    onError: async ({ error }: { error: unknown }): Promise<void> => {
       const { detail } = describeModelError(error);
       console.error(`[chat] turn ${this.turnId} failed: ${detail}`);
-      void this.finish({ status: 'error', error: detail });
+      await this.finish({ status: 'error', error: detail });
     },
-    onAbort: () => {
-      void this.finish({ status: 'aborted', error: 'the reply was aborted' });
+    onAbort: async (): Promise<void> => {
+      await this.finish({ status: 'aborted', error: 'the reply was aborted' });
     },
   };
 }

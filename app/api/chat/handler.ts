@@ -19,7 +19,7 @@ import { parseChatRequest } from './schema';
  * fuzz test, the handler tests) run it in-process with a temporary trace store, the offline
  * model and their own limiter. route.ts wires in the server's own.
  *
- * Every answer is JSON with a status that says whose fault it is: 4xx for a request that
+ * Anything but the reply stream is JSON `{ "error": … }` with a status that says whose fault it is: 4xx for a request that
  * cannot be served as sent (429 with Retry-After when the client sends too fast), 503 when
  * the app cannot serve any chat (knowledge base or trace store unavailable), and, as a last
  * resort, 500 for a bug — never an HTML error page, never a crashed process.

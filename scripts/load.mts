@@ -1,0 +1,182 @@
+/**
+ * npm run load — the chat API under load, on this machine, against the stub model.
+ *
+ *   npm run load [-- --requests 2000 --connections 50 --soak 30 --soak-connections 50 --port 3700 --json out.json]
+ *
+ * 1. Starts the OpenAI-compatible stub (e2e/stub, mode "fast": the fixed reply streamed
+ *    without pauses) and the production server (`next start`, NEXT_DIST_DIR or .next; built
+ *    first if missing) on 127.0.0.1, with a fresh trace database and rate limiting off
+ *    (every request comes from one address).
+ * 2. Bounded run: `--requests` POST /api/chat at `--connections` concurrent connections
+ *    (autocannon), each a new conversation asking one of a few real questions.
+ * 3. Soak: `--soak` seconds at `--soak-connections`.
+ * For each run it prints requests/s, p50/p99 latency of a whole turn (request sent → end of
+ * the streamed reply), non-2xx answers, replies that did not complete (no finish event, or
+ * an error event), the server's memory, and checks the trace store: every request that got
+ * a 2xx has a trace, every completed reply's trace is `ok`, none is left `pending`.
+ * Exits 1 if a trace is missing or anything failed.
+ */
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+import { startApp, startStub, type Server } from '../e2e/spawn.ts';
+
+const { values } = parseArgs({
+  options: {
+    requests: { type: 'string', default: '2000' },
+    connections: { type: 'string', default: '50' },
+    soak: { type: 'string', default: '30' },
+    'soak-connections': { type: 'string', default: '50' },
+    port: { type: 'string', default: '3700' },
+    json: { type: 'string' },
+  },
+});
+const REQUESTS = Number(values.requests);
+const CONNECTIONS = Number(values.connections);
+const SOAK_S = Number(values.soak);
+const SOAK_CONNECTIONS = Number(values['soak-connections']);
+const PORT = Number(values.port);
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const distDir = process.env.NEXT_DIST_DIR || '.next';
+if (!existsSync(path.join(ROOT, distDir, 'BUILD_ID'))) {
+  console.log(`== no production build in ${distDir}: building it`);
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'build'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+}
+
+const QUESTIONS = ['can I get a refund?', 'how do I start a live stream?', 'why does my video keep buffering?', 'what does the Pro plan cost?', 'hi, I need some help'];
+const dbFile = path.join(mkdtempSync(path.join(tmpdir(), 'load-')), 'traces.db');
+
+function rssMb(server: Server): number {
+  try {
+    const status = execFileSync('cat', [`/proc/${server.process.pid}/status`]).toString();
+    return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
+  } catch {
+    return NaN;
+  }
+}
+
+interface RunFigures {
+  name: string;
+  connections: number;
+  durationS: number;
+  requests: number;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+  incomplete: number;
+  traces: { written: number; ok: number; error: number; aborted: number; pending: number };
+  /** 2xx responses without a trace, plus completed replies whose trace is not `ok`. */
+  tracesLost: number;
+  rssMbBefore: number;
+  rssMbAfter: number;
+}
+
+async function run(app: Server, name: string, options: { amount?: number; duration?: number; connections: number }): Promise<RunFigures> {
+  let n = 0;
+  const rssMbBefore = rssMb(app);
+  const result = await autocannon({
+    url: `${app.url}/api/chat`,
+    connections: options.connections,
+    ...(options.amount ? { amount: options.amount } : { duration: options.duration }),
+    timeout: 30,
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (request: Record<string, unknown>) => {
+          const i = n++;
+          return {
+            ...request,
+            body: JSON.stringify({ conversationId: `load-${name}-${String(i).padStart(6, '0')}`, messages: [{ role: 'user', text: QUESTIONS[i % QUESTIONS.length] }] }),
+          };
+        },
+      },
+    ],
+    // A completed turn: the stream reached its finish event without an error event.
+    verifyBody: (body: string) => body.includes('"type":"finish"') && !body.includes('"type":"error"'),
+  });
+  // A timed run stops with requests in flight: give their turns time to end (ok, or aborted).
+  const db = new Database(dbFile, { readonly: true });
+  const tally = () =>
+    db.prepare(`SELECT status, COUNT(*) AS n FROM turns WHERE conversation_id LIKE ? GROUP BY status`).all(`load-${name}-%`) as {
+      status: string;
+      n: number;
+    }[];
+  let counts = tally();
+  for (let waited = 0; waited < 15_000 && counts.some((c) => c.status === 'pending'); waited += 250) {
+    await new Promise((r) => setTimeout(r, 250));
+    counts = tally();
+  }
+  db.close();
+  const by = (status: string) => counts.find((c) => c.status === status)?.n ?? 0;
+  const traces = { written: counts.reduce((s, c) => s + c.n, 0), ok: by('ok'), error: by('error'), aborted: by('aborted'), pending: by('pending') };
+  const ok2xx = result['2xx'];
+  const completed = ok2xx - result.mismatches;
+  return {
+    name,
+    connections: options.connections,
+    durationS: result.duration,
+    requests: result.requests.total,
+    requestsPerSecond: Math.round((result.requests.total / result.duration) * 10) / 10,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    incomplete: result.mismatches,
+    traces,
+    tracesLost: Math.max(0, ok2xx - traces.written) + Math.max(0, completed - traces.ok),
+    rssMbBefore,
+    rssMbAfter: rssMb(app),
+  };
+}
+
+function print(f: RunFigures): void {
+  console.log(
+    [
+      `== ${f.name}: ${f.requests} requests in ${f.durationS.toFixed(1)} s at ${f.connections} connections`,
+      `   requests/s ${f.requestsPerSecond}   latency p50 ${f.p50Ms} ms   p99 ${f.p99Ms} ms`,
+      `   non-2xx ${f.non2xx}   connection errors ${f.errors}   replies not completed ${f.incomplete}`,
+      `   traces written ${f.traces.written} (ok ${f.traces.ok}, error ${f.traces.error}, aborted ${f.traces.aborted}, pending ${f.traces.pending})   traces lost ${f.tracesLost}` +
+        (f.traces.written > f.requests ? `   (${f.traces.written - f.requests} turns were still in flight when the run stopped)` : ''),
+      `   server memory (RSS) ${f.rssMbBefore} MB → ${f.rssMbAfter} MB`,
+    ].join('\n'),
+  );
+}
+
+const stub = await startStub(PORT + 2);
+await fetch(`${stub.url}/__mode`, { method: 'POST', body: JSON.stringify({ mode: 'fast' }) });
+const app = await startApp(PORT, {
+  OPENAI_API_KEY: 'load-test',
+  OPENAI_BASE_URL: `${stub.url}/v1`,
+  OPENAI_MODEL: 'stub-model',
+  TRACE_DB_PATH: dbFile,
+  CHAT_RATE_LIMIT_PER_MINUTE: '0',
+});
+let failed = false;
+try {
+  console.log(`server ${app.url} (${distDir}), stub ${stub.url}, traces ${dbFile}, ${(await import('node:os')).cpus().length} CPUs`);
+  await run(app, 'warmup', { amount: 100, connections: 10 });
+  const figures: RunFigures[] = [];
+  figures.push(await run(app, 'bounded', { amount: REQUESTS, connections: CONNECTIONS }));
+  print(figures[0]!);
+  if (SOAK_S > 0) {
+    figures.push(await run(app, 'soak', { duration: SOAK_S, connections: SOAK_CONNECTIONS }));
+    print(figures[1]!);
+  }
+  const health = await fetch(`${app.url}/api/health`);
+  console.log(`== after the load: /api/health ${health.status}`);
+  failed = health.status !== 200 || figures.some((f) => f.tracesLost > 0 || f.traces.pending > 0 || f.non2xx > 0 || f.errors > 0 || f.incomplete > 0);
+  console.log(failed ? '== FAILED: see above' : '== passed: every request answered, every completed turn traced (0 lost)');
+  if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2));
+} finally {
+  await app.stop();
+  await stub.stop();
+}
+process.exit(failed ? 1 : 0);
