@@ -49,6 +49,8 @@ process.env.OPENAI_MODEL = 'stub';
 process.env.TRACE_DB_PATH = path.join(tmp, 'traces.db');
 process.env.KB_PATH = path.join(import.meta.dirname, '..', 'content');
 process.env.MODEL_MAX_RETRIES = '0';
+// Every request comes from this process: rate limiting (on by default) would answer 429.
+process.env.CHAT_RATE_LIMIT_PER_MINUTE = '0';
 
 const { POST } = await import('../app/api/chat/route.ts');
 
