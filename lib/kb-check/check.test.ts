@@ -136,7 +136,7 @@ describe('content that can never be sent', () => {
       'a-setup.md': `# Setup\n\n${'Connect the encoder, choose a region and test the stream before the event starts. '.repeat(9)}`,
       'b-checklist.md': `# Setup checklist\n\n${'Setup: check the setup of audio, setup of video and setup of the network. '.repeat(6)}`,
       'c-other.md': '# Captions\n\nCaptions are generated automatically.\n',
-    }, { config: { budget: 200, floor: 0 } });
+    }, { config: { budget: 200, floor: 0, maxSectionShare: 1 } });
     const [lost] = ofKind(report, 'section-not-sent-for-title');
     expect(lost).toMatchObject({ level: 'error', file: 'a-setup.md', sectionId: 'a-setup.md#setup' });
     expect(lost!.message).toContain('("Setup")');

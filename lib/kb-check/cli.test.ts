@@ -64,10 +64,10 @@ describe('npm run kb:check', { timeout: 60_000 }, () => {
   });
 
   it('exits 1 with a file:line message when the KB cannot be loaded', () => {
-    const kb = writeKb({ 'a.md': '# Empty\n\n# Next\n\nText.\n' });
+    const kb = writeKb({ 'a.md': '# A\n\nText.\n', 'rules.md': '---\npinned: true\ntitle: [x\n---\n# Rules\n\nNever promise a refund.\n' });
     const r = kbCheck('--kb', kb);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain('a.md:1: section "Empty" is empty');
+    expect(r.stderr).toContain('rules.md:3: malformed front matter');
     expect(kbCheck('--kb', path.join(kb, 'missing')).status).toBe(1);
   });
 });

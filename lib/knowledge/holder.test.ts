@@ -54,18 +54,15 @@ afterEach(() => {
 });
 
 describe('a broken knowledge base at start-up', () => {
-  const faults: { kind: string; files: Record<string, string | Buffer>; settings?: { KB_BUDGET?: number }; error: RegExp }[] = [
-    { kind: 'unreadable file', files: { ...GOOD, 'locked.md': '# Locked\nText.' }, error: /^locked\.md: cannot read file: EACCES$/ },
-    { kind: 'malformed front matter', files: { ...GOOD, 'page.md': '---\ntitle: ok\npinned: [yes\n---\n# A\nB' }, error: /^page\.md:\d+: malformed front matter/ },
-    { kind: 'duplicate ids', files: { ...GOOD, 'b.md': '# Same\nOne.\n# Same\nTwo.' }, error: /^b\.md:3: duplicate section id "b\.md#same" \(first at b\.md:1\)/ },
-    { kind: 'empty section', files: { ...GOOD, 'c.md': '# A\nText.\n## Empty\n## B\nText.' }, error: /^c\.md:3: section "Empty" is empty/ },
+  const refusals: { kind: string; files: Record<string, string | Buffer>; settings?: { KB_BUDGET?: number }; error: RegExp }[] = [
+    { kind: 'a pinned file with malformed front matter', files: { ...GOOD, 'rules.md': '---\npinned: [true\n---\n# Rules\nNever promise a refund.' }, error: /^rules\.md:\d+: malformed front matter.*\(a pinned file: the knowledge base is not served without it\)$/ },
+    { kind: 'a pinned file that is not valid UTF-8', files: { ...GOOD, 'rules.md': Buffer.concat([Buffer.from('---\npinned: true\n---\n# Rules\n'), Buffer.from([0xff]), Buffer.from('\n')]) }, error: /^rules\.md:5: not valid UTF-8 \(a pinned file/ },
     { kind: 'pinned block over the budget', files: GOOD, settings: { KB_BUDGET: 3 }, error: /pinned sections need \d+ tokens but the budget is 3: raise the budget or unpin some of: rules\.md#rules/ },
     { kind: 'synonyms file of the wrong shape', files: { ...GOOD, 'synonyms.json': '{"groups": {"price": "cost"}}' }, error: /^synonyms\.json: wrong shape at \.groups/ },
     { kind: 'synonyms file that is not JSON', files: { ...GOOD, 'synonyms.json': '{\n"groups": [\n["a" "b"]]}' }, error: /^synonyms\.json:3: invalid JSON/ },
-    { kind: 'invalid UTF-8', files: { ...GOOD, 'bad.md': Buffer.concat([Buffer.from('# A\nfine\n'), Buffer.from([0xff, 0xfe]), Buffer.from('\n')]) }, error: /^bad\.md:3: not valid UTF-8$/ },
+    { kind: 'identity file with an unknown field', files: { ...GOOD, 'assistant.md': '---\ncompany: Acme\ncolour: red\n---\n' }, error: /^assistant\.md:3: "colour": unknown field/ },
   ];
-
-  for (const { kind, files, settings, error } of faults) {
+  for (const { kind, files, settings, error } of refusals) {
     it(`${kind}: refuses to serve it, logs the file (and line), and get() throws the same`, () => {
       const { holder, log } = hold(kb(files), settings);
       expect(holder.ready).toBe(false);
@@ -76,66 +73,97 @@ describe('a broken knowledge base at start-up', () => {
     });
   }
 
-  it('is picked up once fixed, without a restart', () => {
-    const root = kb({ ...GOOD, 'b.md': '# Same\nOne.\n# Same\nTwo.' });
+  const skips: { kind: string; files: Record<string, string | Buffer>; error: RegExp }[] = [
+    { kind: 'an unreadable file', files: { ...GOOD, 'locked.md': '# Locked\nText.' }, error: /^locked\.md: cannot read file: EACCES$/ },
+    { kind: 'malformed front matter', files: { ...GOOD, 'page.md': '---\ntitle: [unclosed\n---\n# A\nB' }, error: /^page\.md:\d+: malformed front matter/ },
+    { kind: 'invalid UTF-8', files: { ...GOOD, 'bad.md': Buffer.concat([Buffer.from('# A\nfine\n'), Buffer.from([0xff, 0xfe]), Buffer.from('\n')]) }, error: /^bad\.md:3: not valid UTF-8$/ },
+    { kind: 'MDX that does not parse', files: { ...GOOD, 'page.mdx': '# A\n\n<Note>\nunclosed\n' }, error: /^page\.mdx:\d+: MDX that cannot be parsed/ },
+  ];
+  for (const { kind, files, error } of skips) {
+    it(`${kind} (unpinned): skipped and logged with file:line, the rest is served`, () => {
+      const { holder, log } = hold(kb(files));
+      expect(holder.ready).toBe(true);
+      const { kb: loaded, index } = holder.get();
+      expect(loaded.skipped.map((s) => s.message)).toEqual([expect.stringMatching(error)]);
+      expect(index.sections.map((s) => s.id)).toEqual(['faq.md#faq', 'faq.md#refunds', 'rules.md#rules']);
+      expect(log.errors).toEqual([expect.stringMatching(/^\[knowledge\] skipped .* \(the rest of the knowledge base is served\)$/)]);
+      expect(log.lines[0]).toMatch(/^\[knowledge\] loaded .*: 2 files read, 1 skipped, 0 ignored; 3 sections, \d+ tokens; \d+ ms$/);
+    });
+  }
+
+  it('is picked up once fixed, without a restart', async () => {
+    const root = kb({ ...GOOD, 'synonyms.json': '{"groups": 1}' });
     const { holder, log } = hold(root);
-    expect(holder.check()).toBe('unchanged');
-    write(root, { 'b.md': '# Same\nOne.\n# Other\nTwo.' });
-    expect(holder.check()).toBe('changing');
-    expect(holder.check()).toBe('reloaded');
+    expect(await holder.check()).toBe('unchanged');
+    write(root, { 'synonyms.json': '{"groups": []}', 'b.md': '# Other\nTwo.' });
+    expect(await holder.check()).toBe('changing');
+    expect(await holder.check()).toBe('reloaded');
     expect(holder.get().index.sections.map((s) => s.id)).toContain('b.md#other');
-    expect(log.lines.at(-1)).toMatch(/^\[knowledge\] loaded the fixed knowledge base: \d+ sections from 3 files/);
+    expect(log.lines.at(-1)).toMatch(/^\[knowledge\] loaded the fixed knowledge base: 3 files read, 0 skipped, 0 ignored; 4 sections/);
   });
 });
 
 describe('a knowledge base edited while running', () => {
-  it('is reloaded once the edit has settled', () => {
+  it('is reloaded once the edit has settled', async () => {
     const root = kb(GOOD);
     const { holder, log } = hold(root);
     const before = holder.get();
     expect(before.index.sections).toHaveLength(3);
     write(root, { 'new.md': '# Shipping\nWe ship worldwide.' });
-    expect(holder.check()).toBe('changing');
+    expect(await holder.check()).toBe('changing');
     expect(holder.get()).toBe(before); // not yet: another file may still be on its way
     write(root, { 'faq.md': GOOD['faq.md'] + '\n## Invoices\nInvoices are in Billing.' });
-    expect(holder.check()).toBe('changing'); // still moving: wait again
-    expect(holder.check()).toBe('reloaded');
+    expect(await holder.check()).toBe('changing'); // still moving: wait again
+    expect(await holder.check()).toBe('reloaded');
     expect(holder.get().index.sections.map((s) => s.id)).toEqual(expect.arrayContaining(['new.md#shipping', 'faq.md#invoices']));
-    expect(holder.check()).toBe('unchanged');
-    expect(log.lines.at(-1)).toMatch(/^\[knowledge\] reloaded after an edit: 5 sections from 3 files in \d+ ms$/);
+    expect(await holder.check()).toBe('unchanged');
+    expect(log.lines.at(-1)).toMatch(/^\[knowledge\] reloaded after an edit: 3 files read, 0 skipped, 0 ignored; 5 sections, \d+ tokens; \d+ ms$/);
   });
 
-  it('keeps the last good version in service after a broken edit, says why once, and takes the fix', () => {
+  it('keeps the last good version in service after a broken edit, says why once, and takes the fix', async () => {
     const root = kb(GOOD);
     const { holder, log } = hold(root);
     const good = holder.get();
-    write(root, { 'faq.md': '# FAQ\nAnswers.\n## Refunds\nA.\n## Refunds\nB.' });
-    holder.check();
-    expect(holder.check()).toBe('refused');
+    // The rules file was pinned in the version in service: broken, it refuses the edit even
+    // though its broken text no longer says it is pinned.
+    write(root, { 'rules.md': Buffer.from([0x23, 0x20, 0xff, 0x0a]) });
+    await holder.check();
+    expect(await holder.check()).toBe('refused');
     expect(holder.get()).toBe(good);
     expect(log.errors).toHaveLength(1);
     expect(log.errors[0]).toMatch(
-      /^\[knowledge\] the edited knowledge base was NOT loaded: faq\.md:5: duplicate section id .*\. Still serving the version loaded at \d{4}-\d\d-\d\dT.*Z \(3 sections\)\.$/,
+      /^\[knowledge\] the edited knowledge base was NOT loaded: rules\.md:1: not valid UTF-8 \(a pinned file: .*\)\. Still serving the version loaded at \d{4}-\d\d-\d\dT.*Z \(3 sections\)\.$/,
     );
-    expect(holder.check()).toBe('unchanged'); // the same broken files: no new attempt, no new log line
+    expect(await holder.check()).toBe('unchanged'); // the same broken files: no new attempt, no new log line
     expect(log.errors).toHaveLength(1);
 
-    write(root, { 'faq.md': '# FAQ\nAnswers.\n## Refunds\nA.\n## Refund timelines\nB.' });
-    holder.check();
-    expect(holder.check()).toBe('reloaded');
+    write(root, { 'rules.md': GOOD['rules.md'], 'faq.md': '# FAQ\nAnswers.\n## Refunds\nA.\n## Refund timelines\nB.' });
+    await holder.check();
+    expect(await holder.check()).toBe('reloaded');
     expect(holder.get().index.sections.map((s) => s.id)).toContain('faq.md#refund-timelines');
   });
 
-  it('notices a deleted file and a missing folder', () => {
+  it('skips a broken edit of an unpinned file and serves the rest', async () => {
+    const root = kb(GOOD);
+    const { holder, log } = hold(root);
+    write(root, { 'faq.md': '---\ntitle: [unclosed\n---\n# FAQ\nAnswers.' });
+    await holder.check();
+    expect(await holder.check()).toBe('reloaded');
+    expect(holder.get().kb.skipped.map((s) => s.file)).toEqual(['faq.md']);
+    expect(holder.get().index.sections.map((s) => s.id)).toEqual(['rules.md#rules']);
+    expect(log.errors).toEqual([expect.stringMatching(/^\[knowledge\] skipped faq\.md:2: malformed front matter/)]);
+  });
+
+  it('notices a deleted file and a missing folder', async () => {
     const root = kb({ ...GOOD, 'extra.md': '# Extra\nMore.' });
     const { holder, log } = hold(root);
     fs.rmSync(path.join(root, 'extra.md'));
-    holder.check();
-    expect(holder.check()).toBe('reloaded');
+    await holder.check();
+    expect(await holder.check()).toBe('reloaded');
     expect(holder.get().index.sections.map((s) => s.id)).not.toContain('extra.md#extra');
     fs.rmSync(root, { recursive: true });
-    holder.check();
-    expect(holder.check()).toBe('refused');
+    await holder.check();
+    expect(await holder.check()).toBe('refused');
     expect(holder.get().index.sections).toHaveLength(3);
     expect(log.errors.at(-1)).toMatch(/NOT loaded: .*no such file or folder/);
   });

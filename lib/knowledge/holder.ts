@@ -1,24 +1,26 @@
-import { readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
-import { SYNONYMS_FILE } from '../retrieval/index';
-import { loadKnowledge, type Knowledge, type KnowledgeSettings } from './load';
+import { listKnowledgeFiles, TokenCounter } from '../retrieval/index';
+import { loadKnowledge, loadKnowledgeAsync, type Knowledge, type KnowledgeSettings } from './load';
 
 /**
  * The knowledge base in service, and its reloading while the app runs.
  *
  * How edits are noticed: by polling, not fs.watch. Every `intervalMs` the holder takes a
- * signature of the KB's files (path, size and mtime of every markdown file the loader
- * would read, and of synonyms.json): a few `stat` calls, about a millisecond for the demo
- * KB. Polling works the same on every file system (fs.watch misses events on network
+ * signature of the KB's files (path, size and mtime of every document the loader would
+ * read, and of synonyms.json and assistant.md): a few `stat` calls, about a millisecond
+ * for the demo KB. Polling works the same on every file system (fs.watch misses events on network
  * and container mounts, and editors that save by renaming) and costs nothing per request.
  *
  * When a reload happens: once a changed signature has stayed the same for one interval,
  * so an editor saving several files, or a `git pull`, is loaded once, complete.
  *
- * What a broken edit does: nothing to the service. The last good KB stays in use, and one
- * log line says why the edit was refused (`file:line: reason`) and which version is still
- * served. A KB that was broken at start-up is never served in part: the chat answers 503
- * with the error until the files are fixed, and the fix is picked up by the same polling.
+ * What a broken file does: a broken unpinned file is skipped and logged (`file:line:
+ * reason`), and the rest is served. An edit that would serve the KB without its rules (a
+ * broken pinned file, a pinned block over the budget, a missing folder) changes nothing:
+ * the last good KB stays in use, and one log line says why the edit was refused and which
+ * version is still served. A KB like that at start-up is not served at all: the chat
+ * answers 503 with the error until the files are fixed, picked up by the same polling.
  */
 
 export interface KnowledgeLog {
@@ -40,56 +42,35 @@ export class KnowledgeUnavailableError extends Error {
   override readonly name = 'KnowledgeUnavailableError';
 }
 
-const MARKDOWN = /\.(md|markdown)$/i;
-
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
 /**
- * A fingerprint of the files the loader reads: the same folder walk (hidden entries and
- * node_modules skipped), each file's size and mtime. Unreadable paths become part of the
- * signature too, so fixing them counts as a change.
+ * A fingerprint of the files the loader reads: the same walk (files.ts), each file's size,
+ * mtime and inode. Unreadable paths become part of the signature too, so fixing them
+ * counts as a change.
  */
 export function kbSignature(kbPath: string): string {
-  const parts: string[] = [];
-  const stamp = (file: string, label: string) => {
-    try {
-      const s = statSync(file);
-      parts.push(`${label}\t${s.size}\t${s.mtimeMs}\t${s.ino}`);
-    } catch (error) {
-      parts.push(`${label}\t${(error as NodeJS.ErrnoException).code ?? 'error'}`);
-    }
-  };
-  const walk = (dir: string, rel: string) => {
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch (error) {
-      parts.push(`${rel}/\t${(error as NodeJS.ErrnoException).code ?? 'error'}`);
-      return;
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
-      const full = path.join(dir, entry.name);
-      const label = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) walk(full, label);
-      else if (MARKDOWN.test(entry.name) || (!rel && entry.name === SYNONYMS_FILE)) stamp(full, label);
-    }
-  };
-  let stats;
+  let listing;
   try {
-    stats = statSync(kbPath);
+    listing = listKnowledgeFiles(kbPath);
   } catch (error) {
-    return `missing\t${(error as NodeJS.ErrnoException).code ?? 'error'}`;
+    return `missing\t${message(error)}`;
   }
-  if (stats.isDirectory()) walk(kbPath, '');
-  else {
-    stamp(kbPath, path.basename(kbPath));
-    stamp(path.join(path.dirname(kbPath), SYNONYMS_FILE), SYNONYMS_FILE);
-  }
-  return parts.join('\n');
+  const stamp = (file: string) => {
+    try {
+      const s = statSync(path.join(listing.root, file));
+      return `${file}\t${s.size}\t${s.mtimeMs}\t${s.ino}`;
+    } catch (error) {
+      return `${file}\t${(error as NodeJS.ErrnoException).code ?? 'error'}`;
+    }
+  };
+  return [
+    ...listing.documents.map(stamp),
+    ...listing.config.map(stamp),
+    ...listing.unreadable.map((u) => `${u.folder}/\t${u.code}`),
+  ].join('\n');
 }
 
 export class KnowledgeHolder {
@@ -100,19 +81,20 @@ export class KnowledgeHolder {
   /** A changed signature seen at the last check, not yet stable. */
   private changing: string | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
+  private checking = false;
   private readonly kbPath: string;
   private readonly log: KnowledgeLog;
+  /** Token counts by content hash, kept across reloads: a reload tokenizes only what changed. */
+  private readonly tokens = new TokenCounter();
 
   constructor(private readonly options: KnowledgeHolderOptions) {
     this.kbPath = path.resolve(options.cwd ?? process.cwd(), options.settings.KB_PATH);
     this.log = options.log ?? { info: (m) => console.info(m), error: (m) => console.error(m) };
     this.settled = kbSignature(this.kbPath);
     try {
-      this.current = this.load();
-      this.log.info(
-        `[knowledge] loaded ${this.current.index.sections.length} sections from ${this.current.files.length} files ` +
-          `(${this.current.path}) in ${Math.round(this.current.loadMs)} ms`,
-      );
+      this.current = loadKnowledge(this.options.settings, this.options.cwd, { tokens: this.tokens });
+      this.log.info(`[knowledge] loaded ${this.current.path}: ${this.current.summary}`);
+      this.logSkipped(this.current);
     } catch (error) {
       this.lastError = error;
       this.log.error(`[knowledge] THE KNOWLEDGE BASE COULD NOT BE LOADED: ${message(error)}`);
@@ -120,8 +102,16 @@ export class KnowledgeHolder {
     }
   }
 
-  private load(): Knowledge {
-    return loadKnowledge(this.options.settings, this.options.cwd);
+  /** One line per broken unpinned file left out of the KB just loaded. */
+  private logSkipped(knowledge: Knowledge): void {
+    for (const skipped of knowledge.kb.skipped) {
+      this.log.error(`[knowledge] skipped ${skipped.message} (the rest of the knowledge base is served)`);
+    }
+  }
+
+  /** Files with pinned sections in the KB in service: a broken edit of one of them is refused, not skipped. */
+  private pinnedFiles(): Set<string> {
+    return new Set(this.current?.index.pinned.map((s) => s.source) ?? []);
   }
 
   /** True when a KB is in service. */
@@ -135,8 +125,12 @@ export class KnowledgeHolder {
     throw new KnowledgeUnavailableError(message(this.lastError), { cause: this.lastError });
   }
 
-  /** One polling step: compares the files with the KB in service and reloads when they settled. */
-  check(): CheckResult {
+  /**
+   * One polling step: compares the files with the KB in service and reloads when they
+   * settled. The reload yields to the event loop while it reads and parses, so requests
+   * keep being served (by the KB in service) while a large KB loads.
+   */
+  async check(): Promise<CheckResult> {
     const signature = kbSignature(this.kbPath);
     if (signature === this.settled) {
       this.changing = undefined;
@@ -149,14 +143,12 @@ export class KnowledgeHolder {
     this.changing = undefined;
     this.settled = signature;
     try {
-      const next = this.load();
+      const next = await loadKnowledgeAsync(this.options.settings, this.options.cwd, { tokens: this.tokens, pinnedFiles: this.pinnedFiles() });
       const first = !this.current;
       this.current = next;
       this.lastError = undefined;
-      this.log.info(
-        `[knowledge] ${first ? 'loaded the fixed knowledge base' : 'reloaded after an edit'}: ${next.index.sections.length} sections ` +
-          `from ${next.files.length} files in ${Math.round(next.loadMs)} ms`,
-      );
+      this.log.info(`[knowledge] ${first ? 'loaded the fixed knowledge base' : 'reloaded after an edit'}: ${next.summary}`);
+      this.logSkipped(next);
       return 'reloaded';
     } catch (error) {
       if (this.current) {
@@ -172,15 +164,15 @@ export class KnowledgeHolder {
     }
   }
 
-  /** Checks every `intervalMs` (0: never). The timer does not keep the process alive. */
+  /** Checks every `intervalMs` (0: never), one check at a time. The timer does not keep the process alive. */
   watch(intervalMs: number): void {
     if (this.timer || intervalMs <= 0) return;
     this.timer = setInterval(() => {
-      try {
-        this.check();
-      } catch (error) {
-        this.log.error(`[knowledge] checking the knowledge base for changes failed: ${message(error)}`);
-      }
+      if (this.checking) return;
+      this.checking = true;
+      this.check()
+        .catch((error) => this.log.error(`[knowledge] checking the knowledge base for changes failed: ${message(error)}`))
+        .finally(() => (this.checking = false));
     }, intervalMs);
     this.timer.unref();
   }

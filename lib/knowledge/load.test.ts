@@ -24,10 +24,14 @@ describe('loadKnowledge', () => {
     expect(knowledge.index.config).toMatchObject({ budget: 500, floor: 0 });
   });
 
-  it('fails loudly, naming file and line, instead of serving part of a broken KB', () => {
-    const root = kb({ 'a.md': '# Good\nFine.', 'b.md': '# Same\nOne.\n# Same\nTwo.' });
-    expect(() => loadKnowledge({ KB_PATH: root })).toThrow(KnowledgeBaseError);
-    expect(() => loadKnowledge({ KB_PATH: root })).toThrow(/^b\.md:3: duplicate section id/);
+  it('skips a broken unpinned file, and refuses a broken pinned one, naming file and line', () => {
+    const root = kb({ 'a.md': '# Good\nFine.', 'b.md': '---\ntitle: [x\n---\n# B\nText.' });
+    const knowledge = loadKnowledge({ KB_PATH: root });
+    expect(knowledge.kb.skipped.map((s) => s.message)).toEqual([expect.stringMatching(/^b\.md:2: malformed front matter/)]);
+    expect(knowledge.summary).toMatch(/^1 files read, 1 skipped, 0 ignored; 1 sections, \d+ tokens; \d+ ms$/);
+    const pinned = kb({ 'a.md': '# Good\nFine.', 'b.md': '---\npinned: true\ntitle: [x\n---\n# B\nText.' });
+    expect(() => loadKnowledge({ KB_PATH: pinned })).toThrow(KnowledgeBaseError);
+    expect(() => loadKnowledge({ KB_PATH: pinned })).toThrow(/^b\.md:3: malformed front matter.*\(a pinned file/);
     expect(() => loadKnowledge({ KB_PATH: path.join(root, 'missing') })).toThrow(/no such file or folder/);
   });
 

@@ -1,16 +1,28 @@
 import path from 'node:path';
-import { createRetrievalIndex, loadKnowledgeBase, type RetrievalIndex } from '../retrieval/index';
+import {
+  createRetrievalIndex,
+  loadKnowledgeBase,
+  loadKnowledgeBaseAsync,
+  TokenCounter,
+  type KnowledgeBase,
+  type LoadOptions,
+  type RetrievalIndex,
+} from '../retrieval/index';
 
 /** The knowledge base as the chat uses it: the selector's index and where it came from. */
 export interface Knowledge {
   /** Absolute path of the KB folder or file. */
   path: string;
   index: RetrievalIndex;
+  /** What was read: files, identity, skipped files, notices (the index holds the sections as scored). */
+  kb: KnowledgeBase;
   /** Files read, relative to the KB root. */
   files: readonly string[];
   loadedAt: Date;
   /** How long loading, tokenizing and indexing took. */
   loadMs: number;
+  /** One line for the log: files read / skipped / ignored, sections, parts, tokens, time. */
+  summary: string;
 }
 
 export interface KnowledgeSettings {
@@ -19,15 +31,48 @@ export interface KnowledgeSettings {
   KB_FLOOR?: number;
 }
 
+export interface KnowledgeLoadOptions extends LoadOptions {
+  tokens?: TokenCounter;
+}
+
+const number = (n: number) => n.toLocaleString('en-US');
+
+/** "12 files read, 1 skipped, 3 ignored; 235 sections (2 split into 5 parts), 40,970 tokens; 512 ms". */
+export function loadSummary(kb: KnowledgeBase, index: RetrievalIndex, ms: number): string {
+  const ignored = kb.ignored.hidden + kb.ignored.nodeModules + kb.ignored.other;
+  const parts = index.sections.filter((s) => s.part);
+  const split = new Set(parts.map((s) => s.part!.sectionId)).size;
+  return (
+    `${number(kb.files.length)} files read, ${number(kb.skipped.length)} skipped, ${number(ignored)} ignored; ` +
+    `${number(kb.sections.length)} sections${split ? ` (${number(split)} split into ${number(parts.length)} parts)` : ''}, ` +
+    `${number(index.kbTokens)} tokens; ${Math.round(ms)} ms`
+  );
+}
+
+function indexed(kbPath: string, kb: KnowledgeBase, settings: KnowledgeSettings, tokens: TokenCounter, started: number): Knowledge {
+  const index = createRetrievalIndex(kb, { budget: settings.KB_BUDGET, floor: settings.KB_FLOOR }, { count: tokens.count });
+  tokens.prune();
+  const loadMs = performance.now() - started;
+  return { path: kbPath, index, kb, files: kb.files, loadedAt: new Date(), loadMs, summary: loadSummary(kb, index, loadMs) };
+}
+
 /**
- * Loads and indexes the knowledge base. All or nothing: a file that cannot be used
- * throws the selector's KnowledgeBaseError (message `file:line: reason`), a budget the
- * pinned block does not fit in throws RetrievalConfigError. Nothing is ever half-loaded.
+ * Loads and indexes the knowledge base. A broken unpinned file is skipped (listed in
+ * `kb.skipped`); anything that would serve the KB without its rules throws the selector's
+ * KnowledgeBaseError (`file:line: reason`), a budget the pinned block does not fit in
+ * throws RetrievalConfigError.
  */
-export function loadKnowledge(settings: KnowledgeSettings, cwd = process.cwd()): Knowledge {
+export function loadKnowledge(settings: KnowledgeSettings, cwd = process.cwd(), options: KnowledgeLoadOptions = {}): Knowledge {
   const started = performance.now();
   const kbPath = path.resolve(cwd, settings.KB_PATH);
-  const kb = loadKnowledgeBase(kbPath);
-  const index = createRetrievalIndex(kb, { budget: settings.KB_BUDGET, floor: settings.KB_FLOOR });
-  return { path: kbPath, index, files: kb.files, loadedAt: new Date(), loadMs: performance.now() - started };
+  const tokens = options.tokens ?? new TokenCounter();
+  return indexed(kbPath, loadKnowledgeBase(kbPath, { ...options, tokens }), settings, tokens, started);
+}
+
+/** The same, yielding to the event loop while files are read and parsed (reloads in a running server). */
+export async function loadKnowledgeAsync(settings: KnowledgeSettings, cwd = process.cwd(), options: KnowledgeLoadOptions = {}): Promise<Knowledge> {
+  const started = performance.now();
+  const kbPath = path.resolve(cwd, settings.KB_PATH);
+  const tokens = options.tokens ?? new TokenCounter();
+  return indexed(kbPath, await loadKnowledgeBaseAsync(kbPath, { ...options, tokens }), settings, tokens, started);
 }

@@ -11,6 +11,11 @@ export const retrievalConfigSchema = z.object({
   budget: z.number().int().positive().default(3700),
   /** Minimum tokens of non-pinned knowledge; below it, unsent sections are added in file order. 0 disables the floor. */
   floor: z.number().int().nonnegative().default(2000),
+  /**
+   * Longest unpinned section, as a share of the budget left after the pinned block; a longer
+   * one is split into parts that each fit (split.ts). 1 = split only what could never be sent.
+   */
+  maxSectionShare: z.number().gt(0).max(1).default(0.5),
   /** BM25 term-frequency saturation. 0 = presence only; typical range 0.5–2. */
   k1: z.number().min(0).max(10).default(1.2),
   /** BM25 length normalisation. 0 = none, 1 = full. */

@@ -22,11 +22,18 @@ export interface RenderableSection {
   title: string;
   parents: readonly string[];
   text: string;
+  /** A part of a split section (split.ts). */
+  part?: { index: number; count: number };
 }
 
-/** The title path, outermost first: "Billing FAQ › Can I get a refund?". */
-export function titlePath(section: Pick<RenderableSection, 'title' | 'parents'>): string {
-  return [...section.parents, section.title].join(' › ');
+/** "(part 2 of 4)" for a part of a split section, else "". */
+export function partLabel(section: Pick<RenderableSection, 'part'>): string {
+  return section.part ? ` (part ${section.part.index} of ${section.part.count})` : '';
+}
+
+/** The title path, outermost first: "Billing FAQ › Can I get a refund?" (and "(part 2 of 4)" for a part). */
+export function titlePath(section: Pick<RenderableSection, 'title' | 'parents' | 'part'>): string {
+  return [...section.parents, section.title].join(' › ') + partLabel(section);
 }
 
 /** One section's block, exactly as it appears in the context text. */

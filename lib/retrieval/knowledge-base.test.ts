@@ -48,11 +48,12 @@ describe('loadKnowledgeBase', () => {
     expect(kb.sections.map((s) => s.id)).toEqual(['faq.md#faq']);
   });
 
-  it('rejects duplicate ids, naming both places', () => {
-    const root = kbFolder({ 'faq.md': '# FAQ\nA.\n## Refunds\nB.\n## Refunds\nC.' });
-    expect(() => loadKnowledgeBase(root)).toThrow(
-      'faq.md:5: duplicate section id "faq.md#refunds" (first at faq.md:3): give one of the headings a different title',
-    );
+  it('gives two sections with the same heading path an ordinal, and a notice naming both lines', () => {
+    const kb = loadKnowledgeBase(kbFolder({ 'faq.md': '# FAQ\nA.\n## Refunds\nB.\n## Refunds\nC.' }));
+    expect(kb.sections.map((s) => s.id)).toEqual(['faq.md#faq', 'faq.md#faq/refunds', 'faq.md#faq/refunds-2']);
+    expect(kb.notices).toEqual([
+      { kind: 'duplicate-heading', file: 'faq.md', line: 5, message: expect.stringMatching(/"FAQ › Refunds" repeats line 3: this one is #faq\/refunds-2/) },
+    ]);
   });
 
   it('names a file that is not valid UTF-8, with the line', () => {
@@ -62,7 +63,7 @@ describe('loadKnowledgeBase', () => {
 
   it('names a missing path and an empty folder', () => {
     expect(() => loadKnowledgeBase('/no/such/kb')).toThrow('/no/such/kb: no such file or folder');
-    expect(() => loadKnowledgeBase(kbFolder({ 'a.txt': 'x' }))).toThrow(/no markdown files/);
+    expect(() => loadKnowledgeBase(kbFolder({ 'a.txt': 'x' }))).toThrow(/no documents \(\.md, \.markdown, \.mdx, \.html, \.htm\) in this folder/);
   });
 
   it('reads synonyms.json at the root and rejects a wrong shape, naming the file', () => {

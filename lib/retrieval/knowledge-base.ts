@@ -1,46 +1,42 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { renderSectionBlock } from './context';
 import { KnowledgeBaseError } from './errors';
-import { parseMarkdownDocument } from './markdown';
+import { listKnowledgeFiles, SYNONYMS_FILE } from './files';
+import { assignSectionIds } from './ids';
+import { defaultIdentity, IDENTITY_FILE, parseIdentity } from './identity';
+import { looksPinned, parseDocument, type ParsedDocument } from './markdown';
 import { parseSynonyms } from './synonyms';
-import { countTokens } from './tokens';
-import type { KnowledgeBase, Section } from './types';
+import { TokenCounter, type CountTokens } from './tokens';
+import type { KnowledgeBase, LoadNotice, Section, SkippedFile } from './types';
 
 /**
- * Loads a knowledge base from a folder (every `.md`/`.markdown` file below it, hidden
- * files and folders skipped) or from a single markdown file. "File order" is path order,
- * except that files with a front matter `order: N` come first, ascending.
- * `synonyms.json` at the root (beside the file, for a single file) is read if present.
+ * Loads a knowledge base from a folder (every document below it, see files.ts) or from a
+ * single document. "File order" is path order, except that files with a front matter
+ * `order: N` come first, ascending.
  *
- * Everything is checked before anything is returned: any unreadable file, bad
- * encoding, malformed front matter, empty section or duplicate id throws a
- * KnowledgeBaseError naming the file and line. A KB is served whole or not at all.
+ * What is refused, and what is skipped:
+ * - A broken **unpinned** file (unreadable, bad UTF-8, malformed front matter, MDX that
+ *   does not parse) is left out and listed in `skipped` (`file:line: reason`): the rest serves.
+ * - A broken file that is, or asks to be, **pinned** (front matter `pinned:`, or a pin marker
+ *   anywhere in its text, or a file pinned in the KB in service: `options.pinnedFiles`)
+ *   refuses the whole KB: serving without a rule is worse than not serving.
+ * - A missing or empty folder, a KB with no sections, a broken `synonyms.json` or
+ *   `assistant.md` refuse the KB too. Every refusal is a KnowledgeBaseError naming `file:line`.
  */
 
-export const SYNONYMS_FILE = 'synonyms.json';
-const MARKDOWN = /\.(md|markdown)$/i;
-
-function toPosix(p: string): string {
-  return p.split(path.sep).join('/');
+export interface LoadOptions {
+  /** Token counts cached across loads (by content hash); a fresh one when absent. */
+  tokens?: TokenCounter;
+  /** Files pinned in the KB currently served: a broken edit of one of them refuses the reload. */
+  pinnedFiles?: ReadonlySet<string>;
 }
 
-function listMarkdownFiles(dir: string, root: string, out: string[]): void {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) listMarkdownFiles(full, root, out);
-    else if (entry.isFile() && MARKDOWN.test(entry.name)) out.push(toPosix(path.relative(root, full)));
-  }
+interface LoadedDocument extends ParsedDocument {
+  file: string;
 }
 
-function readUtf8(absolute: string, relative: string): string {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(absolute);
-  } catch (error) {
-    throw new KnowledgeBaseError(`cannot read file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, relative);
-  }
+function decodeUtf8(bytes: Buffer, relative: string): string {
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
@@ -50,85 +46,144 @@ function readUtf8(absolute: string, relative: string): string {
   }
 }
 
-/**
- * Parses markdown sources (path relative to the root → text) into sections with ids, tokens
- * and file order: sources with a front matter `order` first (ascending), then the others
- * in the order given (the loader gives them in path order).
- */
-export function sectionsFromSources(sources: ReadonlyArray<{ file: string; text: string }>): Section[] {
-  const documents = sources
-    .map(({ file, text }) => ({ file, ...parseMarkdownDocument(file, text) }))
-    .map((doc, i) => ({ ...doc, i }))
-    .sort((a, b) => (a.order ?? Infinity) - (b.order ?? Infinity) || a.i - b.i);
-  const sections: Section[] = [];
-  const firstLineOfId = new Map<string, string>();
-  for (const { file, sections: parsedSections } of documents) {
-    for (const parsed of parsedSections) {
-      const id = `${file}#${parsed.slug}`;
-      const previous = firstLineOfId.get(id);
-      if (previous) {
-        throw new KnowledgeBaseError(
-          `duplicate section id "${id}" (first at ${previous}): give one of the headings a different title`,
-          file,
-          parsed.line,
-        );
-      }
-      firstLineOfId.set(id, `${file}:${parsed.line}`);
-      const section: Section = {
-        id,
-        title: parsed.title,
-        parents: parsed.parents,
-        source: file,
-        line: parsed.line,
-        text: parsed.text,
-        tokens: 0,
-        order: sections.length,
-        pinned: parsed.pinned,
-      };
-      section.tokens = countTokens(renderSectionBlock(section));
-      sections.push(section);
-    }
+function readBytes(absolute: string, relative: string): Buffer {
+  try {
+    return readFileSync(absolute);
+  } catch (error) {
+    throw new KnowledgeBaseError(`cannot read file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, relative);
   }
-  return sections;
 }
 
-/** Loads and validates a knowledge base from a folder or a single markdown file. */
-export function loadKnowledgeBase(kbPath: string): KnowledgeBase {
-  const absolute = path.resolve(kbPath);
-  let stats;
+function readUtf8(absolute: string, relative: string): string {
+  return decodeUtf8(readBytes(absolute, relative), relative);
+}
+
+/** One document's sections, with ids and token counts (file order is set later, by `inFileOrder`). */
+function documentSections(doc: LoadedDocument, count: CountTokens): { sections: Section[]; notices: LoadNotice[] } {
+  const { ids, notices } = assignSectionIds(doc.file, doc.sections);
+  const sections = doc.sections.map((parsed, i) => {
+    const section: Section = {
+      id: ids[i]!,
+      title: parsed.title,
+      parents: parsed.parents,
+      source: doc.file,
+      line: parsed.line,
+      text: parsed.text,
+      tokens: 0,
+      order: 0,
+      pinned: parsed.pinned,
+    };
+    section.tokens = count(renderSectionBlock(section));
+    return section;
+  });
+  return { sections, notices: [...doc.notices, ...notices] };
+}
+
+interface BuiltDocument {
+  file: string;
+  order?: number;
+  sections: Section[];
+  notices: LoadNotice[];
+}
+
+/** All sections in file order (front matter `order` first, ascending; then as given), `order` numbered. */
+function inFileOrder(documents: readonly BuiltDocument[]): { sections: Section[]; notices: LoadNotice[] } {
+  const ordered = documents.map((doc, i) => ({ doc, i })).sort((a, b) => (a.doc.order ?? Infinity) - (b.doc.order ?? Infinity) || a.i - b.i);
+  const sections = ordered.flatMap(({ doc }) => doc.sections);
+  sections.forEach((s, i) => (s.order = i));
+  return { sections, notices: ordered.flatMap(({ doc }) => doc.notices) };
+}
+
+function buildDocument(doc: LoadedDocument, count: CountTokens): BuiltDocument {
+  return { file: doc.file, order: doc.order, ...documentSections(doc, count) };
+}
+
+/**
+ * Parses in-memory sources (path relative to the root → text) into sections, strictly:
+ * any source that cannot be parsed throws. For tests, benchmarks and fixtures.
+ */
+export function sectionsFromSources(sources: ReadonlyArray<{ file: string; text: string }>, count: CountTokens = new TokenCounter().count): Section[] {
+  return inFileOrder(sources.map(({ file, text }) => buildDocument({ file, ...parseDocument(file, text) }, count))).sections;
+}
+
+/** One document read and parsed, or the reason it was skipped; throws when a pinned file is broken. */
+function loadDocument(root: string, file: string, pinnedFiles: ReadonlySet<string>): LoadedDocument | SkippedFile {
+  let raw: Buffer | undefined;
   try {
-    stats = statSync(absolute);
-  } catch {
-    throw new KnowledgeBaseError('no such file or folder', kbPath);
+    raw = readBytes(path.join(root, file), file);
+    return { file, ...parseDocument(file, decodeUtf8(raw, file)) };
+  } catch (error) {
+    if (!(error instanceof KnowledgeBaseError)) throw error;
+    const pinned = pinnedFiles.has(file) || (raw !== undefined && looksPinned(new TextDecoder('utf-8').decode(raw)));
+    if (pinned) throw new KnowledgeBaseError(`${error.reason} (a pinned file: the knowledge base is not served without it)`, error.file, error.line);
+    return { file, line: error.line, reason: error.reason, message: error.message };
   }
-  let root: string;
-  let files: string[];
-  if (stats.isDirectory()) {
-    root = absolute;
-    files = [];
-    listMarkdownFiles(root, root, files);
-    files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    if (files.length === 0) throw new KnowledgeBaseError('no markdown files (*.md) in this folder', kbPath);
-  } else {
-    if (!MARKDOWN.test(absolute)) throw new KnowledgeBaseError('not a markdown file (*.md)', kbPath);
-    root = path.dirname(absolute);
-    files = [path.basename(absolute)];
+}
+
+/**
+ * The loader as steps: it yields after every few files, so the async form can keep the
+ * event loop responsive while a large KB loads; the sync form runs it straight through.
+ */
+function* loadSteps(kbPath: string, options: LoadOptions): Generator<void, KnowledgeBase> {
+  const listing = listKnowledgeFiles(kbPath);
+  const { root } = listing;
+  if (listing.documents.length === 0) {
+    throw new KnowledgeBaseError('no documents (.md, .markdown, .mdx, .html, .htm) in this folder', kbPath);
   }
-
-  const sources = files.map((file) => ({ file, text: readUtf8(path.join(root, file), file) }));
-  const sections = sectionsFromSources(sources);
-  if (sections.length === 0) throw new KnowledgeBaseError('the knowledge base has no sections', kbPath);
-
-  const synonymsPath = path.join(root, SYNONYMS_FILE);
-  let synonyms: KnowledgeBase['synonyms'] = [];
-  let synonymsFile: string | undefined;
-  try {
-    statSync(synonymsPath);
-    synonymsFile = SYNONYMS_FILE;
-  } catch {
-    // no synonyms file: no expansion
+  const count = (options.tokens ?? new TokenCounter()).count;
+  const pinnedFiles = options.pinnedFiles ?? new Set<string>();
+  const documents: BuiltDocument[] = [];
+  const skipped: SkippedFile[] = listing.unreadable.map(({ folder, code }) => ({
+    file: `${folder}/`,
+    reason: `cannot read folder: ${code}`,
+    message: `${folder}/: cannot read folder: ${code}`,
+  }));
+  let since = performance.now();
+  for (const file of listing.documents) {
+    const loaded = loadDocument(root, file, pinnedFiles);
+    if ('sections' in loaded) documents.push(buildDocument(loaded, count));
+    else skipped.push(loaded);
+    if (performance.now() - since > 8) {
+      yield;
+      since = performance.now();
+    }
   }
-  if (synonymsFile) synonyms = parseSynonyms(synonymsFile, readUtf8(synonymsPath, synonymsFile));
+  const { sections, notices } = inFileOrder(documents);
+  if (sections.length === 0) {
+    const why = skipped.length ? `: ${skipped.length} file(s) skipped, the first: ${skipped[0]!.message}` : '';
+    throw new KnowledgeBaseError(`the knowledge base has no sections${why}`, kbPath);
+  }
+  const has = (name: string) => listing.config.includes(name);
+  const synonyms = has(SYNONYMS_FILE) ? parseSynonyms(SYNONYMS_FILE, readUtf8(path.join(root, SYNONYMS_FILE), SYNONYMS_FILE)) : [];
+  const identity = has(IDENTITY_FILE) ? parseIdentity(IDENTITY_FILE, readUtf8(path.join(root, IDENTITY_FILE), IDENTITY_FILE)) : defaultIdentity();
+  return {
+    root,
+    files: documents.map((d) => d.file),
+    sections,
+    synonyms,
+    synonymsFile: has(SYNONYMS_FILE) ? SYNONYMS_FILE : undefined,
+    identity,
+    skipped,
+    ignored: listing.ignored,
+    notices,
+  };
+}
 
-  return { root, files, sections, synonyms, synonymsFile };
+/** Loads and validates a knowledge base from a folder or a single document. */
+export function loadKnowledgeBase(kbPath: string, options: LoadOptions = {}): KnowledgeBase {
+  const steps = loadSteps(kbPath, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** The same load, yielding to the event loop every ~8 ms of work (for reloads in a running server). */
+export async function loadKnowledgeBaseAsync(kbPath: string, options: LoadOptions = {}): Promise<KnowledgeBase> {
+  const steps = loadSteps(kbPath, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
 }

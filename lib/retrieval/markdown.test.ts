@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { KnowledgeBaseError } from './errors';
-import { parseMarkdownFile } from './markdown';
+import { assignSectionIds } from './ids';
+import { parseDocument } from './markdown';
 
-const parse = (source: string) => parseMarkdownFile('kb/page.md', source);
+const parse = (source: string) => parseDocument('kb/page.md', source).sections;
+const slugs = (source: string) => assignSectionIds('kb/page.md', parse(source)).ids.map((id) => id.slice('kb/page.md#'.length));
 
 function errorOf(fn: () => unknown): KnowledgeBaseError {
   try {
@@ -14,7 +16,7 @@ function errorOf(fn: () => unknown): KnowledgeBaseError {
   throw new Error('expected a KnowledgeBaseError');
 }
 
-describe('parseMarkdownFile', () => {
+describe('parseDocument (markdown)', () => {
   it('splits at #, ## and ### with non-overlapping bodies and parent titles', () => {
     const sections = parse(
       [
@@ -49,7 +51,7 @@ describe('parseMarkdownFile', () => {
   it('keeps the heading text exactly as written and slugs it for the id', () => {
     const [section] = parse('## Using `ffmpeg` & OBS — 2024 edition ##\nBody.');
     expect(section!.title).toBe('Using `ffmpeg` & OBS — 2024 edition');
-    expect(section!.slug).toBe('using-ffmpeg--obs--2024-edition');
+    expect(slugs('## Using `ffmpeg` & OBS — 2024 edition ##\nBody.')).toEqual(['using-ffmpeg--obs--2024-edition']);
   });
 
   it('makes a heading followed directly by a deeper one a container, not a section', () => {
@@ -93,16 +95,18 @@ describe('parseMarkdownFile', () => {
     expect(error.message).toMatch(/kb\/page\.md:2: malformed front matter: "pinned"/);
   });
 
-  it('rejects an empty section, naming its line', () => {
-    const error = errorOf(() => parse('# A\nText.\n## Empty\n## B\nText.'));
-    expect(error.message).toBe('kb/page.md:3: section "Empty" is empty: write a body or remove the heading');
+  it('skips a heading with no body and no heading under it, and says so with its line', () => {
+    const doc = parseDocument('kb/page.md', '# A\nText.\n## Empty\n## B\nText.');
+    expect(doc.sections.map((s) => s.title)).toEqual(['A', 'B']);
+    expect(doc.notices).toEqual([expect.objectContaining({ kind: 'empty-heading', file: 'kb/page.md', line: 3 })]);
   });
 
   it('turns text before the first heading into a section named after the file', () => {
     const sections = parse('Some intro.\n\n# Title\nBody.');
-    expect(sections.map((s) => [s.title, s.slug, s.line])).toEqual([
-      ['page', 'page', 1],
-      ['Title', 'title', 3],
+    expect(sections.map((s) => [s.title, s.line])).toEqual([
+      ['page', 1],
+      ['Title', 3],
     ]);
+    expect(slugs('Some intro.\n\n# Title\nBody.')).toEqual(['page', 'title']);
   });
 });

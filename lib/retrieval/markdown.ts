@@ -1,25 +1,28 @@
-import type { Heading, Nodes, Root, Yaml } from 'mdast';
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
-import { frontmatter } from 'micromark-extension-frontmatter';
-import { slug } from 'github-slugger';
-import { parseDocument } from 'yaml';
+import type { Heading, RootContent, Yaml } from 'mdast';
+import { parseDocument as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { KnowledgeBaseError } from './errors';
+import { documentFormat, parseDocumentTree, type DocumentFormat, type DocumentTree } from './formats';
+import type { LoadNotice } from './types';
 
 /**
- * Markdown → sections.
+ * A document → sections. Any format (formats.ts) arrives here as one mdast tree.
  *
  * - Headings `#`, `##` and `###` start sections; `####` and deeper stay inside the body.
  *   Only top-level headings count: a `#` inside a code block, list or quote is text.
  * - A section's body runs from its heading to the next heading of level 1–3. Sections do
  *   not overlap, so no text is sent twice; a nested section keeps its ancestors' titles in
  *   `parents` (rendered as "Parent › Child" in the context text).
- * - A heading followed directly by a deeper heading is a container: it makes no section of
- *   its own, its title lives on in its children's `parents`.
- * - A heading with no body and no deeper heading under it is an error (an empty section).
- * - Text before the first heading becomes a section titled by the front matter `title`,
- *   or else by the file name.
+ * - A heading with no body of its own is a **container**: it makes no section, its title
+ *   lives on in the `parents` of the headings under it. A heading with no body and no
+ *   heading under it makes nothing at all and is reported (notice `empty-heading`).
+ * - A heading with no text (only an anchor or an image) is not a boundary: what follows
+ *   it stays in the section before (notice `untitled-heading`).
+ * - Text before the first heading becomes a section titled by the page title (front matter
+ *   `title`, or HTML `<title>`), or else by the file name.
+ * - A page title with no `#` heading in the file is the outermost parent of every section
+ *   (Docusaurus-style pages: `title:` in front matter, content starting at `##`).
+ * - An empty file, or one with only front matter, has no sections (notice `no-content`).
  * - Pinning: front matter `pinned: true` pins every section of the file; the comment
  *   `<!-- pinned -->` on the line directly under a heading pins that section only.
  */
@@ -27,7 +30,6 @@ import { KnowledgeBaseError } from './errors';
 export interface ParsedSection {
   title: string;
   parents: string[];
-  slug: string;
   line: number;
   text: string;
   pinned: boolean;
@@ -41,17 +43,21 @@ const frontMatterSchema = z.looseObject({
 });
 
 export interface ParsedDocument {
+  format: DocumentFormat;
   /** Front matter `order`, if given. */
   order?: number;
+  /** Front matter `pinned: true`. */
+  pinned: boolean;
   sections: ParsedSection[];
+  /** What was skipped or read as structure (containers, empty headings, no content). */
+  notices: LoadNotice[];
 }
 
-const PIN_MARKER = /^<!--\s*pinned\s*-->$/i;
 const SECTION_DEPTH = 3;
 
 function parseFrontMatter(node: Yaml, file: string): z.infer<typeof frontMatterSchema> {
   const firstContentLine = (node.position?.start.line ?? 1) + 1;
-  const doc = parseDocument(node.value, { prettyErrors: true });
+  const doc = parseYaml(node.value, { prettyErrors: true });
   const error = doc.errors[0];
   if (error) {
     const line = firstContentLine + (error.linePos?.[0]?.line ?? 1) - 1;
@@ -67,102 +73,105 @@ function parseFrontMatter(node: Yaml, file: string): z.infer<typeof frontMatterS
   return parsed.data;
 }
 
-function startOffset(node: Nodes): number {
-  return node.position!.start.offset!;
-}
-function endOffset(node: Nodes): number {
-  return node.position!.end.offset!;
-}
-
-/** The heading text exactly as written: the source between the `#` marks (or above a setext underline). */
-function headingText(heading: Heading, source: string): string {
-  const first = heading.children[0];
-  const last = heading.children.at(-1);
-  if (!first || !last) return '';
-  return source.slice(startOffset(first), endOffset(last)).trim();
-}
-
 function fileStem(file: string): string {
-  return file.split('/').at(-1)!.replace(/\.(md|markdown)$/i, '');
+  return file.split('/').at(-1)!.replace(/\.[^.]+$/, '');
 }
 
-/** Splits one markdown file into sections. `file` (relative to the KB root) is used in ids and errors. */
-export function parseMarkdownFile(file: string, source: string): ParsedSection[] {
-  return parseMarkdownDocument(file, source).sections;
+function lineOf(node: RootContent): number {
+  return node.position?.start.line ?? 1;
 }
 
-/** Like parseMarkdownFile, with the file-level settings from the front matter. */
-export function parseMarkdownDocument(file: string, source: string): ParsedDocument {
-  const tree: Root = fromMarkdown(source, {
-    extensions: [frontmatter(['yaml'])],
-    mdastExtensions: [frontmatterFromMarkdown(['yaml'])],
-  });
+function isSectionHeading(node: RootContent): node is Heading {
+  return node.type === 'heading' && node.depth <= SECTION_DEPTH;
+}
 
-  let bodyStart = 0;
-  let filePinned = false;
-  let fileTitle: string | undefined;
-  let order: number | undefined;
-  const children = tree.children;
-  const first = children[0];
-  if (first?.type === 'yaml') {
-    const meta = parseFrontMatter(first, file);
-    filePinned = meta.pinned ?? false;
-    fileTitle = meta.title;
-    order = meta.order;
-    bodyStart = endOffset(first);
-  }
-
-  const headings = children.filter(
-    (node): node is Heading => node.type === 'heading' && node.depth <= SECTION_DEPTH,
-  );
-  for (const node of children) {
-    if (node.type === 'html' && PIN_MARKER.test(node.value.trim())) {
-      const previous = children[children.indexOf(node) - 1];
-      const underHeading =
-        previous?.type === 'heading' && previous.depth <= SECTION_DEPTH &&
-        node.position!.start.line === previous.position!.end.line + 1;
-      if (!underHeading) {
-        throw new KnowledgeBaseError(
-          'the <!-- pinned --> marker must be on the line directly under a heading (#, ## or ###)',
-          file,
-          node.position!.start.line,
-        );
-      }
+/** Throws unless every pin marker sits on the line directly under a section heading. */
+function checkPinMarkers(tree: DocumentTree, children: readonly RootContent[], file: string): void {
+  children.forEach((node, i) => {
+    if (!tree.isPinMarker(node)) return;
+    const previous = children[i - 1];
+    const underHeading =
+      previous !== undefined && isSectionHeading(previous) && lineOf(node) === previous.position!.end.line + 1;
+    if (!underHeading) {
+      throw new KnowledgeBaseError(
+        `the ${tree.format === 'mdx' ? '{/* pinned */}' : '<!-- pinned -->'} marker must be on the line directly under a heading (#, ## or ###)`,
+        file,
+        lineOf(node),
+      );
     }
+  });
+}
+
+interface OpenHeading {
+  node: Heading;
+  index: number;
+  title: string;
+}
+
+/** Splits one document into sections. `file` (relative to the KB root) is used in errors and notices. */
+export function parseDocument(file: string, source: string, format = documentFormat(file) ?? 'markdown'): ParsedDocument {
+  const tree = parseDocumentTree(file, source, format);
+  const all = tree.root.children;
+  let meta: z.infer<typeof frontMatterSchema> = {};
+  let children = all;
+  if (all[0]?.type === 'yaml') {
+    meta = parseFrontMatter(all[0], file);
+    children = all.slice(1);
   }
+  checkPinMarkers(tree, children, file);
+  const filePinned = meta.pinned ?? false;
+  const pageTitle = meta.title ?? tree.title;
+  const notices: LoadNotice[] = [];
+
+  // Section headings with text; a heading with no text is no boundary.
+  const headings: OpenHeading[] = [];
+  children.forEach((node, index) => {
+    if (!isSectionHeading(node)) return;
+    const title = tree.headingTitle(node);
+    if (title) headings.push({ node, index, title });
+    else notices.push({ kind: 'untitled-heading', file, line: lineOf(node), message: 'a heading with no text: its content stays in the section before' });
+  });
+  const hasTopHeading = headings.some((h) => h.node.depth === 1);
+  const rootParents = pageTitle && !hasTopHeading ? [pageTitle] : [];
 
   const sections: ParsedSection[] = [];
-  const preamble = source.slice(bodyStart, headings[0] ? startOffset(headings[0]) : source.length).trim();
-  if (preamble) {
-    const title = fileTitle ?? fileStem(file);
-    const line = source.slice(0, bodyStart).split('\n').length + (bodyStart > 0 ? 1 : 0);
-    sections.push({ title, parents: [], slug: slug(title), line, text: preamble, pinned: filePinned });
+  const preamble = children.slice(0, headings[0]?.index ?? children.length);
+  const preambleText = tree.textOf(preamble);
+  if (preambleText) {
+    sections.push({ title: pageTitle ?? fileStem(file), parents: [], line: lineOf(preamble[0]!), text: preambleText, pinned: filePinned });
   }
 
   const ancestors: { depth: number; title: string }[] = [];
   headings.forEach((heading, i) => {
-    const title = headingText(heading, source);
-    const line = heading.position!.start.line;
-    if (!title) throw new KnowledgeBaseError('heading has no text', file, line);
-    while (ancestors.length && ancestors.at(-1)!.depth >= heading.depth) ancestors.pop();
-    const parents = ancestors.map((a) => a.title);
-    ancestors.push({ depth: heading.depth, title });
+    const { node, title } = heading;
+    while (ancestors.length && ancestors.at(-1)!.depth >= node.depth) ancestors.pop();
+    const parents = [...rootParents, ...ancestors.map((a) => a.title)];
+    ancestors.push({ depth: node.depth, title });
 
     const next = headings[i + 1];
-    const end = next ? startOffset(next) : source.length;
-    let start = endOffset(heading);
-    const afterHeading = children[children.indexOf(heading) + 1];
+    let body = children.slice(heading.index + 1, next?.index ?? children.length);
     let pinned = filePinned;
-    if (afterHeading?.type === 'html' && PIN_MARKER.test(afterHeading.value.trim())) {
+    if (body[0] && tree.isPinMarker(body[0])) {
       pinned = true;
-      start = endOffset(afterHeading);
+      body = body.slice(1);
     }
-    const text = source.slice(start, end).trim();
-    if (!text) {
-      if (next && next.depth > heading.depth) return; // a container: its title lives on in `parents`
-      throw new KnowledgeBaseError(`section "${title}" is empty: write a body or remove the heading`, file, line);
+    const text = tree.textOf(body);
+    const line = lineOf(node);
+    if (text) {
+      sections.push({ title, parents, line, text, pinned });
+    } else if (next && next.node.depth > node.depth) {
+      notices.push({ kind: 'container', file, line, message: `heading "${title}" has no text of its own: a container, its title lives on in the headings under it` });
+    } else {
+      notices.push({ kind: 'empty-heading', file, line, message: `heading "${title}" has no text under it and no headings below it: skipped` });
     }
-    sections.push({ title, parents, slug: slug(title) || `line-${line}`, line, text, pinned });
   });
-  return { order, sections };
+  if (sections.length === 0 && headings.length === 0) {
+    notices.push({ kind: 'no-content', file, line: 1, message: 'no content (an empty file, or only front matter)' });
+  }
+  return { format, order: meta.order, pinned: filePinned, sections, notices };
+}
+
+/** Does this file's raw text ask to be pinned? Used to decide whether a file that fails to parse may be skipped. */
+export function looksPinned(source: string): boolean {
+  return /^pinned\s*:(?!\s*(false|no|off)\s*$)/im.test(source) || /<!--\s*pinned\s*-->|\{\/\*\s*pinned\s*\*\/\}/i.test(source);
 }

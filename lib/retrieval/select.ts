@@ -10,8 +10,10 @@ import { retrievalConfig, type RetrievalConfig, type RetrievalConfigInput } from
 import { renderSectionBlock, titlePath } from './context';
 import { RetrievalConfigError } from './errors';
 import { buildQuery, type Query, type TypoLookup } from './query';
+import { splitLongSections } from './split';
+import { countTokens, type CountTokens } from './tokens';
 import { buildTypoIndex, TYPO_INDEX_MAX_SECTIONS } from './typos';
-import type { KnowledgeBase, Section, SynonymGroup } from './types';
+import type { KnowledgeBase, Section, SectionPart, SynonymGroup } from './types';
 
 /**
  * The selector: which sections go into one request, and why.
@@ -50,6 +52,8 @@ export interface SectionVerdict {
   reason: Reason;
   /** For matched sections: each query term's share of the score (they sum to `score`). */
   matches?: TermExplanation[];
+  /** For a part of a split section: which part, of how many, of which section. */
+  part?: SectionPart;
 }
 
 export interface TokenSplit {
@@ -98,9 +102,12 @@ export interface Explanation {
 /** A knowledge base made ready for selection: scored pool, inverted index, pinned block. */
 export interface RetrievalIndex {
   config: RetrievalConfig;
+  /** The KB's sections in file order, long ones replaced by their parts: the units that are scored and sent. */
   sections: readonly Section[];
   synonyms: readonly SynonymGroup[];
   pinned: readonly Section[];
+  /** Longest a section may be before it is split into parts (split.ts): `maxSectionShare` of what the pinned block leaves. */
+  maxPartTokens: number;
   /** Unpinned sections in file order; BM25 document i is pool[i]. */
   pool: readonly Section[];
   bm25: Bm25Index;
@@ -124,14 +131,20 @@ export interface RetrievalIndex {
   scratch: { scores: Float64Array; touched: Int32Array; heap: Int32Array; sent: Uint8Array };
 }
 
+/**
+ * No section is split into parts smaller than this: below it the budget is too small for
+ * any useful text (kb:check reports that), and splitting would only make noise.
+ */
+export const MIN_PART_TOKENS = 100;
+
 /** Builds the index; throws RetrievalConfigError if the pinned block alone exceeds the budget. */
 export function createRetrievalIndex(
   kb: Pick<KnowledgeBase, 'sections' | 'synonyms'>,
   configInput: RetrievalConfigInput | RetrievalConfig = {},
+  { count = countTokens }: { count?: CountTokens } = {},
 ): RetrievalIndex {
   const config = retrievalConfig(configInput);
   const pinned = kb.sections.filter((s) => s.pinned);
-  const pool = kb.sections.filter((s) => !s.pinned);
   const pinnedTokens = pinned.reduce((sum, s) => sum + s.tokens, 0);
   if (pinnedTokens > config.budget) {
     throw new RetrievalConfigError(
@@ -139,6 +152,9 @@ export function createRetrievalIndex(
         `raise the budget or unpin some of: ${pinned.map((s) => s.id).join(', ')}`,
     );
   }
+  const maxPartTokens = Math.max(MIN_PART_TOKENS, Math.floor((config.budget - pinnedTokens) * config.maxSectionShare));
+  const sections = splitLongSections(kb.sections, maxPartTokens, count);
+  const pool = sections.filter((s) => !s.pinned);
   const bm25 = buildBm25Index(
     analyzeInBulk(() =>
       pool.map((s) => [
@@ -155,7 +171,8 @@ export function createRetrievalIndex(
   return {
     typos,
     config,
-    sections: kb.sections,
+    sections,
+    maxPartTokens,
     synonyms: kb.synonyms,
     pinned,
     pool,
@@ -234,6 +251,7 @@ function matchedVerdict(
     sent,
     reason: sent ? 'scored' : 'over-budget',
     matches,
+    part: section.part,
   };
 }
 
@@ -248,6 +266,7 @@ function verdict(section: Section, path: string, score: number, sent: boolean, r
     tokens: section.tokens,
     sent,
     reason,
+    part: section.part,
   };
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 
 /**
@@ -6,4 +7,56 @@ import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
  */
 export function countTokens(text: string): number {
   return countO200k(text);
+}
+
+export type CountTokens = (text: string) => number;
+
+/**
+ * Counts tokens once per distinct text: a map from a SHA-1 of the text to its count.
+ * Hashing is ~50× cheaper than tokenizing, so a reload of a KB whose files barely changed
+ * tokenizes only the blocks that did. One counter lives as long as the KB holder, so it
+ * spans reloads; `toJSON` / `TokenCounter.from` let a caller keep it on disk.
+ */
+export class TokenCounter {
+  private readonly counts: Map<string, number>;
+  private used = new Set<string>();
+  hits = 0;
+  misses = 0;
+
+  constructor(entries: Iterable<[string, number]> = []) {
+    this.counts = new Map(entries);
+  }
+
+  static from(json: unknown): TokenCounter {
+    const ok = Array.isArray(json) && json.every((e) => Array.isArray(e) && typeof e[0] === 'string' && Number.isInteger(e[1]));
+    return new TokenCounter(ok ? (json as [string, number][]) : []);
+  }
+
+  count = (text: string): number => {
+    const key = createHash('sha1').update(text).digest('base64');
+    this.used.add(key);
+    const known = this.counts.get(key);
+    if (known !== undefined) {
+      this.hits++;
+      return known;
+    }
+    this.misses++;
+    const n = countO200k(text);
+    this.counts.set(key, n);
+    return n;
+  };
+
+  get size(): number {
+    return this.counts.size;
+  }
+
+  /** Forgets every count not asked for since the last prune: called after each load, so edits cannot grow it without bound. */
+  prune(): void {
+    for (const key of this.counts.keys()) if (!this.used.has(key)) this.counts.delete(key);
+    this.used = new Set();
+  }
+
+  toJSON(): [string, number][] {
+    return [...this.counts];
+  }
 }

@@ -1,6 +1,12 @@
+import type { AssistantIdentity } from './identity';
+
 /** One unit of knowledge: a heading and the body under it, up to the next heading of level 1–3. */
 export interface Section {
-  /** Stable id: `<path relative to the KB root>#<slug of the heading>`, unique in the KB. */
+  /**
+   * Stable id, unique in the KB (see ids.ts): `<path relative to the KB root>#<slug of the
+   * heading>`, qualified by the parents' slugs (`faq.md#usage/example`) when two headings of
+   * one file share a slug; a part of a split section adds `~<part number>`.
+   */
   id: string;
   /** The heading text exactly as written. */
   title: string;
@@ -18,6 +24,44 @@ export interface Section {
   order: number;
   /** Always sent, never scored (front matter `pinned: true`, or `<!-- pinned -->` under the heading). */
   pinned: boolean;
+  /** Set on the parts of a section too long to send whole (split.ts). */
+  part?: SectionPart;
+}
+
+/** Where a part sits in the section it was split from. */
+export interface SectionPart {
+  /** 1-based. */
+  index: number;
+  count: number;
+  /** The id of the whole section (each part's id is `${sectionId}~${index}`). */
+  sectionId: string;
+}
+
+/** Something the loader read as structure, skipped, or could not use; kb:check and /debug list them. */
+export interface LoadNotice {
+  kind: 'container' | 'empty-heading' | 'untitled-heading' | 'no-content' | 'duplicate-heading';
+  file: string;
+  line: number;
+  message: string;
+}
+
+/** A document file that could not be used and was left out of the KB (never a pinned one: those refuse the KB). */
+export interface SkippedFile {
+  file: string;
+  line?: number;
+  reason: string;
+  /** `file:line: reason`, as logged. */
+  message: string;
+}
+
+/** Files below the KB root that are not read, by why. */
+export interface IgnoredFiles {
+  /** Hidden files and folders (name starting with `.`), counted as entries, not their contents. */
+  hidden: number;
+  /** `node_modules` folders. */
+  nodeModules: number;
+  /** Files that are not documents (images, JSON other than synonyms.json, …). */
+  other: number;
 }
 
 /** A synonym group as written, and the analyzed terms of each entry. */
@@ -31,11 +75,18 @@ export interface SynonymGroup {
 export interface KnowledgeBase {
   /** Absolute path of the KB root folder. */
   root: string;
-  /** The markdown files read, relative to the root, in path order. */
+  /** The document files read, relative to the root, in path order (skipped files not included). */
   files: string[];
+  /** Broken unpinned files left out (the rest of the KB serves). */
+  skipped: SkippedFile[];
+  ignored: IgnoredFiles;
+  /** Containers, empty headings, colliding headings, empty files. */
+  notices: LoadNotice[];
   /** All sections in file order; `sections[i].order === i`. */
   sections: Section[];
   synonyms: SynonymGroup[];
   /** The synonyms file relative to the root, when there is one. */
   synonymsFile?: string;
+  /** Who the assistant is (the KB's assistant.md, or neutral defaults without one). */
+  identity: AssistantIdentity;
 }
