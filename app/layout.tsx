@@ -1,12 +1,18 @@
 import type { Metadata, Viewport } from 'next';
 import { connection } from 'next/server';
 import type { ReactNode } from 'react';
+import { getKnowledge } from '@/lib/knowledge';
 import './globals.css';
 
-export const metadata: Metadata = {
-  title: 'Lumacast — video hosting and live streaming for business',
-  description: 'Upload, stream and analyse video. Ask our support assistant anything.',
-};
+export function generateMetadata(): Metadata {
+  let company: string | undefined;
+  try {
+    company = getKnowledge().kb.identity.company;
+  } catch {
+    // the KB is not loaded: neutral title
+  }
+  return { title: company ? `${company} help center` : 'Help center', description: 'Ask our support assistant anything.' };
+}
 
 export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
 

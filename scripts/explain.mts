@@ -14,12 +14,14 @@ import {
   createRetrievalIndex,
   formatExplanation,
   formatHealth,
+  formatSection,
   KnowledgeBaseError,
   loadKnowledgeBase,
   RetrievalConfigError,
   selectContext,
   type RetrievalConfigInput,
 } from '../lib/retrieval/index.ts';
+import { loadSummary } from '../lib/knowledge/load.ts';
 
 const usage = `usage: npm run explain -- [options] "question"
 
@@ -32,6 +34,7 @@ const usage = `usage: npm run explain -- [options] "question"
   --batch FILE.jsonl  one {"q": "...", "history": ["..."]} per line; one JSON explanation per line
   --stats             knowledge-base and budget health instead of a question
   --all               also list sections that had no match
+  --section ID        the whole section (all its parts, if it was split) instead of a question
   -h, --help          this text`;
 
 class UsageError extends Error {}
@@ -66,6 +69,7 @@ function main(argv: string[]): number {
         batch: { type: 'string' },
         stats: { type: 'boolean' },
         all: { type: 'boolean' },
+        section: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -77,9 +81,9 @@ function main(argv: string[]): number {
     console.log(usage);
     return 0;
   }
-  const modes = [values.stats, values.batch !== undefined, positionals.length > 0].filter(Boolean).length;
-  if (modes === 0) throw new UsageError('give a question, --batch FILE or --stats');
-  if (modes > 1) throw new UsageError('give only one of: a question, --batch FILE, --stats');
+  const modes = [values.stats, values.batch !== undefined, values.section !== undefined, positionals.length > 0].filter(Boolean).length;
+  if (modes === 0) throw new UsageError('give a question, --batch FILE, --section ID or --stats');
+  if (modes > 1) throw new UsageError('give only one of: a question, --batch FILE, --section ID, --stats');
   if (positionals.length > 1) throw new UsageError(`one question at a time (quote it): got ${positionals.length} arguments`);
 
   const config: RetrievalConfigInput = {

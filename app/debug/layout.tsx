@@ -3,7 +3,7 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { adminAccess } from '@/lib/debug/access';
 
-export const metadata: Metadata = { title: 'Retrieval inspector · Lumacast', robots: { index: false } };
+export const metadata: Metadata = { title: 'Retrieval inspector', robots: { index: false } };
 export const dynamic = 'force-dynamic';
 
 const NAV = [

@@ -3,12 +3,12 @@
 import { useChat } from '@ai-sdk/react';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { ChatMode } from '@/lib/ai/providers';
+import type { WidgetText } from '@/lib/retrieval/identity';
 import type { ChatUIMessage } from '@/lib/chat/message';
 import { AlertIcon, CloseIcon, PlusIcon, RetryIcon, SendIcon, StopIcon } from './icons';
 import { MessageText } from './message-text';
 import { createChatTransport, errorMessage, messageText } from './transport';
 
-const SUGGESTIONS = ['Can I get a refund?', 'How do I start a live stream?', 'Why does my video keep buffering?'];
 
 export interface ChatPanelProps {
   conversationId: string;
@@ -17,6 +17,8 @@ export interface ChatPanelProps {
   open: boolean;
   mode: ChatMode;
   maxMessageChars: number;
+  /** Title, greeting and suggested questions: the KB's identity file (assistant.md). */
+  widget: WidgetText;
   onClose: () => void;
   onNewConversation: () => void;
 }
@@ -48,7 +50,7 @@ function AssistantAvatar() {
   );
 }
 
-export function ChatPanel({ conversationId, initialMessages, open, mode, maxMessageChars, onClose, onNewConversation }: ChatPanelProps) {
+export function ChatPanel({ conversationId, initialMessages, open, mode, maxMessageChars, widget, onClose, onNewConversation }: ChatPanelProps) {
   const [transport] = useState(() => createChatTransport());
   const { messages, sendMessage, status, stop, error, regenerate, clearError } = useChat<ChatUIMessage>({
     id: conversationId,
@@ -148,7 +150,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
         </span>
         <div className="min-w-0 flex-1">
           <h2 id={titleId} className="truncate text-base font-semibold leading-tight">
-            Lumacast support
+            {widget.title}
           </h2>
           <p className="truncate text-xs text-brand-100" data-testid="chat-mode">
             {mode === 'offline' ? 'Offline demo · quotes the help center' : 'Answers from the help center'}
@@ -196,10 +198,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
             <div className="flex gap-2.5">
               <AssistantAvatar />
               <div className="rounded-2xl rounded-tl-sm border border-slate-200 bg-white px-3.5 py-2.5 shadow-sm">
-                <p>
-                  Hi! I&apos;m the Lumacast support assistant. Ask me about uploading, live streaming, the player, billing
-                  or your account.
-                </p>
+                <p>{widget.greeting}</p>
                 {mode === 'offline' && (
                   <p className="mt-2 text-xs text-slate-500">
                     Offline demo mode: no language model is connected, so I answer by quoting the help center.
@@ -208,7 +207,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
               </div>
             </div>
             <div className="flex flex-wrap gap-2 pl-9" aria-label="Suggested questions">
-              {SUGGESTIONS.map((question) => (
+              {widget.suggestions.map((question) => (
                 <button
                   key={question}
                   type="button"

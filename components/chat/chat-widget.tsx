@@ -2,16 +2,19 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ChatMode } from '@/lib/ai/providers';
+import type { WidgetText } from '@/lib/retrieval/identity';
 import type { ChatUIMessage } from '@/lib/chat/message';
 import { ChatPanel } from './chat-panel';
 import { loadHistory, newConversationId, storeConversationId, storedConversationId, storedOpen, storeOpen } from './conversation';
 import { ChatIcon, CloseIcon } from './icons';
 
-export const OPEN_CHAT_EVENT = 'lumacast:open-chat';
+export const OPEN_CHAT_EVENT = 'support-chat:open';
 
 export interface ChatWidgetProps {
   mode: ChatMode;
   maxMessageChars: number;
+  /** Title, greeting and suggested questions from the KB's identity file. */
+  widget: WidgetText;
 }
 
 /**
@@ -19,7 +22,7 @@ export interface ChatWidgetProps {
  * lives in localStorage and the history is reloaded from the server, so a conversation
  * survives a page reload; whether the panel was open survives it too (sessionStorage).
  */
-export function ChatWidget({ mode, maxMessageChars }: ChatWidgetProps) {
+export function ChatWidget({ mode, maxMessageChars, widget }: ChatWidgetProps) {
   const [open, setOpen] = useState(false);
   const [conversationId, setConversationId] = useState<string>();
   const [history, setHistory] = useState<ChatUIMessage[]>();
@@ -62,7 +65,7 @@ export function ChatWidget({ mode, maxMessageChars }: ChatWidgetProps) {
     wasOpen.current = open;
   }, [open]);
 
-  // Any page element can open the chat: window.dispatchEvent(new Event('lumacast:open-chat')).
+  // Any page element can open the chat: window.dispatchEvent(new Event('support-chat:open')).
   useEffect(() => {
     window.addEventListener(OPEN_CHAT_EVENT, openChat);
     return () => window.removeEventListener(OPEN_CHAT_EVENT, openChat);
@@ -81,7 +84,7 @@ export function ChatWidget({ mode, maxMessageChars }: ChatWidgetProps) {
     <>
       {mounted && (
         <div
-          id="lumacast-chat"
+          id="support-chat"
           hidden={!open}
           className="fixed inset-0 z-50 flex flex-col bg-white sm:inset-auto sm:bottom-24 sm:right-6 sm:h-[min(680px,calc(100dvh-8rem))] sm:w-[400px] sm:overflow-hidden sm:rounded-2xl sm:shadow-2xl sm:ring-1 sm:ring-slate-900/10"
         >
@@ -93,6 +96,7 @@ export function ChatWidget({ mode, maxMessageChars }: ChatWidgetProps) {
               open={open}
               mode={mode}
               maxMessageChars={maxMessageChars}
+              widget={widget}
               onClose={closeChat}
               onNewConversation={startNewConversation}
             />
@@ -107,7 +111,7 @@ export function ChatWidget({ mode, maxMessageChars }: ChatWidgetProps) {
         ref={launcherRef}
         type="button"
         data-testid="chat-launcher"
-        aria-controls="lumacast-chat"
+        aria-controls="support-chat"
         aria-expanded={open}
         aria-label={open ? 'Close support chat' : 'Open support chat'}
         onClick={open ? closeChat : openChat}

@@ -17,11 +17,13 @@ export type GroundingSection = {
 export type Grounding = {
   question: string;
   sections: GroundingSection[];
+  /** The company the help center belongs to (the KB's identity), for the offline notice. */
+  company?: string;
 };
 
 export const GROUNDING_KEY = 'offline';
 
-export function groundingFor(index: Pick<RetrievalIndex, 'pool'>, explanation: Explanation): Grounding {
+export function groundingFor(index: Pick<RetrievalIndex, 'pool'>, explanation: Explanation, company?: string): Grounding {
   const byId = new Map(index.pool.map((s) => [s.id, s]));
   const sections: GroundingSection[] = [];
   for (const v of explanation.sections) {
@@ -29,7 +31,7 @@ export function groundingFor(index: Pick<RetrievalIndex, 'pool'>, explanation: E
     const section = byId.get(v.id);
     if (section) sections.push({ id: v.id, path: v.path, text: section.text, reason: v.reason, score: v.score });
   }
-  return { question: explanation.query.question, sections };
+  return { question: explanation.query.question, sections, company };
 }
 
 /** The `providerOptions` for streamText that carry the grounding. */

@@ -15,10 +15,14 @@ import type { CallOptions, GenerateResult, LanguageModelV3, ModelUsage, Prompt, 
  */
 
 export const OFFLINE_PROVIDER = 'offline';
-export const OFFLINE_MODEL_ID = 'lumacast-extractive-v1';
+export const OFFLINE_MODEL_ID = 'extractive-v1';
 
-export const OFFLINE_NOTICE =
-  '_Offline demo mode: no language model is connected, so this answer is quoted straight from the Lumacast help center._';
+/** The line every offline answer starts with; names the company when the KB has an identity. */
+export function offlineNotice(company?: string): string {
+  return `_Offline demo mode: no language model is connected, so this answer is quoted straight from the ${company ? `${company} ` : ''}help center._`;
+}
+
+export const OFFLINE_NOTICE = offlineNotice();
 
 /** Longest quote, in characters; longer sections are cut at a paragraph or sentence end. */
 export const MAX_QUOTE_CHARS = 520;
@@ -36,6 +40,7 @@ const groundingSchema = z.object({
       score: z.number(),
     }),
   ),
+  company: z.string().optional(),
 });
 
 /** Cuts a section body to at most `max` characters at a paragraph, line or sentence end. */
@@ -65,7 +70,7 @@ function topicOf(section: GroundingSection): string {
 export function composeOfflineAnswer(grounding: Grounding | undefined): string {
   const sections = grounding?.sections ?? [];
   const scored = sections.filter((s) => s.reason === 'scored');
-  const parts = [OFFLINE_NOTICE];
+  const parts = [offlineNotice(grounding?.company)];
   const best = scored[0];
   if (best) {
     parts.push(`From **${best.path}**:`, blockquote(quoteOf(best.text)));

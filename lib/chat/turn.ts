@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import { buildSystemPrompt } from '../ai/prompt';
+import { ASSISTANT_INSTRUCTIONS, buildSystemPrompt } from '../ai/prompt';
 import { selectContext, type Explanation, type RetrievalIndex } from '../retrieval/index';
 
 /**
@@ -21,12 +21,13 @@ export interface TurnSelection {
   selectionUs: number;
 }
 
-export function selectForTurn(index: RetrievalIndex, messages: readonly ChatText[]): TurnSelection {
+/** `instructions`: the assistant's instructions for the KB in service (lib/ai/prompt.ts `assistantInstructions`). */
+export function selectForTurn(index: RetrievalIndex, messages: readonly ChatText[], instructions = ASSISTANT_INSTRUCTIONS): TurnSelection {
   const customerMessages = messages.filter((m) => m.role === 'user').map((m) => m.text);
   const started = process.hrtime.bigint();
   const explanation = selectContext(index, customerMessages);
   const selectionUs = Number(process.hrtime.bigint() - started) / 1000;
-  return { customerMessages, explanation, selectionUs, systemPrompt: buildSystemPrompt(explanation, index.pinnedContext) };
+  return { customerMessages, explanation, selectionUs, systemPrompt: buildSystemPrompt(explanation, index.pinnedContext, instructions) };
 }
 
 /** The conversation for the model: customer and assistant text only, empty messages left out. */

@@ -25,8 +25,9 @@ export interface CheckOptions {
   sources?: ReadonlyMap<string, string> | Readonly<Record<string, string>>;
 }
 
+/** A loaded KB (loadKnowledgeBase), or an in-memory one with just sections and synonyms (fixtures). */
 export type CheckableKnowledgeBase = Pick<KnowledgeBase, 'sections' | 'synonyms'> &
-  Partial<Pick<KnowledgeBase, 'root' | 'synonymsFile'>>;
+  Partial<Pick<KnowledgeBase, 'root' | 'synonymsFile' | 'skipped' | 'notices' | 'identity'>>;
 
 /** A sentence, list item, heading or table cell of a section, at its line in the file. */
 export interface Unit {
@@ -63,12 +64,14 @@ export interface CheckContext {
 export function createCheckContext(kb: CheckableKnowledgeBase, options: CheckOptions): CheckContext {
   const config = retrievalConfig(options.config);
   const readSource = sourceReader(kb, options);
-  const pinnedSections = kb.sections.filter((s) => s.pinned);
-  const scoredSections = kb.sections.filter((s) => !s.pinned);
-  const pinnedTokens = pinnedSections.reduce((n, s) => n + s.tokens, 0);
-  const unitsBySectionId = new Map(kb.sections.map((s) => [s.id, unitsWithLines(s, readSource(s.source))]));
   const { index, indexError } = buildIndex(kb, config);
-  const sectionsById = once(() => new Map(kb.sections.map((s) => [s.id, s])));
+  // The units the selector scores and sends: long sections are checked part by part.
+  const sections = index?.sections ?? kb.sections;
+  const pinnedSections = sections.filter((s) => s.pinned);
+  const scoredSections = sections.filter((s) => !s.pinned);
+  const pinnedTokens = pinnedSections.reduce((n, s) => n + s.tokens, 0);
+  const unitsBySectionId = new Map(sections.map((s) => [s.id, unitsWithLines(s, readSource(s.source))]));
+  const sectionsById = once(() => new Map(sections.map((s) => [s.id, s])));
   return {
     kb,
     config,

@@ -4,6 +4,12 @@ import type { CheckReport, Finding, FindingKind, QuestionResult } from './types'
 /** kb:check's terminal output: findings grouped by kind, each with file:line. */
 
 export const KIND_TITLES: Record<FindingKind, string> = {
+  'file-skipped': 'Files left out of the knowledge base (broken)',
+  'heading-collision': 'Sections with the same heading path in one file',
+  'identity-missing': 'Assistant identity (assistant.md)',
+  'heading-skipped': 'Headings and files with nothing to send',
+  'containers': 'Headings that only group other headings',
+  'section-split': 'Long sections sent as parts',
   'rule-not-sent': 'Rules that are not sent when they apply',
   'unpinned-rule': 'Unpinned rules',
   'section-too-large': 'Sections larger than the budget left after the pinned block',

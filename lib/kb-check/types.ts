@@ -17,10 +17,26 @@ export type FindingLevel = 'error' | 'warning' | 'info';
  *   when the pinned share is over one third).
  * - `facts-disagree` — an unpinned number contradicts a pinned one about the same item (error).
  * - `synonyms-unused` — a synonym group none of whose words occur in the scored sections (warning).
+ * - `file-skipped` — a broken unpinned file left out of the KB (error: its content is not served).
+ * - `heading-collision` — two sections of one file with the very same heading path: the
+ *   second got an ordinal id (warning).
+ * - `identity-missing` — no assistant.md: neutral defaults, no company name (warning).
+ * - `heading-skipped` — a heading with no body and nothing under it, a heading with no text,
+ *   or a file with no content (info).
+ * - `containers` — headings with no text of their own, which live on in their children's
+ *   heading paths (one info for the KB, with examples).
+ * - `section-split` — a section longer than `maxSectionShare` of the room left after the
+ *   pinned block, sent as parts (info).
  * - `synonyms-duplicate` — the same term in two groups (warning), the same word twice in a
  *   group (warning), or two spellings of one term in a group (info).
  */
 export type FindingKind =
+  | 'file-skipped'
+  | 'heading-collision'
+  | 'identity-missing'
+  | 'heading-skipped'
+  | 'containers'
+  | 'section-split'
   | 'unpinned-rule'
   | 'rule-not-sent'
   | 'section-too-large'

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { listKnowledgeFiles, TokenCounter } from '../retrieval/index';
+import { listKnowledgeFiles, TokenCounter, type BuiltDocument } from '../retrieval/index';
 import { loadKnowledge, loadKnowledgeAsync, type Knowledge, type KnowledgeSettings } from './load';
 
 /**
@@ -86,13 +86,15 @@ export class KnowledgeHolder {
   private readonly log: KnowledgeLog;
   /** Token counts by content hash, kept across reloads: a reload tokenizes only what changed. */
   private readonly tokens = new TokenCounter();
+  /** Parsed documents of the last load, by path and content hash: a reload parses only changed files. */
+  private readonly documents = new Map<string, BuiltDocument>();
 
   constructor(private readonly options: KnowledgeHolderOptions) {
     this.kbPath = path.resolve(options.cwd ?? process.cwd(), options.settings.KB_PATH);
     this.log = options.log ?? { info: (m) => console.info(m), error: (m) => console.error(m) };
     this.settled = kbSignature(this.kbPath);
     try {
-      this.current = loadKnowledge(this.options.settings, this.options.cwd, { tokens: this.tokens });
+      this.current = loadKnowledge(this.options.settings, this.options.cwd, { tokens: this.tokens, documents: this.documents });
       this.log.info(`[knowledge] loaded ${this.current.path}: ${this.current.summary}`);
       this.logSkipped(this.current);
     } catch (error) {
@@ -143,7 +145,7 @@ export class KnowledgeHolder {
     this.changing = undefined;
     this.settled = signature;
     try {
-      const next = await loadKnowledgeAsync(this.options.settings, this.options.cwd, { tokens: this.tokens, pinnedFiles: this.pinnedFiles() });
+      const next = await loadKnowledgeAsync(this.options.settings, this.options.cwd, { tokens: this.tokens, documents: this.documents, pinnedFiles: this.pinnedFiles() });
       const first = !this.current;
       this.current = next;
       this.lastError = undefined;

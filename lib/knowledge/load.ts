@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { assistantInstructions } from '../ai/prompt';
 import {
   createRetrievalIndex,
   loadKnowledgeBase,
@@ -23,6 +24,8 @@ export interface Knowledge {
   loadMs: number;
   /** One line for the log: files read / skipped / ignored, sections, parts, tokens, time. */
   summary: string;
+  /** The assistant's instructions for this KB's identity (assistant.md), built once per load. */
+  instructions: string;
 }
 
 export interface KnowledgeSettings {
@@ -53,7 +56,8 @@ function indexed(kbPath: string, kb: KnowledgeBase, settings: KnowledgeSettings,
   const index = createRetrievalIndex(kb, { budget: settings.KB_BUDGET, floor: settings.KB_FLOOR }, { count: tokens.count });
   tokens.prune();
   const loadMs = performance.now() - started;
-  return { path: kbPath, index, kb, files: kb.files, loadedAt: new Date(), loadMs, summary: loadSummary(kb, index, loadMs) };
+  const instructions = assistantInstructions(kb.identity);
+  return { path: kbPath, index, kb, files: kb.files, loadedAt: new Date(), loadMs, summary: loadSummary(kb, index, loadMs), instructions };
 }
 
 /**

@@ -63,6 +63,9 @@ export interface AssistantIdentity {
   file?: string;
 }
 
+/** What the chat widget shows: its title, its greeting, the suggested questions. */
+export type WidgetText = AssistantIdentity['widget'];
+
 /** The identity of a KB without an identity file: no company name anywhere. */
 export function defaultIdentity(): AssistantIdentity {
   return identityFrom({});

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { renderSectionBlock } from './context';
@@ -28,6 +29,11 @@ import type { KnowledgeBase, LoadNotice, Section, SkippedFile } from './types';
 export interface LoadOptions {
   /** Token counts cached across loads (by content hash); a fresh one when absent. */
   tokens?: TokenCounter;
+  /**
+   * Parsed documents from the previous load, by path and a hash of the file's bytes: a
+   * reload parses only the files that changed. Replaced in place by this load's entries.
+   */
+  documents?: Map<string, BuiltDocument>;
   /** Files pinned in the KB currently served: a broken edit of one of them refuses the reload. */
   pinnedFiles?: ReadonlySet<string>;
 }
@@ -79,7 +85,7 @@ function documentSections(doc: LoadedDocument, count: CountTokens): { sections: 
   return { sections, notices: [...doc.notices, ...notices] };
 }
 
-interface BuiltDocument {
+export interface BuiltDocument {
   file: string;
   order?: number;
   sections: Section[];
@@ -89,8 +95,8 @@ interface BuiltDocument {
 /** All sections in file order (front matter `order` first, ascending; then as given), `order` numbered. */
 function inFileOrder(documents: readonly BuiltDocument[]): { sections: Section[]; notices: LoadNotice[] } {
   const ordered = documents.map((doc, i) => ({ doc, i })).sort((a, b) => (a.doc.order ?? Infinity) - (b.doc.order ?? Infinity) || a.i - b.i);
-  const sections = ordered.flatMap(({ doc }) => doc.sections);
-  sections.forEach((s, i) => (s.order = i));
+  // Copies: a cached document's sections are shared with the previous load, which may still be in service.
+  const sections = ordered.flatMap(({ doc }) => doc.sections).map((s, i) => ({ ...s, order: i }));
   return { sections, notices: ordered.flatMap(({ doc }) => doc.notices) };
 }
 
@@ -106,12 +112,21 @@ export function sectionsFromSources(sources: ReadonlyArray<{ file: string; text:
   return inFileOrder(sources.map(({ file, text }) => buildDocument({ file, ...parseDocument(file, text) }, count))).sections;
 }
 
-/** One document read and parsed, or the reason it was skipped; throws when a pinned file is broken. */
-function loadDocument(root: string, file: string, pinnedFiles: ReadonlySet<string>): LoadedDocument | SkippedFile {
+/** One document read and parsed (or taken from `cache` when its bytes did not change), or the reason it was skipped; throws when a pinned file is broken. */
+function loadDocument(
+  root: string,
+  file: string,
+  pinnedFiles: ReadonlySet<string>,
+  count: CountTokens,
+  cache: { previous?: ReadonlyMap<string, BuiltDocument>; next: Map<string, BuiltDocument> },
+): BuiltDocument | SkippedFile {
   let raw: Buffer | undefined;
   try {
     raw = readBytes(path.join(root, file), file);
-    return { file, ...parseDocument(file, decodeUtf8(raw, file)) };
+    const key = `${file}\0${createHash('sha1').update(raw).digest('base64')}`;
+    const built = cache.previous?.get(key) ?? buildDocument({ file, ...parseDocument(file, decodeUtf8(raw, file)) }, count);
+    cache.next.set(key, built);
+    return built;
   } catch (error) {
     if (!(error instanceof KnowledgeBaseError)) throw error;
     const pinned = pinnedFiles.has(file) || (raw !== undefined && looksPinned(new TextDecoder('utf-8').decode(raw)));
@@ -138,10 +153,12 @@ function* loadSteps(kbPath: string, options: LoadOptions): Generator<void, Knowl
     reason: `cannot read folder: ${code}`,
     message: `${folder}/: cannot read folder: ${code}`,
   }));
+  const cache = { previous: options.documents && new Map(options.documents), next: options.documents ?? new Map<string, BuiltDocument>() };
+  cache.next.clear();
   let since = performance.now();
   for (const file of listing.documents) {
-    const loaded = loadDocument(root, file, pinnedFiles);
-    if ('sections' in loaded) documents.push(buildDocument(loaded, count));
+    const loaded = loadDocument(root, file, pinnedFiles, count, cache);
+    if ('sections' in loaded) documents.push(loaded);
     else skipped.push(loaded);
     if (performance.now() - since > 8) {
       yield;

@@ -1,5 +1,5 @@
 import type { BudgetHealth } from './health';
-import type { Explanation, SectionVerdict } from './select';
+import type { Explanation, RetrievalIndex, SectionVerdict } from './select';
 
 /** Plain-text renderings of an explanation and of budget health, for terminals. */
 
@@ -72,4 +72,20 @@ export function formatHealth(h: BudgetHealth): string {
   ];
   for (const w of h.warnings) lines.push(`${w.level}: ${w.message}`);
   return lines.join('\n');
+}
+
+/**
+ * One whole section as the KB has it: its heading path, file:line and text, and for a
+ * split section each part with its id and tokens. `id` may name the section or any part.
+ */
+export function formatSection(index: Pick<RetrievalIndex, 'sections'>, id: string): string | undefined {
+  const hit = index.sections.find((s) => s.id === id || s.part?.sectionId === id);
+  if (!hit) return undefined;
+  const sectionId = hit.part?.sectionId ?? hit.id;
+  const parts = hit.part ? index.sections.filter((s) => s.part?.sectionId === sectionId) : [hit];
+  const head = `${[...hit.parents, hit.title].join(' › ')}\n${sectionId}  (${hit.source}:${hit.line})${hit.pinned ? '  pinned' : ''}`;
+  const body = parts.map((p) =>
+    p.part ? `--- part ${p.part.index} of ${p.part.count}: ${p.id}, ${p.tokens} tokens ---\n${p.text}` : `--- ${p.tokens} tokens ---\n${p.text}`,
+  );
+  return [head, ...body].join('\n\n');
 }

@@ -93,7 +93,7 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
     const { conversationId, trigger, messages } = parsed.data;
 
     // 3. Select: the knowledge for this question, and the system prompt built from it.
-    const selection = selectForTurn(knowledge.index, messages);
+    const selection = selectForTurn(knowledge.index, messages, knowledge.instructions);
     const chat = deps.chat();
 
     // 4. Record the turn before the model is called, so even a crash mid-stream leaves a trace.
@@ -132,7 +132,7 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
       maxRetries: 0,
       abortSignal: request.signal,
       // Read by the offline model only (it quotes these sections); other providers ignore it.
-      providerOptions: groundingProviderOptions(groundingFor(knowledge.index, selection.explanation)),
+      providerOptions: groundingProviderOptions(groundingFor(knowledge.index, selection.explanation, knowledge.kb.identity.company)),
       ...recorder.callbacks,
     });
     const metadata: ChatMessageMetadata = { turnId, conversationId };

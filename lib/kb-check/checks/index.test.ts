@@ -4,6 +4,12 @@ import { CHECKS } from '.';
 
 /** Every finding kind, so that a kind added to `FindingKind` without a check fails to compile here. */
 const ALL_KINDS: Record<FindingKind, true> = {
+  'file-skipped': true,
+  'heading-collision': true,
+  'identity-missing': true,
+  'heading-skipped': true,
+  'containers': true,
+  'section-split': true,
   'unpinned-rule': true,
   'rule-not-sent': true,
   'section-too-large': true,

@@ -1,4 +1,7 @@
 import { factsDisagree } from './facts-disagree';
+import { identity } from './identity';
+import { loadReport } from './load-report';
+import { splitSections } from './split-sections';
 import { pinnedBudget } from './pinned-budget';
 import { synonyms } from './synonyms';
 import type { Check } from './types';
@@ -12,10 +15,13 @@ import { unsendableSections } from './unsendable-sections';
  * this order. A new check is a module in this folder plus one line here.
  */
 export const CHECKS: readonly Check[] = [
+  loadReport,
+  identity,
   unpinnedRules,
   unsendableSections,
   pinnedBudget,
   unpinCandidates,
   factsDisagree,
   synonyms,
+  splitSections,
 ];
