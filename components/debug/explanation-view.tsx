@@ -98,7 +98,17 @@ function VerdictRow({ v, top }: { v: SectionVerdict; top: number }) {
       <td className="py-2 pr-3">{v.pinned ? <span className="text-xs text-slate-400">never scored</span> : <ScoreBar score={v.score} top={top} />}</td>
       <td className="py-2 pr-3">
         <div className={`text-sm ${v.sent ? 'font-medium text-slate-900' : ''}`}>{v.path}</div>
-        <div className="font-mono text-[11px] text-slate-400">{v.id}</div>
+        <div className="font-mono text-[11px] text-slate-400">
+          {v.id}
+          {v.part && (
+            <>
+              {' · '}
+              <a className="text-brand-700 underline" href={`/debug/sections/${encodeURIComponent(v.part.sectionId)}`} data-testid="whole-section-link">
+                part {v.part.index} of {v.part.count}: whole section
+              </a>
+            </>
+          )}
+        </div>
         {v.matches && v.matches.length > 0 && (
           <div className="mt-1 flex flex-wrap gap-1">
             {v.matches.map((m) => (
