@@ -43,7 +43,17 @@ export const envSchema = z.object({
    * The admin credential for /debug and /api/debug/* (sign-in form, or Bearer / Basic auth).
    * Unset: /debug is locked under `next start` and open under `next dev`.
    */
-  ADMIN_TOKEN: optionalText,
+  ADMIN_TOKEN: z
+    .string()
+    .trim()
+    .min(16, 'ADMIN_TOKEN must be at least 16 characters (a short token can be guessed): use e.g. `openssl rand -hex 24`')
+    .optional(),
+  /**
+   * Secret the visitor cookies are signed with (lib/chat/visitor.ts), at least 32 characters.
+   * Unset: a random secret kept in `visitor-secret` beside TRACE_DB_PATH, created on first use.
+   * Set it (the same on each) when several instances serve the site.
+   */
+  VISITOR_SECRET: z.string().trim().min(32, 'VISITOR_SECRET must be at least 32 characters').optional(),
   /** Most characters in one message. */
   CHAT_MAX_MESSAGE_CHARS: positiveInt('CHAT_MAX_MESSAGE_CHARS').default(4000),
   /**

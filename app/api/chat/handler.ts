@@ -4,14 +4,16 @@ import { describeModelError } from '../../../lib/ai/errors';
 import { groundingFor, groundingProviderOptions } from '../../../lib/ai/grounding';
 import type { ChatModel } from '../../../lib/ai/providers';
 import type { Env } from '../../../lib/env';
-import { jsonError } from '../../../lib/http';
+import { bodyFailureResponse, jsonError } from '../../../lib/http';
 import type { Knowledge } from '../../../lib/knowledge/load';
 import type { RateLimiter } from '../../../lib/rate-limit/index';
 import { clientKey } from '../../../lib/rate-limit/client';
 import type { TraceStore } from '../../../lib/traces/types';
+import { conversationFromTurns, historyForTurn } from '../../../lib/chat/history';
 import type { ChatMessageMetadata } from '../../../lib/chat/message';
 import { TurnRecorder } from '../../../lib/chat/recorder';
 import { selectForTurn, toModelMessages } from '../../../lib/chat/turn';
+import { newVisitorId, visitorOf, visitorSetCookie } from '../../../lib/chat/visitor';
 import { parseChatRequest } from './schema';
 
 /**
@@ -33,6 +35,8 @@ export interface ChatDependencies {
   knowledge: () => Knowledge;
   chat: () => ChatModel;
   traces: () => TraceStore;
+  /** The key that signs visitor cookies (lib/chat/visitor.ts). */
+  visitorSecret: () => Uint8Array;
 }
 
 export const UNAVAILABLE_MESSAGE = 'The assistant is not available right now. Please try again later.';
@@ -46,10 +50,10 @@ function unavailable(what: string, error: unknown): Response {
 export function createChatHandler(deps: ChatDependencies): (request: Request) => Promise<Response> {
   let warnedAboutForwardedFor = false;
 
-  /** One chat turn: limit → parse → select → record → stream → record how it ended. */
+  /** One chat turn: limit → parse → visitor → history → select → record → stream → record how it ended. */
   async function turn(request: Request): Promise<Response> {
     const startedAt = performance.now();
-    let settings: ChatSettings, limiter: RateLimiter, knowledge: Knowledge;
+    let settings: ChatSettings, limiter: RateLimiter, knowledge: Knowledge, traces: TraceStore, secret: Uint8Array;
     try {
       settings = deps.settings();
       limiter = deps.limiter();
@@ -80,30 +84,50 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
       return unavailable('the knowledge base is not available', error);
     }
 
-    // 2. Parse: a bounded conversation of customer and assistant text, nothing else.
+    // 2. Parse: the standard chat body; only the newest customer message's text is used.
     const parsed = await parseChatRequest(request, {
       maxMessages: settings.CHAT_MAX_MESSAGES,
       maxMessageChars: settings.CHAT_MAX_MESSAGE_CHARS,
       maxBodyBytes: settings.CHAT_MAX_BODY_BYTES,
     });
-    if (!parsed.ok) {
-      // After a 413 the rest of the body is left unread: ask the client not to reuse the connection.
-      return jsonError(parsed.status, parsed.error, parsed.status === 413 ? { connection: 'close' } : undefined);
-    }
-    const { conversationId, trigger, messages } = parsed.data;
+    if (!parsed.ok) return bodyFailureResponse(parsed);
+    const { conversationId, question } = parsed.data;
 
-    // 3. Select: the knowledge for this question, and the system prompt built from it.
+    // 3. The visitor: their signed cookie, or a new one (sent with the reply).
+    try {
+      secret = deps.visitorSecret();
+      traces = deps.traces();
+    } catch (error) {
+      return unavailable('the visitor secret or the trace store is not available', error);
+    }
+    const known = visitorOf(request, secret);
+    const visitorId = known ?? newVisitorId();
+
+    // 4. History: the server's own record of this visitor's conversation, then the question.
+    let history;
+    try {
+      const past = known ? conversationFromTurns(await traces.listVisitorConversation(conversationId, known)) : [];
+      history = historyForTurn(past, parsed.data.trigger, question);
+    } catch (error) {
+      return unavailable('the conversation could not be read', error);
+    }
+    if (history.messages.length > settings.CHAT_MAX_MESSAGES) {
+      return jsonError(400, `a conversation can have at most ${settings.CHAT_MAX_MESSAGES} messages: start a new conversation`);
+    }
+    const { messages, trigger } = history;
+
+    // 5. Select: the knowledge for this question, and the system prompt built from it.
     const selection = selectForTurn(knowledge.index, messages);
     const chat = deps.chat();
 
-    // 4. Record the turn before the model is called, so even a crash mid-stream leaves a trace.
+    // 6. Record the turn before the model is called, so even a crash mid-stream leaves a trace.
     const turnId = randomUUID();
     let recorder: TurnRecorder;
     try {
-      const traces = deps.traces();
       await traces.startTurn({
         id: turnId,
         conversationId,
+        visitorId,
         createdAt: new Date().toISOString(),
         trigger,
         customerMessages: selection.customerMessages,
@@ -120,13 +144,14 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
     }
     recorder.watch(request.signal);
 
-    // 5. Stream the reply. The recorder completes the trace however the stream ends.
+    // 7. Stream the reply. The recorder completes the trace however the stream ends.
     //    Retries (before the first token only) happen inside chat.model (lib/ai/retry.ts).
     const result = streamText({
       model: chat.model,
       // The company's text only: instructions, pinned knowledge, reference material.
       system: selection.systemPrompt,
-      // The customer's text only ever travels as user messages.
+      // The customer's text only ever travels as user messages; assistant turns are the
+      // replies this server streamed (the trace store), never text a client sent.
       messages: toModelMessages(messages),
       allowSystemInMessages: false,
       maxRetries: 0,
@@ -136,8 +161,13 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
       ...recorder.callbacks,
     });
     const metadata: ChatMessageMetadata = { turnId, conversationId };
+    const secure = new URL(request.url).protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https';
     return result.toUIMessageStreamResponse({
-      headers: { 'x-turn-id': turnId, 'cache-control': 'no-store' },
+      headers: {
+        'x-turn-id': turnId,
+        'cache-control': 'no-store',
+        ...(known ? {} : { 'set-cookie': visitorSetCookie(secret, visitorId, secure) }),
+      },
       messageMetadata: ({ part }) => (part.type === 'start' || part.type === 'finish' ? metadata : undefined),
       onError: (error) => describeModelError(error).customer,
     });
