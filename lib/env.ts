@@ -48,6 +48,10 @@ export const envSchema = z.object({
     .trim()
     .min(16, 'ADMIN_TOKEN must be at least 16 characters (a short token can be guessed): use e.g. `openssl rand -hex 24`')
     .optional(),
+  /** Failed admin tokens (sign-in form, Bearer, Basic) per minute per client address, also the burst (lib/admin/throttle.ts). */
+  ADMIN_FAILURES_PER_MINUTE: positiveInt('ADMIN_FAILURES_PER_MINUTE').default(5),
+  /** Failed admin tokens per minute across all clients, also the burst. */
+  ADMIN_FAILURES_GLOBAL_PER_MINUTE: positiveInt('ADMIN_FAILURES_GLOBAL_PER_MINUTE').default(30),
   /**
    * Secret the visitor cookies are signed with (lib/chat/visitor.ts), at least 32 characters.
    * Unset: a random secret kept in `visitor-secret` beside TRACE_DB_PATH, created on first use.
