@@ -52,6 +52,10 @@ export const envSchema = z.object({
   ADMIN_FAILURES_PER_MINUTE: positiveInt('ADMIN_FAILURES_PER_MINUTE').default(5),
   /** Failed admin tokens per minute across all clients, also the burst. */
   ADMIN_FAILURES_GLOBAL_PER_MINUTE: positiveInt('ADMIN_FAILURES_GLOBAL_PER_MINUTE').default(30),
+  /** A new connection must send a complete request head within this many ms, or it is closed (lib/server/timeouts.ts). */
+  SERVER_HEADERS_TIMEOUT_MS: positiveInt('SERVER_HEADERS_TIMEOUT_MS').default(10_000),
+  /** A request body must arrive whole within this many ms of the request head, or the connection is closed (a stalled upload). */
+  SERVER_REQUEST_TIMEOUT_MS: positiveInt('SERVER_REQUEST_TIMEOUT_MS').default(15_000),
   /**
    * Secret the visitor cookies are signed with (lib/chat/visitor.ts), at least 32 characters.
    * Unset: a random secret kept in `visitor-secret` beside TRACE_DB_PATH, created on first use.
