@@ -65,3 +65,25 @@ describe('npm run dev', () => {
     expect(pkg.scripts.dev).toBe('next dev --hostname 127.0.0.1');
   });
 });
+
+describe('receive timeouts on a kept-alive connection', () => {
+  it('leave no listener behind per request (many requests with bodies on one socket)', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    for (let i = 0; i < 30; i++) {
+      await new Promise<void>((resolve, reject) => {
+        const request = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/upload', agent }, (response) => {
+          response.resume();
+          response.on('end', () => resolve());
+        });
+        request.on('error', reject);
+        request.end('x');
+      });
+    }
+    agent.destroy();
+    process.off('warning', onWarning);
+    expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+  });
+});

@@ -27,7 +27,8 @@ export interface ReceiveTimeouts {
 
 const flag = globalThis as typeof globalThis & { __lumacastReceiveTimeouts?: ReceiveTimeouts };
 const configured = new WeakSet<Server>();
-const started = new WeakSet<Socket>();
+/** The head timer of each new connection, until its first request starts. */
+const headTimers = new WeakMap<Socket, NodeJS.Timeout>();
 
 function hasBody(request: IncomingMessage): boolean {
   const length = request.headers['content-length'];
@@ -41,16 +42,16 @@ export function enforceReceiveTimeouts(timeouts: ReceiveTimeouts): void {
 
   subscribe('net.server.socket', (message) => {
     const { socket } = message as { socket: Socket };
-    const timer = setTimeout(() => {
-      if (!started.has(socket)) socket.destroy();
-    }, headersTimeoutMs);
+    const timer = setTimeout(() => socket.destroy(), headersTimeoutMs);
     timer.unref();
+    headTimers.set(socket, timer);
     socket.once('close', () => clearTimeout(timer));
   });
 
   subscribe('http.server.request.start', (message) => {
     const { request, response, socket, server } = message as { request: IncomingMessage; response: ServerResponse; socket: Socket; server: Server };
-    started.add(socket);
+    clearTimeout(headTimers.get(socket));
+    headTimers.delete(socket);
     if (!configured.has(server)) {
       configured.add(server);
       server.headersTimeout = headersTimeoutMs;
@@ -61,9 +62,14 @@ export function enforceReceiveTimeouts(timeouts: ReceiveTimeouts): void {
       if (!request.complete && !response.writableEnded) socket.destroy();
     }, requestTimeoutMs);
     timer.unref();
-    const done = () => clearTimeout(timer);
-    request.once('end', done);
-    response.once('finish', done);
-    socket.once('close', done);
+    const done = () => {
+      clearTimeout(timer);
+      request.off('end', done);
+      response.off('finish', done);
+      socket.off('close', done);
+    };
+    request.on('end', done);
+    response.on('finish', done);
+    socket.on('close', done);
   });
 }
