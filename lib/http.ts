@@ -86,3 +86,8 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     return fail(400, 'the body is not valid JSON');
   }
 }
+
+/** Whether the browser reached us over HTTPS (directly, or through a TLS-terminating proxy): cookies then get `Secure`. */
+export function viaHttps(request: Request): boolean {
+  return new URL(request.url).protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https';
+}

@@ -4,17 +4,17 @@ import { describeModelError } from '../../../lib/ai/errors';
 import { groundingFor, groundingProviderOptions } from '../../../lib/ai/grounding';
 import type { ChatModel } from '../../../lib/ai/providers';
 import type { Env } from '../../../lib/env';
-import { bodyFailureResponse, jsonError } from '../../../lib/http';
+import { bodyFailureResponse, jsonError, viaHttps } from '../../../lib/http';
 import type { Knowledge } from '../../../lib/knowledge/load';
 import type { RateLimiter } from '../../../lib/rate-limit/index';
 import { clientKey } from '../../../lib/rate-limit/client';
 import type { TraceStore } from '../../../lib/traces/types';
-import { conversationFromTurns, historyForTurn } from '../../../lib/chat/history';
+import { conversationFromTurns, historyForTurn, type TurnHistory } from '../../../lib/chat/history';
 import type { ChatMessageMetadata } from '../../../lib/chat/message';
 import { TurnRecorder } from '../../../lib/chat/recorder';
 import { selectForTurn, toModelMessages } from '../../../lib/chat/turn';
 import { newVisitorId, visitorOf, visitorSetCookie } from '../../../lib/chat/visitor';
-import { parseChatRequest } from './schema';
+import { parseChatRequest, type ChatRequest } from './schema';
 
 /**
  * The chat turn behind POST /api/chat, with its dependencies passed in, so tests (the
@@ -47,13 +47,36 @@ function unavailable(what: string, error: unknown): Response {
   return jsonError(503, UNAVAILABLE_MESSAGE);
 }
 
+interface VisitorConversation {
+  visitorId: string;
+  /** The visitor's new credential, when the request carried none (or a forged one). */
+  setCookie: string | undefined;
+  history: TurnHistory;
+}
+
+/**
+ * Whose conversation this is, and the model's history for the turn: the server's record of
+ * (conversation id, visitor) — empty for a visitor without a valid cookie — then the
+ * question. Nothing but the question comes from the request body.
+ */
+async function visitorConversation(request: Request, traces: TraceStore, secret: Uint8Array, data: ChatRequest): Promise<VisitorConversation> {
+  const known = visitorOf(request, secret);
+  const visitorId = known ?? newVisitorId();
+  const past = known ? conversationFromTurns(await traces.listVisitorConversation(data.conversationId, known)) : [];
+  return {
+    visitorId,
+    setCookie: known ? undefined : visitorSetCookie(secret, visitorId, viaHttps(request)),
+    history: historyForTurn(past, data.trigger, data.question),
+  };
+}
+
 export function createChatHandler(deps: ChatDependencies): (request: Request) => Promise<Response> {
   let warnedAboutForwardedFor = false;
 
   /** One chat turn: limit → parse → visitor → history → select → record → stream → record how it ended. */
   async function turn(request: Request): Promise<Response> {
     const startedAt = performance.now();
-    let settings: ChatSettings, limiter: RateLimiter, knowledge: Knowledge, traces: TraceStore, secret: Uint8Array;
+    let settings: ChatSettings, limiter: RateLimiter, knowledge: Knowledge;
     try {
       settings = deps.settings();
       limiter = deps.limiter();
@@ -91,26 +114,18 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
       maxBodyBytes: settings.CHAT_MAX_BODY_BYTES,
     });
     if (!parsed.ok) return bodyFailureResponse(parsed);
-    const { conversationId, question } = parsed.data;
+    const { conversationId } = parsed.data;
 
-    // 3. The visitor: their signed cookie, or a new one (sent with the reply).
+    // 3–4. The visitor (their signed cookie, or a new one sent with the reply) and the history:
+    //      the server's own record of this visitor's conversation, then the question.
+    let traces: TraceStore, conversation: VisitorConversation;
     try {
-      secret = deps.visitorSecret();
       traces = deps.traces();
-    } catch (error) {
-      return unavailable('the visitor secret or the trace store is not available', error);
-    }
-    const known = visitorOf(request, secret);
-    const visitorId = known ?? newVisitorId();
-
-    // 4. History: the server's own record of this visitor's conversation, then the question.
-    let history;
-    try {
-      const past = known ? conversationFromTurns(await traces.listVisitorConversation(conversationId, known)) : [];
-      history = historyForTurn(past, parsed.data.trigger, question);
+      conversation = await visitorConversation(request, traces, deps.visitorSecret(), parsed.data);
     } catch (error) {
       return unavailable('the conversation could not be read', error);
     }
+    const { visitorId, setCookie, history } = conversation;
     if (history.messages.length > settings.CHAT_MAX_MESSAGES) {
       return jsonError(400, `a conversation can have at most ${settings.CHAT_MAX_MESSAGES} messages: start a new conversation`);
     }
@@ -161,13 +176,8 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
       ...recorder.callbacks,
     });
     const metadata: ChatMessageMetadata = { turnId, conversationId };
-    const secure = new URL(request.url).protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https';
     return result.toUIMessageStreamResponse({
-      headers: {
-        'x-turn-id': turnId,
-        'cache-control': 'no-store',
-        ...(known ? {} : { 'set-cookie': visitorSetCookie(secret, visitorId, secure) }),
-      },
+      headers: { 'x-turn-id': turnId, 'cache-control': 'no-store', ...(setCookie ? { 'set-cookie': setCookie } : {}) },
       messageMetadata: ({ part }) => (part.type === 'start' || part.type === 'finish' ? metadata : undefined),
       onError: (error) => describeModelError(error).customer,
     });

@@ -1,6 +1,7 @@
 import { adminLoginPage } from '@/lib/admin/login-page';
 import { safeNext } from '@/lib/admin/origin';
 import { adminAccess } from '@/lib/debug/access';
+import { viaHttps } from '@/lib/http';
 import { createNonce, pageCsp } from '@/lib/security/headers.mjs';
 
 export const runtime = 'nodejs';
@@ -27,7 +28,7 @@ export async function GET(request: Request): Promise<Response> {
   const retry = Math.max(1, Number.parseInt(params.get('retry') ?? '1', 10) || 1);
   const error = ERRORS[params.get('error') ?? '']?.(retry);
   const html = adminLoginPage({ notConfigured: access.reason === 'not-configured', error, next, nonce });
-  const https = new URL(request.url).protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https';
+  const https = viaHttps(request);
   return new Response(html, {
     status: error ? 401 : 200,
     headers: {
