@@ -1,5 +1,8 @@
 /**
  * Runs once per server process, before it serves its first request:
+ * - validates the environment and refuses to start when it is invalid (e.g. an ADMIN_TOKEN
+ *   shorter than 16 characters), and limits how long a client may take to send a request
+ *   (lib/server/startup.ts);
  * - stamps every incoming request with the address of its TCP connection (see
  *   lib/rate-limit/client.ts: the rate limiter's notion of "client" when TRUST_PROXY=0);
  * - loads the knowledge base and starts checking it for edits (lib/knowledge), so a broken
@@ -8,6 +11,8 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  const { prepareServer } = await import('./lib/server/startup');
+  prepareServer();
   const { stampPeerAddresses } = await import('./lib/rate-limit/peer');
   stampPeerAddresses();
   try {

@@ -7,6 +7,13 @@ const nextConfig = {
   // better-sqlite3 is a native module: keep it out of the server bundle.
   serverExternalPackages: ['better-sqlite3'],
   poweredByHeader: false,
+  experimental: {
+    // Next.js buffers the body of every request the proxy (proxy.ts) sees — every page and
+    // /api/debug/* — before the route runs, up to this size (10 MB by default; past it the
+    // body is cut). The inspector's forms and APIs need a few KB (sign-in: 4 KB, try: 32 KB);
+    // the chat API is not proxied and reads its body under its own cap (CHAT_MAX_BODY_BYTES).
+    proxyClientMaxBodySize: '64kb',
+  },
   // Build output folder; NEXT_DIST_DIR lets two builds (e.g. a benchmark and the tests) run side by side.
   distDir: process.env.NEXT_DIST_DIR || '.next',
   // Security headers on every response (lib/security/headers.mjs); pages get their

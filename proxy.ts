@@ -1,6 +1,8 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { ADMIN_COOKIE, adminSettings, checkAdminAccess } from './lib/admin/auth';
+import { ADMIN_COOKIE, adminRefusal, adminSettings, adminThrottle, checkAdminAccess, refusalMessage } from './lib/admin/auth';
 import { adminLoginPage } from './lib/admin/login-page';
+import { env } from './lib/env';
+import { clientKey } from './lib/rate-limit/client';
 import { createNonce, pageCsp } from './lib/security/headers.mjs';
 
 /**
@@ -10,7 +12,10 @@ import { createNonce, pageCsp } from './lib/security/headers.mjs';
  *   page renders per request (the root layout opts into dynamic rendering).
  * - /debug and /api/debug/*: admin only. Without a valid credential a page gets a 401
  *   sign-in page and an API a 401 JSON error — never a byte of trace or KB content.
- *   (Pages and handlers check again themselves: the proxy is the first gate, not the only one.)
+ *   Wrong tokens are throttled (429 + Retry-After). Pages and handlers check again
+ *   themselves (lib/debug/access.ts), with the session generation this gate cannot see:
+ *   the proxy is the first gate, not the only one.
+ * - /debug/sign-in is open and sets its own CSP (app/debug/sign-in/route.ts).
  * The other security headers (nosniff, referrer policy, framing, the API's CSP) come from
  * next.config.mjs, for every response.
  */
@@ -25,35 +30,38 @@ export function proxy(request: NextRequest) {
   });
 
   const gated = pathname === '/debug' || pathname.startsWith('/debug/') || pathname.startsWith('/api/debug/');
-  const open = pathname === '/api/debug/login' || pathname === '/api/debug/logout';
+  const open = pathname === '/api/debug/login' || pathname === '/api/debug/logout' || pathname === '/debug/sign-in';
   if (gated && !open) {
     const access = checkAdminAccess(
-      { authorization: request.headers.get('authorization'), sessionCookie: request.cookies.get(ADMIN_COOKIE)?.value },
+      {
+        authorization: request.headers.get('authorization'),
+        sessionCookie: request.cookies.get(ADMIN_COOKIE)?.value,
+        client: clientKey(request.headers, env().TRUST_PROXY).key,
+      },
       adminSettings(),
+      { throttle: adminThrottle() },
     );
     if (!access.ok) {
-      const message =
-        access.reason === 'not-configured'
-          ? 'The inspector is locked: set ADMIN_TOKEN on the server to enable it.'
-          : access.reason === 'invalid'
-            ? 'Invalid admin credential.'
-            : 'Admin credential required: sign in at /debug, or send Authorization: Bearer <ADMIN_TOKEN>.';
-      if (isApi) {
-        return NextResponse.json({ error: message }, { status: 401, headers: { 'cache-control': 'no-store' } });
-      }
+      if (isApi) return adminRefusal(access);
       const html = adminLoginPage({
         notConfigured: access.reason === 'not-configured',
-        error: access.reason === 'invalid' ? 'That session is no longer valid. Sign in again.' : undefined,
+        error:
+          access.reason === 'invalid' ? 'That session is no longer valid. Sign in again.' : access.reason === 'throttled' ? refusalMessage(access) : undefined,
         next: pathname + request.nextUrl.search,
         nonce,
       });
       return new NextResponse(html, {
-        status: 401,
-        headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': csp },
+        status: access.reason === 'throttled' ? 429 : 401,
+        headers: {
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-store',
+          'content-security-policy': csp,
+          ...(access.reason === 'throttled' ? { 'retry-after': String(access.retryAfterSeconds) } : {}),
+        },
       });
     }
   }
-  if (isApi) return NextResponse.next();
+  if (isApi || pathname === '/debug/sign-in') return NextResponse.next();
 
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set('x-nonce', nonce);

@@ -1,6 +1,9 @@
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The app's `@/` imports (tsconfig paths), for tests that load pages and route handlers.
+  resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
   test: {
     include: ['lib/**/*.test.ts', 'scripts/**/*.test.ts', 'app/**/*.test.ts', 'eval/**/*.test.ts'],
     environment: 'node',

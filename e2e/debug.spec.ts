@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN_TOKEN, APP_DB } from './env';
+import { ADMIN_TOKEN, APP_DB, APP_URL } from './env';
 import { ask, lastReply, openChat, stub, traces } from './helpers';
 
 /**
@@ -27,7 +27,8 @@ test('without credentials /debug and its APIs answer 401 and show no trace or KB
   const wrong = await request.get('/api/debug/turns', { headers: { authorization: 'Bearer not-the-token' } });
   expect(wrong.status()).toBe(401);
   const wrongLogin = await request.post('/api/debug/login', { form: { token: 'not-the-token' }, maxRedirects: 0 });
-  expect(wrongLogin.status()).toBe(401);
+  expect(wrongLogin.status()).toBe(303);
+  expect(wrongLogin.headers().location).toBe('/debug/sign-in?next=%2Fdebug&error=wrong');
   expect(wrongLogin.headers()['set-cookie']).toBeUndefined();
   // The customer's API has no way to read traces.
   expect((await request.get('/api/chat')).status()).toBe(405);
@@ -109,4 +110,82 @@ test('an API client can use the token as a Bearer credential', async ({ request 
   const bad = await request.post('/api/debug/try', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, data: { question: '' } });
   expect(bad.status()).toBe(400);
   expect((await bad.json()).error).toMatch(/question/);
+});
+
+test('the sign-in page works after a mistake: a wrong token, then the right one, lands on /debug', async ({ page }) => {
+  const violations: string[] = [];
+  page.on('console', (m) => {
+    if (/Content.Security.Policy|Refused to/i.test(m.text())) violations.push(m.text());
+  });
+  await page.goto('/debug/try?q=refund');
+  await page.getByLabel('Admin token').fill('not-the-admin-token');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  // Back on the styled sign-in page, with the page CSP, saying what went wrong.
+  await expect(page).toHaveURL(/\/debug\/sign-in\?next=%2Fdebug%2Ftry%3Fq%3Drefund&error=wrong$/);
+  await expect(page.getByRole('alert')).toHaveText('Wrong admin token.');
+  await expect(page.getByRole('button', { name: 'Sign in' })).toHaveCSS('background-color', 'rgb(31, 88, 214)');
+  const signIn = await page.request.get('/debug/sign-in?error=wrong');
+  expect(signIn.headers()['content-security-policy']).toMatch(/form-action 'self'/);
+  // The second attempt is posted (an API CSP of form-action 'none' would block it) and goes where it was asked.
+  await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/debug\/try\?q=refund$/);
+  await expect(page.getByTestId('try-result')).toBeVisible();
+  await page.goto('/debug');
+  await expect(page.getByTestId('turns-total')).toBeVisible();
+  expect(violations).toEqual([]);
+});
+
+test('a bad next (CR/LF, another host) is replaced by /debug, never a 500', async ({ request }) => {
+  for (const next of ['/debug\r\nSet-Cookie: evil=1', '/debug\n', '//evil.example/debug', 'https://evil.example/', '/debug/%0d%0a']) {
+    const right = await request.post('/api/debug/login', { form: { token: ADMIN_TOKEN, next }, maxRedirects: 0 });
+    expect(right.status(), JSON.stringify(next)).toBe(303);
+    expect(right.headers().location, JSON.stringify(next)).toBe(next === '/debug/%0d%0a' ? '/debug/%0d%0a' : '/debug');
+    expect(right.headers()['set-cookie']).not.toContain('evil');
+  }
+  // Signed in now: the sign-in page sends an admin straight on, to /debug whatever next says.
+  const again = await request.get('/debug/sign-in?next=%0d%0a', { maxRedirects: 0 });
+  expect(again.status()).toBe(303);
+  expect(again.headers().location).toBe('/debug');
+});
+
+test('the sign-in page with a bad next shows the form, posting to /debug', async ({ playwright }) => {
+  const visitor = await playwright.request.newContext({ baseURL: APP_URL });
+  const page = await visitor.get('/debug/sign-in?next=%0d%0aSet-Cookie:%20x=1&error=wrong');
+  expect(page.status()).toBe(401);
+  const html = await page.text();
+  expect(html).toContain('Wrong admin token.');
+  expect(html).toContain('<input type="hidden" name="next" value="/debug">');
+  await visitor.dispose();
+});
+
+test('sign-out ends the session on the server: the old cookie no longer opens anything', async ({ playwright }) => {
+  const admin = await playwright.request.newContext({ baseURL: APP_URL });
+  const login = await admin.post('/api/debug/login', { form: { token: ADMIN_TOKEN }, maxRedirects: 0 });
+  expect(login.status()).toBe(303);
+  const cookie = /lumacast_admin=[^;]+/.exec(login.headers()['set-cookie']!)![0];
+  expect((await admin.get('/api/debug/turns')).status()).toBe(200);
+  const out = await admin.post('/api/debug/logout', { maxRedirects: 0 });
+  expect(out.status()).toBe(303);
+  // Someone who kept a copy of the cookie (a shared machine, a stolen cookie) gets nothing.
+  const copy = await playwright.request.newContext({ baseURL: APP_URL, extraHTTPHeaders: { cookie } });
+  const api = await copy.get('/api/debug/turns');
+  expect(api.status()).toBe(401);
+  const page = await copy.get('/debug/health');
+  expect(page.status()).toBe(404);
+  const html = await page.text();
+  expect(html).toContain('could not be found');
+  expect(html).not.toContain('data-testid="coverage"');
+  expect(html).not.toContain('Never promise');
+  await Promise.all([admin.dispose(), copy.dispose()]);
+});
+
+test('sign-in and sign-out only from this site (Origin check)', async ({ request }) => {
+  const forged = await request.post('/api/debug/login', { form: { token: ADMIN_TOKEN }, headers: { origin: 'https://evil.example' }, maxRedirects: 0 });
+  expect(forged.status()).toBe(403);
+  expect(forged.headers()['set-cookie']).toBeUndefined();
+  expect((await forged.json()).error).toMatch(/cannot change the admin session/);
+  expect((await request.post('/api/debug/logout', { headers: { origin: 'https://evil.example' }, maxRedirects: 0 })).status()).toBe(403);
+  const same = await request.post('/api/debug/login', { form: { token: ADMIN_TOKEN }, headers: { origin: APP_URL }, maxRedirects: 0 });
+  expect(same.status()).toBe(303);
 });

@@ -2,7 +2,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { APP_DB, APP_URL, EXTRA_PORT } from './env';
-import { ask, lastReply, openChat, readChatStream, replies, stub, traces, type StubMode } from './helpers';
+import { ask, lastReply, openChat, question as chatQuestion, readChatStream, replies, stub, traces, type StubMode } from './helpers';
 import { startApp } from './spawn';
 import { STUB_REPLY } from './stub/reply.mjs';
 
@@ -26,7 +26,7 @@ async function askApi(url = APP_URL, question = 'can I get a refund?') {
   const response = await fetch(`${url}/api/chat`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ conversationId: `conv-fault-${Date.now()}`, messages: [{ role: 'user', text: question }] }),
+    body: JSON.stringify(chatQuestion(`conv-fault-${Date.now()}`, question)),
   });
   expect(response.status).toBe(200);
   const { turnId, text, error } = await readChatStream(response);

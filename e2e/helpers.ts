@@ -148,3 +148,14 @@ export async function readChatStream(response: Response): Promise<{ turnId: stri
     error: events.find((e) => e.type === 'error')?.errorText,
   };
 }
+
+/** A UI message as useChat makes it (one text part). */
+export const uiMessage = (role: string, text: string, id = `m-${Math.random().toString(36).slice(2, 10)}`) => ({ id, role, parts: [{ type: 'text', text }] });
+
+/** The AI SDK's standard chat body (DefaultChatTransport): the conversation id, the messages, the trigger. */
+export function chatBody(id: string, messages: { role: string; text: string }[], trigger = 'submit-message') {
+  return { id, trigger, messages: messages.map((m) => uiMessage(m.role, m.text)) };
+}
+
+/** One customer question as a standard chat body. */
+export const question = (id: string, text: string) => chatBody(id, [{ role: 'user', text }]);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { EXTRA_PORT } from './env';
-import { readChatStream } from './helpers';
+import { question as chatQuestion, readChatStream } from './helpers';
 import { startApp, type Server } from './spawn';
 
 /**
@@ -43,7 +43,7 @@ async function chat(question: string): Promise<{ status: number; text: string }>
   const response = await fetch(`${app.url}/api/chat`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ conversationId: 'conv-kb-faults-1', messages: [{ role: 'user', text: question }] }),
+    body: JSON.stringify(chatQuestion('conv-kb-faults-1', question)),
   });
   if (response.status !== 200) return { status: response.status, text: await response.text() };
   return { status: 200, text: (await readChatStream(response)).text };

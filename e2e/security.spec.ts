@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ADMIN_TOKEN, APP_URL } from './env';
-import { ask, lastReply, openChat, stub } from './helpers';
+import { ask, lastReply, openChat, question, stub } from './helpers';
 
 /**
  * Security headers on a page, an API response, the /debug 401 page and a static file; a
@@ -132,7 +132,7 @@ test('/debug runs under the CSP without a violation (list, turn detail, try, hea
   const asked = await fetch(`${APP_URL}/api/chat`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ conversationId: 'conv-csp-0001', messages: [{ role: 'user', text: 'can I get a refund?' }] }),
+    body: JSON.stringify(question('conv-csp-0001', 'can I get a refund?')),
   });
   await asked.text(); // a turn to look at
   const violations = await watchCsp(page);

@@ -43,7 +43,25 @@ export const envSchema = z.object({
    * The admin credential for /debug and /api/debug/* (sign-in form, or Bearer / Basic auth).
    * Unset: /debug is locked under `next start` and open under `next dev`.
    */
-  ADMIN_TOKEN: optionalText,
+  ADMIN_TOKEN: z
+    .string()
+    .trim()
+    .min(16, 'ADMIN_TOKEN must be at least 16 characters (a short token can be guessed): use e.g. `openssl rand -hex 24`')
+    .optional(),
+  /** Failed admin tokens (sign-in form, Bearer, Basic) per minute per client address, also the burst (lib/admin/throttle.ts). */
+  ADMIN_FAILURES_PER_MINUTE: positiveInt('ADMIN_FAILURES_PER_MINUTE').default(5),
+  /** Failed admin tokens per minute across all clients, also the burst. */
+  ADMIN_FAILURES_GLOBAL_PER_MINUTE: positiveInt('ADMIN_FAILURES_GLOBAL_PER_MINUTE').default(30),
+  /** A new connection must send a complete request head within this many ms, or it is closed (lib/server/timeouts.ts). */
+  SERVER_HEADERS_TIMEOUT_MS: positiveInt('SERVER_HEADERS_TIMEOUT_MS').default(10_000),
+  /** A request body must arrive whole within this many ms of the request head, or the connection is closed (a stalled upload). */
+  SERVER_REQUEST_TIMEOUT_MS: positiveInt('SERVER_REQUEST_TIMEOUT_MS').default(15_000),
+  /**
+   * Secret the visitor cookies are signed with (lib/chat/visitor.ts), at least 32 characters.
+   * Unset: a random secret kept in `visitor-secret` beside TRACE_DB_PATH, created on first use.
+   * Set it (the same on each) when several instances serve the site.
+   */
+  VISITOR_SECRET: z.string().trim().min(32, 'VISITOR_SECRET must be at least 32 characters').optional(),
   /** Most characters in one message. */
   CHAT_MAX_MESSAGE_CHARS: positiveInt('CHAT_MAX_MESSAGE_CHARS').default(4000),
   /**

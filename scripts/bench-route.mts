@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { percentile } from '../bench/measure.ts';
+import { validBody } from '../app/api/chat/testing.ts';
 
 const { values } = parseArgs({ options: { requests: { type: 'string' } } });
 const requests = Number(values.requests ?? 1000);
@@ -64,11 +65,7 @@ const questions = [
 ];
 
 async function oneRequest(i: number): Promise<number> {
-  const body = JSON.stringify({
-    conversationId: `bench-route-${String(i).padStart(6, '0')}`,
-    trigger: 'submit-message',
-    messages: [{ role: 'user', text: questions[i % questions.length]! }],
-  });
+  const body = JSON.stringify(validBody(questions[i % questions.length]!, `bench-route-${String(i).padStart(6, '0')}`));
   const request = new Request('http://localhost/api/chat', {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },

@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { readChatStream } from '../e2e/helpers.ts';
+import { question, readChatStream } from '../e2e/helpers.ts';
 import { startApp, startStub, type Server } from '../e2e/spawn.ts';
 
 const { values } = parseArgs({
@@ -72,7 +72,7 @@ async function customers(app: Server, round: number, stop: { now: boolean }): Pr
           const response = await fetch(`${app.url}/api/chat`, {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ conversationId: `crash-r${round}-c${c}-${i}`, messages: [{ role: 'user', text: QUESTIONS[(c + i) % QUESTIONS.length] }] }),
+            body: JSON.stringify(question(`crash-r${round}-c${c}-${i}`, QUESTIONS[(c + i) % QUESTIONS.length]!)),
           });
           if (response.status !== 200) throw new Error(`status ${response.status}`);
           const { turnId, text, error } = await readChatStream(response);
@@ -142,7 +142,7 @@ try {
     const response = await fetch(`${app.url}/api/chat`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ conversationId: 'crash-after-0001', messages: [{ role: 'user', text: 'can I get a refund?' }] }),
+      body: JSON.stringify(question('crash-after-0001', 'can I get a refund?')),
     });
     const { turnId, text } = await readChatStream(response);
     await new Promise((r) => setTimeout(r, 200));

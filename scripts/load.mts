@@ -23,6 +23,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
+import { question } from '../e2e/helpers.ts';
 import { startApp, startStub, type Server } from '../e2e/spawn.ts';
 
 const { values } = parseArgs({
@@ -94,7 +95,7 @@ async function run(app: Server, name: string, options: { amount?: number; durati
           const i = n++;
           return {
             ...request,
-            body: JSON.stringify({ conversationId: `load-${name}-${String(i).padStart(6, '0')}`, messages: [{ role: 'user', text: QUESTIONS[i % QUESTIONS.length] }] }),
+            body: JSON.stringify(question(`load-${name}-${String(i).padStart(6, '0')}`, QUESTIONS[i % QUESTIONS.length]!)),
           };
         },
       },

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { adminAccess } from '@/lib/debug/access';
+import { requireAdmin } from '@/lib/debug/access';
 
 export const metadata: Metadata = { title: 'Retrieval inspector', robots: { index: false } };
 export const dynamic = 'force-dynamic';
@@ -13,7 +13,9 @@ const NAV = [
 ];
 
 export default async function DebugLayout({ children }: { children: ReactNode }) {
-  const access = await adminAccess();
+  // The pages check for themselves (requireAdmin); refusing here too keeps the layout from
+  // rendering a page shell around a refused request.
+  const access = await requireAdmin();
   return (
     <div className="min-h-screen bg-slate-50">
       <header className="border-b border-slate-200 bg-white">
@@ -34,7 +36,7 @@ export default async function DebugLayout({ children }: { children: ReactNode })
             </nav>
           </div>
           <div className="flex items-center gap-3 text-xs text-slate-500">
-            {access.ok && access.via === 'development' && (
+            {access.via === 'development' && (
               <span className="rounded-md bg-amber-50 px-2 py-1 text-amber-800 ring-1 ring-inset ring-amber-200">
                 open: development mode without ADMIN_TOKEN
               </span>
@@ -42,7 +44,7 @@ export default async function DebugLayout({ children }: { children: ReactNode })
             <Link href="/" className="hover:text-slate-900">
               Site ↗
             </Link>
-            {access.ok && access.via === 'cookie' && (
+            {access.via === 'cookie' && (
               <form method="post" action="/api/debug/logout">
                 <button type="submit" className="rounded-md px-2 py-1 hover:bg-slate-100 hover:text-slate-900">
                   Sign out
@@ -53,7 +55,7 @@ export default async function DebugLayout({ children }: { children: ReactNode })
         </div>
       </header>
       <main className="mx-auto max-w-7xl px-4 py-6 sm:px-6">
-        {access.ok ? children : <p className="text-sm text-slate-600">Admin credential required.</p>}
+        {children}
       </main>
     </div>
   );

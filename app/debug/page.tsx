@@ -4,6 +4,7 @@ import { splitParts, TokenBar } from '@/components/debug/token-bar';
 import { getInspector } from '@/lib/debug/data';
 import { parseTurnFilter, turnFilterQuery } from '@/lib/debug/filters';
 import { getKnowledge } from '@/lib/knowledge';
+import { requireAdmin } from '@/lib/debug/access';
 
 export const dynamic = 'force-dynamic';
 
@@ -14,6 +15,7 @@ function when(iso: string): string {
 }
 
 export default async function TurnsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await requireAdmin(); // before anything is read: see lib/debug/access.ts
   const params = await searchParams;
   const { filter, page } = parseTurnFilter(params);
   const result = getInspector().listTurns(filter, page, PAGE_SIZE);

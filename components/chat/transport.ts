@@ -7,21 +7,18 @@ export function messageText(message: Pick<ChatUIMessage, 'parts'>): string {
 }
 
 /**
- * useChat's transport, sending the route's compact body (app/api/chat/schema.ts):
- * the conversation id, the trigger, and each message's role and text. Nothing else of
- * the UI state goes to the server.
+ * useChat's transport: the AI SDK's standard protocol (app/api/chat/schema.ts), in its lean
+ * form — the conversation id, the trigger and only the newest message (the customer's
+ * question; on Retry, the question being answered again). The server keeps the
+ * conversation itself, so nothing else of the UI state goes to it. The visitor cookie
+ * (same origin) says whose conversation it is.
  */
-export function createChatTransport(api = '/api/chat') {
+export function createChatTransport(api = '/api/chat', fetch?: typeof globalThis.fetch) {
   return new DefaultChatTransport<ChatUIMessage>({
     api,
-    prepareSendMessagesRequest: ({ id, messages, trigger }) => ({
-      body: {
-        conversationId: id,
-        trigger,
-        messages: messages
-          .filter((m) => m.role === 'user' || m.role === 'assistant')
-          .map((m) => ({ role: m.role, text: messageText(m) })),
-      },
+    fetch,
+    prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => ({
+      body: { id, trigger, message: messages.at(-1), ...(messageId ? { messageId } : {}) },
     }),
   });
 }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { parseEnv } from '../env';
 import { checkAdminAccess, createSessionValue, secretsEqual, verifySessionValue } from './auth';
+import { originProblem, safeNext } from './origin';
+import { FailureThrottle } from './throttle';
 
 const settings = { token: 'correct horse battery staple', production: true };
 const none = { authorization: null, sessionCookie: undefined };
@@ -24,12 +27,74 @@ describe('admin access', () => {
 
   it('accepts a session cookie signed with the token until it expires', () => {
     const now = 1_700_000_000_000;
-    const value = createSessionValue(settings.token, now, 1000);
-    expect(checkAdminAccess({ authorization: null, sessionCookie: value }, settings, now + 999)).toEqual({ ok: true, via: 'cookie' });
+    const value = createSessionValue(settings.token, 0, now, 1000);
+    expect(checkAdminAccess({ authorization: null, sessionCookie: value }, settings, { now: now + 999 })).toEqual({ ok: true, via: 'cookie' });
     expect(verifySessionValue(settings.token, value, now + 1000)).toBe(false);
     expect(verifySessionValue('another token', value, now)).toBe(false);
-    const [expiry, mac] = value.split('.');
-    expect(verifySessionValue(settings.token, `${Number(expiry) + 1}.${mac}`, now)).toBe(false);
+    const [expiry, generation, mac] = value.split('.');
+    expect(verifySessionValue(settings.token, `${Number(expiry) + 1}.${generation}.${mac}`, now)).toBe(false);
+    expect(verifySessionValue(settings.token, `${expiry}.1.${mac}`, now)).toBe(false);
+  });
+
+  it('refuses a session cookie from before a sign-out (an older session generation)', () => {
+    const value = createSessionValue(settings.token, 3);
+    expect(checkAdminAccess({ authorization: null, sessionCookie: value }, settings, { generation: 3 })).toEqual({ ok: true, via: 'cookie' });
+    expect(checkAdminAccess({ authorization: null, sessionCookie: value }, settings, { generation: 4 })).toEqual({ ok: false, reason: 'invalid' });
+  });
+});
+
+describe('admin token guessing (finding 4)', () => {
+  const bearer = (token: string, client: string) => ({ authorization: `Bearer ${token}`, sessionCookie: undefined, client });
+
+  it('300 wrong Bearer guesses: 5 are checked, then 429 with a Retry-After until the bucket refills, the right token included', () => {
+    const throttle = new FailureThrottle({ perClientPerMinute: 5, globalPerMinute: 30 });
+    const now = 1_700_000_000_000;
+    const results = Array.from({ length: 300 }, (_, i) => checkAdminAccess(bearer(`guess-${i}`, 'ip:203.0.113.9'), settings, { throttle, now }));
+    expect(results.slice(0, 5).every((r) => !r.ok && r.reason === 'invalid')).toBe(true);
+    expect(results.slice(5).every((r) => !r.ok && r.reason === 'throttled')).toBe(true);
+    expect(results[299]).toEqual({ ok: false, reason: 'throttled', retryAfterSeconds: 12 });
+    expect(checkAdminAccess(bearer(settings.token, 'ip:203.0.113.9'), settings, { throttle, now }).ok).toBe(false);
+    // Another address has its own allowance; after the refill interval one more guess is checked.
+    expect(checkAdminAccess(bearer(settings.token, 'ip:203.0.113.10'), settings, { throttle, now })).toEqual({ ok: true, via: 'header' });
+    expect(checkAdminAccess(bearer(settings.token, 'ip:203.0.113.9'), settings, { throttle, now: now + 12_000 })).toEqual({ ok: true, via: 'header' });
+    const basic = Buffer.from('lead:wrong').toString('base64');
+    expect(checkAdminAccess({ authorization: `Basic ${basic}`, sessionCookie: undefined, client: 'ip:203.0.113.9' }, settings, { throttle, now: now + 12_000 })).toEqual({
+      ok: false,
+      reason: 'invalid',
+    });
+  });
+
+  it('a guesser with many addresses meets the global limit', () => {
+    const throttle = new FailureThrottle({ perClientPerMinute: 5, globalPerMinute: 30 });
+    const now = 1_700_000_000_000;
+    const reasons = Array.from({ length: 100 }, (_, i) => checkAdminAccess(bearer('guess', `ip:198.51.100.${i}`), settings, { throttle, now })).map((r) => (r.ok ? 'ok' : r.reason));
+    expect(reasons.filter((r) => r === 'invalid')).toHaveLength(30);
+    expect(reasons.slice(30).every((r) => r === 'throttled')).toBe(true);
+  });
+
+  it('refuses to start with an ADMIN_TOKEN shorter than 16 characters, saying why', () => {
+    expect(() => parseEnv({ ADMIN_TOKEN: 'x' })).toThrow(/ADMIN_TOKEN="x": ADMIN_TOKEN must be at least 16 characters/);
+    expect(() => parseEnv({ ADMIN_TOKEN: '0123456789abcde' })).toThrow(/at least 16 characters/);
+    expect(parseEnv({ ADMIN_TOKEN: '0123456789abcdef' }).ADMIN_TOKEN).toBe('0123456789abcdef');
+  });
+});
+
+describe('sign-in requests (findings 4 and 5)', () => {
+  const headers = (h: Record<string, string>) => new Headers({ host: '127.0.0.1:3000', ...h });
+
+  it('accepts only this site as Origin', () => {
+    expect(originProblem(headers({ origin: 'http://127.0.0.1:3000' }))).toBeUndefined();
+    expect(originProblem(headers({}))).toBeUndefined(); // a script: no Origin
+    expect(originProblem(headers({ origin: 'https://evil.example' }))).toMatch(/cannot change the admin session/);
+    expect(originProblem(headers({ origin: 'null' }))).toMatch(/cannot change the admin session/);
+    expect(originProblem(headers({ 'sec-fetch-site': 'cross-site' }))).toMatch(/cross-site/);
+  });
+
+  it('turns a bad next into /debug, never anything that could break a Location header or leave the site', () => {
+    expect(safeNext('/debug/turns/abc?x=1')).toBe('/debug/turns/abc?x=1');
+    for (const bad of ['/debug\r\nSet-Cookie: x=1', '/debug\n', '//evil.example', '/debug//evil', 'https://evil.example/debug', '/debugger', '/debug/\\evil', '/debug/é', 42, null, '/debug/sign-in']) {
+      expect(safeNext(bad), String(bad)).toBe('/debug');
+    }
   });
 
   it('compares secrets of any length without throwing', () => {

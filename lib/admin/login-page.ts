@@ -1,3 +1,5 @@
+import { safeNext } from './origin';
+
 /**
  * The 401 page for /debug: a sign-in form, or — when no ADMIN_TOKEN is configured in
  * production — how to enable the inspector. Plain HTML so it can be served from the proxy
@@ -9,7 +11,7 @@ const escapeHtml = (s: string) =>
 
 export function adminLoginPage(options: { notConfigured: boolean; error?: string; next?: string; nonce?: string }): string {
   const nonce = options.nonce ? ` nonce="${escapeHtml(options.nonce)}"` : '';
-  const next = options.next && options.next.startsWith('/debug') ? options.next : '/debug';
+  const next = safeNext(options.next);
   const body = options.notConfigured
     ? `<h1>The inspector is locked</h1>
        <p>No admin credential is configured on this server, so <code>/debug</code> stays closed.</p>

@@ -27,3 +27,29 @@ export function conversationFromTurns(turns: readonly TurnTrace[]): Conversation
   }
   return messages;
 }
+
+/** The conversation a turn sends to the model, and what the turn does. */
+export interface TurnHistory {
+  /** The server's record of the conversation, then the question (oldest first). */
+  messages: ConversationMessage[];
+  /**
+   * `regenerate-message` only when the question is the server's own last question: the
+   * server's last reply to it (if any) is left out and replaced. Otherwise the question is
+   * a new one (e.g. the client retried a request the server refused before recording it).
+   */
+  trigger: TurnTrace['trigger'];
+}
+
+/**
+ * The model's history for a turn, from the server's record (`past`, conversationFromTurns)
+ * and the one thing taken from the client: the text of its newest customer message.
+ */
+export function historyForTurn(past: readonly ConversationMessage[], trigger: TurnTrace['trigger'], question: string): TurnHistory {
+  if (trigger === 'regenerate-message') {
+    const last = past.at(-1);
+    if (last?.role === 'user' && last.text === question) return { messages: [...past], trigger };
+    const asked = past.at(-2);
+    if (last?.role === 'assistant' && asked?.role === 'user' && asked.text === question) return { messages: past.slice(0, -1), trigger };
+  }
+  return { messages: [...past, { id: 'question', role: 'user', text: question }], trigger: 'submit-message' };
+}

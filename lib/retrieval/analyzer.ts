@@ -65,7 +65,9 @@ export function normalizeWord(raw: string): string {
   return NON_ASCII.test(lower) ? lower.normalize('NFKD').replace(COMBINING_MARKS, '') : lower;
 }
 
-// Stemming dominates indexing time; the vocabulary is small, so memoise it.
+// Stemming dominates indexing time; the vocabulary is small, so memoise it — while an index
+// is built only (see analyzeInBulk): a question's words are looked up, never added, so what
+// customers type cannot grow the memo.
 const stemCache = new Map<string, string>();
 const STEM_CACHE_LIMIT = 200_000;
 
@@ -73,8 +75,10 @@ function stem(word: string): string {
   let stemmed = stemCache.get(word);
   if (stemmed === undefined) {
     stemmed = /^\d/.test(word) ? word : stemmer(word);
-    if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
-    stemCache.set(word, stemmed);
+    if (memoising) {
+      if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
+      stemCache.set(word, stemmed);
+    }
   }
   return stemmed;
 }
@@ -98,23 +102,28 @@ function analyzeWord(raw: string, out: string[]): void {
   pushTerm(word, out);
 }
 
-// Most words repeat (across sections and questions), so the terms of each raw word are
-// memoised: analysing a 100,000-section corpus then costs little more than the regex scan.
+// Most words repeat across sections, so the terms of each raw word are memoised while an
+// index is built: analysing a 100,000-section corpus then costs little more than the regex
+// scan. Questions read the memo (their KB words hit it) but never add to it: a memo filled
+// from customer text would grow with every unique word sent (and V8 keeps a long word as a
+// slice of its whole message), so hostile input could grow the heap request by request.
 const wordCache = new Map<string, readonly string[]>();
-/** Entries kept between builds (what questions need). */
+/** Entries kept between builds (the KB's own words, which questions mostly use). */
 const WORD_CACHE_LIMIT = 100_000;
 /** Entries allowed while an index is built: a 100,000-section corpus has ~1M distinct words, and a memo that keeps clearing itself cost a third of the build. */
 const BULK_WORD_CACHE_LIMIT = 2_000_000;
-let wordCacheLimit = WORD_CACHE_LIMIT;
+/** True inside analyzeInBulk: the only time the memos grow. */
+let memoising = false;
 
-/** Runs `work` (e.g. analysing every section of a KB) with the large memo, then shrinks the memo back. */
+/** Runs `work` (e.g. analysing every section of a KB) with the memos on, then shrinks them back. */
 export function analyzeInBulk<T>(work: () => T): T {
-  wordCacheLimit = BULK_WORD_CACHE_LIMIT;
+  const outer = memoising;
+  memoising = true;
   try {
     return work();
   } finally {
-    wordCacheLimit = WORD_CACHE_LIMIT;
-    if (wordCache.size > WORD_CACHE_LIMIT) wordCache.clear();
+    memoising = outer;
+    if (!outer && wordCache.size > WORD_CACHE_LIMIT) wordCache.clear();
   }
 }
 
@@ -124,8 +133,10 @@ function termsOfWord(raw: string): readonly string[] {
     const out: string[] = [];
     analyzeWord(raw, out);
     terms = out;
-    if (wordCache.size >= wordCacheLimit) wordCache.clear();
-    wordCache.set(raw, terms);
+    if (memoising) {
+      if (wordCache.size >= BULK_WORD_CACHE_LIMIT) wordCache.clear();
+      wordCache.set(raw, terms);
+    }
   }
   return terms;
 }

@@ -17,12 +17,18 @@ export type * from './types';
 const cache = globalThis as typeof globalThis & { __lumacastTraceDb?: Database.Database };
 let store: SqliteTraceStore | undefined;
 
-export function getTraceStore(): TraceStore {
+/** The server's database handle (turn traces, and the admin session generation: lib/admin/sessions.ts). */
+export function getTraceDatabase(): Database.Database {
   let db = cache.__lumacastTraceDb;
   if (!db?.open) {
     const file = path.resolve(/* turbopackIgnore: true */ process.cwd(), env().TRACE_DB_PATH);
     db = cache.__lumacastTraceDb = openTraceDatabase(file);
   }
+  return db;
+}
+
+export function getTraceStore(): TraceStore {
+  const db = getTraceDatabase();
   if (store?.db !== db) store = new SqliteTraceStore(db);
   return store;
 }

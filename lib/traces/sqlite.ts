@@ -89,11 +89,23 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX turn_sections_by_section ON turn_sections (section_id, sent, reason);
   CREATE INDEX turn_sections_by_sent ON turn_sections (sent, section_id);
   `,
+  // 2: the visitor a turn came from (lib/chat/visitor.ts): a conversation is read and
+  // continued by (conversation id, visitor) only. Older turns have none: nobody reads them.
+  // The admin session generation (lib/admin/sessions.ts): signing out bumps it.
+  `
+  ALTER TABLE turns ADD COLUMN visitor_id TEXT;
+  CREATE INDEX turns_visitor_conversation ON turns (visitor_id, conversation_id, created_at);
+  CREATE TABLE admin_state (
+    key   TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+  );
+  `,
 ];
 
 interface TurnRow {
   id: string;
   conversation_id: string;
+  visitor_id: string | null;
   created_at: string;
   trigger: string;
   status: string;
@@ -129,6 +141,7 @@ function fromRow(row: TurnRow): TurnTrace {
     status: row.status as TurnStatus,
     reply: row.reply,
   };
+  if (row.visitor_id !== null) trace.visitorId = row.visitor_id;
   if (row.usage !== null) trace.usage = JSON.parse(row.usage) as TurnUsage;
   if (row.finish_reason !== null) trace.finishReason = row.finish_reason;
   if (row.first_token_ms !== null) trace.firstTokenMs = row.first_token_ms;
@@ -177,6 +190,7 @@ export class SqliteTraceStore implements TraceStore {
   private readonly updateTurn: Database.Statement;
   private readonly selectTurn: Database.Statement<[string], TurnRow>;
   private readonly selectConversation: Database.Statement<[string], TurnRow>;
+  private readonly selectVisitorConversation: Database.Statement<[string, string], TurnRow>;
 
   private readonly ownsDb: boolean;
 
@@ -189,11 +203,11 @@ export class SqliteTraceStore implements TraceStore {
     this.db = typeof source === 'string' ? openTraceDatabase(source) : source;
     this.insertTurn = this.db.prepare(`
       INSERT INTO turns (
-        id, conversation_id, created_at, trigger, status, question, customer_messages, query_terms,
+        id, conversation_id, visitor_id, created_at, trigger, status, question, customer_messages, query_terms,
         floor_used, top_score, budget, tokens_pinned, tokens_scored, tokens_floor, tokens_total,
         explanation, system_prompt, provider, model_id, selection_us
       ) VALUES (
-        @id, @conversationId, @createdAt, @trigger, 'pending', @question, @customerMessages, @queryTerms,
+        @id, @conversationId, @visitorId, @createdAt, @trigger, 'pending', @question, @customerMessages, @queryTerms,
         @floorUsed, @topScore, @budget, @tokensPinned, @tokensScored, @tokensFloor, @tokensTotal,
         @explanation, @systemPrompt, @provider, @modelId, @selectionUs
       )`);
@@ -210,6 +224,9 @@ export class SqliteTraceStore implements TraceStore {
     this.selectConversation = this.db.prepare(
       'SELECT * FROM turns WHERE conversation_id = ? ORDER BY created_at, seq',
     );
+    this.selectVisitorConversation = this.db.prepare(
+      'SELECT * FROM turns WHERE conversation_id = ? AND visitor_id = ? ORDER BY created_at, seq',
+    );
   }
 
   async startTurn(turn: TurnStart): Promise<void> {
@@ -218,6 +235,7 @@ export class SqliteTraceStore implements TraceStore {
       this.insertTurn.run({
         id: turn.id,
         conversationId: turn.conversationId,
+        visitorId: turn.visitorId ?? null,
         createdAt: turn.createdAt,
         trigger: turn.trigger,
         question: turn.question,
@@ -267,6 +285,10 @@ export class SqliteTraceStore implements TraceStore {
 
   async listTurnsByConversation(conversationId: string): Promise<TurnTrace[]> {
     return this.selectConversation.all(conversationId).map(fromRow);
+  }
+
+  async listVisitorConversation(conversationId: string, visitorId: string): Promise<TurnTrace[]> {
+    return this.selectVisitorConversation.all(conversationId, visitorId).map(fromRow);
   }
 
   async close(): Promise<void> {

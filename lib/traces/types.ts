@@ -27,6 +27,8 @@ export interface TurnUsage {
 export interface TurnStart {
   id: string;
   conversationId: string;
+  /** The anonymous visitor the turn came from (lib/chat/visitor.ts); the conversation is theirs. */
+  visitorId?: string;
   /** ISO 8601, UTC, ms precision. */
   createdAt: string;
   trigger: TurnTrigger;
@@ -78,7 +80,12 @@ export interface TraceStore {
   /** Completes a pending turn. Returns false (and changes nothing) if it is unknown or already finished. */
   finishTurn(id: string, end: TurnEnd): Promise<boolean>;
   getTurn(id: string): Promise<TurnTrace | undefined>;
-  /** The conversation's turns, oldest first. */
+  /** The conversation's turns, oldest first, whoever sent them (for the inspector). */
   listTurnsByConversation(conversationId: string): Promise<TurnTrace[]>;
+  /**
+   * The turns of `conversationId` sent by `visitorId`, oldest first: what the customer-facing
+   * history and the chat's model history are built from. Empty for any other pair.
+   */
+  listVisitorConversation(conversationId: string, visitorId: string): Promise<TurnTrace[]>;
   close(): Promise<void>;
 }

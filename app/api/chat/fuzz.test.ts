@@ -58,27 +58,41 @@ const nasty = fc.oneof(
 );
 const idish = fc.oneof(fc.constant('conv-12345678'), fc.stringMatching(/^[A-Za-z0-9_-]{8,64}$/), fc.string({ maxLength: 70 }), fc.integer());
 const role = fc.oneof(fc.constantFrom('user', 'assistant'), fc.constantFrom('system', 'tool', 'developer', 'User', ''), fc.anything());
+const part = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ type: fc.constant('text'), text: nasty }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constantFrom('text', 'file', 'reasoning', 'step-start', 'tool-x', ''), text: fc.anything(), url: fc.string({ maxLength: 20 }) }, { requiredKeys: ['type'] }) },
+  { weight: 1, arbitrary: fc.anything() },
+);
 const message = fc.oneof(
-  { weight: 8, arbitrary: fc.record({ role, text: nasty }) },
-  { weight: 1, arbitrary: fc.record({ role, text: nasty, parts: fc.array(fc.anything(), { maxLength: 2 }) }) },
+  { weight: 8, arbitrary: fc.record({ id: fc.oneof(fc.string({ maxLength: 20 }), fc.anything()), role, parts: fc.array(part, { maxLength: 3 }) }) },
+  { weight: 1, arbitrary: fc.record({ id: fc.string({ maxLength: 10 }), role, parts: fc.array(part, { maxLength: 2 }), text: nasty, metadata: fc.anything() }, { requiredKeys: [] }) },
   { weight: 1, arbitrary: fc.anything() },
 );
 const chatish = fc.record(
   {
-    conversationId: idish,
-    trigger: fc.oneof(fc.constantFrom('submit-message', 'regenerate-message'), fc.string({ maxLength: 20 })),
+    id: idish,
+    trigger: fc.oneof(fc.constantFrom('submit-message', 'regenerate-message', 'resume-stream'), fc.string({ maxLength: 20 })),
     messages: fc.oneof({ weight: 9, arbitrary: fc.array(message, { maxLength: 16 }) }, { weight: 1, arbitrary: fc.anything() }),
+    message,
+    messageId: fc.oneof(fc.string({ maxLength: 20 }), fc.anything()),
     system: fc.string({ maxLength: 20 }),
   },
   { requiredKeys: [] },
 );
-// Mostly valid conversations: a customer question last, with the odd broken field.
+const ui = (role: 'user' | 'assistant', text: string, i: number) => ({ id: `m${i}`, role, parts: [{ type: 'text', text }] });
+// Mostly valid conversations: a customer question last, in the whole-array or the lean form.
 const plausible = fc
   .tuple(
-    fc.array(fc.record({ role: fc.constantFrom('user', 'assistant'), text: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 200 }) }), { maxLength: 10 }),
+    fc.array(fc.record({ role: fc.constantFrom('user' as const, 'assistant' as const), text: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 200 }) }), { maxLength: 10 }),
     fc.oneof(fc.constantFrom('can I get a refund?', 'how do I start a live stream', 'hi'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 300 })),
+    fc.boolean(),
+    fc.constantFrom('submit-message', 'regenerate-message'),
   )
-  .map(([history, question]) => ({ conversationId: 'conv-fuzz-0001', messages: [...history, { role: 'user', text: question }] }));
+  .map(([history, question, lean, trigger]) =>
+    lean
+      ? { id: 'conv-fuzz-0001', trigger, message: ui('user', question, 99) }
+      : { id: 'conv-fuzz-0001', trigger, messages: [...history.map((m, i) => ui(m.role, m.text, i)), ui('user', question, 99)] },
+  );
 const contentType = fc.oneof(
   { weight: 8, arbitrary: fc.constant('application/json') },
   { weight: 2, arbitrary: fc.constantFrom('application/json; charset=utf-8', 'Application/JSON', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', '', 'multipart/form-data; boundary=x') },
@@ -98,20 +112,20 @@ describe('chat handler fuzz', () => {
   }, 120_000);
 
   it('raw bytes and mangled JSON text: invalid UTF-8, truncation, deep nesting', async () => {
-    const valid = JSON.stringify({ conversationId: 'conv-12345678', messages: [{ role: 'user', text: 'can I get a refund?' }] });
+    const valid = JSON.stringify({ id: 'conv-12345678', messages: [ui('user', 'can I get a refund?', 0)] });
     const mangled = fc.oneof(
       fc.uint8Array({ maxLength: 300 }),
       fc.integer({ min: 0, max: valid.length }).map((n) => valid.slice(0, n)),
       fc.tuple(fc.integer({ min: 0, max: valid.length }), fc.string({ unit: 'binary', maxLength: 5 })).map(([i, s]) => valid.slice(0, i) + s + valid.slice(i)),
       fc.integer({ min: 1, max: 12_000 }).map((depth) => '['.repeat(depth) + ']'.repeat(depth)),
-      fc.integer({ min: 1, max: 5_000 }).map((depth) => `{"conversationId":"conv-12345678","messages":[{"role":"user","text":${'['.repeat(depth)}${']'.repeat(depth)}}]}`),
-      fc.integer({ min: 30_000, max: 40_000 }).map((n) => JSON.stringify({ conversationId: 'conv-12345678', messages: [{ role: 'user', text: 'a'.repeat(n) }] })),
+      fc.integer({ min: 1, max: 5_000 }).map((depth) => `{"id":"conv-12345678","message":{"id":"m","role":"user","parts":[{"type":"text","text":${'['.repeat(depth)}${']'.repeat(depth)}}]}}`),
+      fc.integer({ min: 30_000, max: 40_000 }).map((n) => JSON.stringify({ id: 'conv-12345678', message: ui('user', 'a'.repeat(n), 0) })),
     );
     await fc.assert(fc.asyncProperty(mangled, async (body) => void (await check(chatRequest(body)))), { numRuns: RUNS });
   }, 120_000);
 
   it('lying Content-Length headers', async () => {
-    const valid = JSON.stringify({ conversationId: 'conv-12345678', messages: [{ role: 'user', text: 'hi' }] });
+    const valid = JSON.stringify({ id: 'conv-12345678', message: ui('user', 'hi', 0) });
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.nat().map(String), fc.constantFrom('-1', 'abc', '1e9', '99999999999999999999', '')), async (length) => {
         await check(chatRequest(valid, { 'content-length': length }));

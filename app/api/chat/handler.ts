@@ -4,15 +4,17 @@ import { describeModelError } from '../../../lib/ai/errors';
 import { groundingFor, groundingProviderOptions } from '../../../lib/ai/grounding';
 import type { ChatModel } from '../../../lib/ai/providers';
 import type { Env } from '../../../lib/env';
-import { jsonError } from '../../../lib/http';
+import { bodyFailureResponse, jsonError, viaHttps } from '../../../lib/http';
 import type { Knowledge } from '../../../lib/knowledge/load';
 import type { RateLimiter } from '../../../lib/rate-limit/index';
 import { clientKey } from '../../../lib/rate-limit/client';
 import type { TraceStore } from '../../../lib/traces/types';
+import { conversationFromTurns, historyForTurn, type TurnHistory } from '../../../lib/chat/history';
 import type { ChatMessageMetadata } from '../../../lib/chat/message';
 import { TurnRecorder } from '../../../lib/chat/recorder';
 import { selectForTurn, toModelMessages } from '../../../lib/chat/turn';
-import { parseChatRequest } from './schema';
+import { newVisitorId, visitorOf, visitorSetCookie } from '../../../lib/chat/visitor';
+import { parseChatRequest, type ChatRequest } from './schema';
 
 /**
  * The chat turn behind POST /api/chat, with its dependencies passed in, so tests (the
@@ -33,6 +35,8 @@ export interface ChatDependencies {
   knowledge: () => Knowledge;
   chat: () => ChatModel;
   traces: () => TraceStore;
+  /** The key that signs visitor cookies (lib/chat/visitor.ts). */
+  visitorSecret: () => Uint8Array;
 }
 
 export const UNAVAILABLE_MESSAGE = 'The assistant is not available right now. Please try again later.';
@@ -43,10 +47,33 @@ function unavailable(what: string, error: unknown): Response {
   return jsonError(503, UNAVAILABLE_MESSAGE);
 }
 
+interface VisitorConversation {
+  visitorId: string;
+  /** The visitor's new credential, when the request carried none (or a forged one). */
+  setCookie: string | undefined;
+  history: TurnHistory;
+}
+
+/**
+ * Whose conversation this is, and the model's history for the turn: the server's record of
+ * (conversation id, visitor) — empty for a visitor without a valid cookie — then the
+ * question. Nothing but the question comes from the request body.
+ */
+async function visitorConversation(request: Request, traces: TraceStore, secret: Uint8Array, data: ChatRequest): Promise<VisitorConversation> {
+  const known = visitorOf(request, secret);
+  const visitorId = known ?? newVisitorId();
+  const past = known ? conversationFromTurns(await traces.listVisitorConversation(data.conversationId, known)) : [];
+  return {
+    visitorId,
+    setCookie: known ? undefined : visitorSetCookie(secret, visitorId, viaHttps(request)),
+    history: historyForTurn(past, data.trigger, data.question),
+  };
+}
+
 export function createChatHandler(deps: ChatDependencies): (request: Request) => Promise<Response> {
   let warnedAboutForwardedFor = false;
 
-  /** One chat turn: limit → parse → select → record → stream → record how it ended. */
+  /** One chat turn: limit → parse → visitor → history → select → record → stream → record how it ended. */
   async function turn(request: Request): Promise<Response> {
     const startedAt = performance.now();
     let settings: ChatSettings, limiter: RateLimiter, knowledge: Knowledge;
@@ -80,30 +107,42 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
       return unavailable('the knowledge base is not available', error);
     }
 
-    // 2. Parse: a bounded conversation of customer and assistant text, nothing else.
+    // 2. Parse: the standard chat body; only the newest customer message's text is used.
     const parsed = await parseChatRequest(request, {
       maxMessages: settings.CHAT_MAX_MESSAGES,
       maxMessageChars: settings.CHAT_MAX_MESSAGE_CHARS,
       maxBodyBytes: settings.CHAT_MAX_BODY_BYTES,
     });
-    if (!parsed.ok) {
-      // After a 413 the rest of the body is left unread: ask the client not to reuse the connection.
-      return jsonError(parsed.status, parsed.error, parsed.status === 413 ? { connection: 'close' } : undefined);
-    }
-    const { conversationId, trigger, messages } = parsed.data;
+    if (!parsed.ok) return bodyFailureResponse(parsed);
+    const { conversationId } = parsed.data;
 
-    // 3. Select: the knowledge for this question, and the system prompt built from it.
+    // 3–4. The visitor (their signed cookie, or a new one sent with the reply) and the history:
+    //      the server's own record of this visitor's conversation, then the question.
+    let traces: TraceStore, conversation: VisitorConversation;
+    try {
+      traces = deps.traces();
+      conversation = await visitorConversation(request, traces, deps.visitorSecret(), parsed.data);
+    } catch (error) {
+      return unavailable('the conversation could not be read', error);
+    }
+    const { visitorId, setCookie, history } = conversation;
+    if (history.messages.length > settings.CHAT_MAX_MESSAGES) {
+      return jsonError(400, `a conversation can have at most ${settings.CHAT_MAX_MESSAGES} messages: start a new conversation`);
+    }
+    const { messages, trigger } = history;
+
+    // 5. Select: the knowledge for this question, and the system prompt built from it.
     const selection = selectForTurn(knowledge.index, messages, knowledge.instructions);
     const chat = deps.chat();
 
-    // 4. Record the turn before the model is called, so even a crash mid-stream leaves a trace.
+    // 6. Record the turn before the model is called, so even a crash mid-stream leaves a trace.
     const turnId = randomUUID();
     let recorder: TurnRecorder;
     try {
-      const traces = deps.traces();
       await traces.startTurn({
         id: turnId,
         conversationId,
+        visitorId,
         createdAt: new Date().toISOString(),
         trigger,
         customerMessages: selection.customerMessages,
@@ -120,13 +159,14 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
     }
     recorder.watch(request.signal);
 
-    // 5. Stream the reply. The recorder completes the trace however the stream ends.
+    // 7. Stream the reply. The recorder completes the trace however the stream ends.
     //    Retries (before the first token only) happen inside chat.model (lib/ai/retry.ts).
     const result = streamText({
       model: chat.model,
       // The company's text only: instructions, pinned knowledge, reference material.
       system: selection.systemPrompt,
-      // The customer's text only ever travels as user messages.
+      // The customer's text only ever travels as user messages; assistant turns are the
+      // replies this server streamed (the trace store), never text a client sent.
       messages: toModelMessages(messages),
       allowSystemInMessages: false,
       maxRetries: 0,
@@ -137,7 +177,7 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
     });
     const metadata: ChatMessageMetadata = { turnId, conversationId };
     return result.toUIMessageStreamResponse({
-      headers: { 'x-turn-id': turnId, 'cache-control': 'no-store' },
+      headers: { 'x-turn-id': turnId, 'cache-control': 'no-store', ...(setCookie ? { 'set-cookie': setCookie } : {}) },
       messageMetadata: ({ part }) => (part.type === 'start' || part.type === 'finish' ? metadata : undefined),
       onError: (error) => describeModelError(error).customer,
     });

@@ -1,5 +1,6 @@
 import { getChatModel } from '@/lib/ai/providers';
 import { env } from '@/lib/env';
+import { getVisitorSecret } from '@/lib/chat/visitor-server';
 import { getKnowledge } from '@/lib/knowledge';
 import { getRateLimiter } from '@/lib/rate-limit/server';
 import { getTraceStore } from '@/lib/traces';
@@ -8,13 +9,14 @@ import { createChatHandler } from './handler';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-/** One chat turn (handler.ts), with the server's environment, KB, model, trace store and rate limiter. */
+/** One chat turn (handler.ts), with the server's environment, KB, model, trace store, rate limiter and visitor secret. */
 const handle = createChatHandler({
   settings: env,
   limiter: getRateLimiter,
   knowledge: getKnowledge,
   chat: getChatModel,
   traces: getTraceStore,
+  visitorSecret: getVisitorSecret,
 });
 
 export async function POST(request: Request): Promise<Response> {

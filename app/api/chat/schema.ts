@@ -1,21 +1,30 @@
 import { z } from 'zod';
+import { readJsonBody, type BodyFailure } from '../../../lib/http';
 
 /**
- * The chat request, as the widget sends it (components/chat/transport.ts):
+ * The chat request: the AI SDK's standard chat body, as `DefaultChatTransport` sends it.
  *
- *     { "conversationId": "…", "trigger": "submit-message",
- *       "messages": [{ "role": "user", "text": "can I get a refund?" }, …] }
+ *     { "id": "<conversation id>", "trigger": "submit-message" | "regenerate-message",
+ *       "messageId": "…"?, "messages": [UIMessage, …] }
  *
- * Only customer and assistant text: there is no way to send a system message, a prompt
- * or any setting. Sizes are bounded (CHAT_MAX_BODY_BYTES, CHAT_MAX_MESSAGES,
- * CHAT_MAX_MESSAGE_CHARS), text must be well-formed Unicode without control characters
- * (tab and line breaks aside), and the last message must be the customer's.
+ * or its lean form, which sends only the newest message (what our widget sends,
+ * components/chat/transport.ts, as vercel/chatbot does):
+ *
+ *     { "id": "…", "trigger": "submit-message", "message": UIMessage }
+ *
+ * Only one thing is taken from the client: the text of its newest customer message. The
+ * model's history is the server's own record of the conversation (handler.ts), so earlier
+ * messages a client sends — assistant turns above all — are checked for shape and ignored.
+ * There is no way to send a system message, a prompt or a setting. Sizes are bounded
+ * (CHAT_MAX_BODY_BYTES, CHAT_MAX_MESSAGES, CHAT_MAX_MESSAGE_CHARS), customer text must be
+ * well-formed Unicode without control characters (tab and line breaks aside), only in
+ * text parts, and the last message must be the customer's.
  */
 
 export const CONVERSATION_ID = /^[A-Za-z0-9_-]{8,64}$/;
 export const conversationIdSchema = z
-  .string({ error: 'conversationId must be a string' })
-  .regex(CONVERSATION_ID, 'conversationId must be 8 to 64 letters, digits, "-" or "_"');
+  .string({ error: 'id must be a string' })
+  .regex(CONVERSATION_ID, 'the conversation id must be 8 to 64 letters, digits, "-" or "_"');
 
 export interface ChatLimits {
   maxMessages: number;
@@ -41,63 +50,90 @@ export function textProblem(text: string): string | undefined {
   return undefined;
 }
 
-/** Marks where an earlier assistant reply was cut to the message length limit. */
-export const CUT_MARK = ' […]';
+const unknownKeys = (what: string) => (issue: { code?: string; keys?: string[] }) =>
+  issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys!.map((k) => `"${k}"`).join(', ')}${what}` : undefined;
 
-/** The first `max` UTF-16 units of `text` (one fewer rather than half a surrogate pair), then CUT_MARK. */
-function cut(text: string, max: number): string {
-  const end = /[\uD800-\uDBFF]/.test(text[max - 1] ?? '') ? max - 1 : max;
-  return text.slice(0, end) + CUT_MARK;
-}
+/** Keys a customer's text part may have (the AI SDK adds `state` while a message streams). */
+const TEXT_PART_KEYS = new Set(['type', 'text', 'state', 'providerMetadata']);
 
-export function chatRequestSchema({ maxMessages, maxMessageChars }: ChatLimits) {
-  const message = z
-    .strictObject(
-      {
-        role: z.enum(['user', 'assistant'], { error: 'role must be "user" or "assistant"' }),
-        text: z.string({ error: 'text must be a string' }).superRefine((text, ctx) => {
-          const problem = textProblem(text);
-          if (problem) ctx.addIssue({ code: 'custom', message: problem });
-        }),
-      },
-      { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}: a message has only role and text` : 'each message must be an object { role, text }') },
-    )
-    .superRefine((m, ctx) => {
-      if (m.role === 'user' && m.text.length > maxMessageChars) {
-        ctx.addIssue({ code: 'custom', path: ['text'], message: `a message can be at most ${maxMessageChars} characters` });
-      }
-    })
-    // An earlier reply longer than the limit (a model can write one) is cut, not refused:
-    // refusing it would end the conversation for the customer. The body size stays bounded
-    // by CHAT_MAX_BODY_BYTES.
-    .transform((m) => (m.role === 'assistant' && m.text.length > maxMessageChars ? { ...m, text: cut(m.text, maxMessageChars) } : m));
+/** A UI message: its shape for any role; for a customer message, its text checked and joined. */
+function uiMessageSchema({ maxMessageChars }: ChatLimits) {
   return z
     .strictObject(
       {
-        conversationId: conversationIdSchema,
+        id: z.string({ error: 'id must be a string' }).max(128, 'a message id can be at most 128 characters'),
+        role: z.enum(['user', 'assistant'], { error: 'role must be "user" or "assistant"' }),
+        parts: z
+          .array(z.looseObject({ type: z.string({ error: 'each part needs a "type"' }) }), { error: 'parts must be an array' })
+          .max(200, 'a message can have at most 200 parts'),
+        metadata: z.unknown().optional(),
+      },
+      { error: (issue) => unknownKeys(': a message has only id, role, parts and metadata')(issue) ?? 'each message must be an object { id, role, parts }' },
+    )
+    .transform((m, ctx) => {
+      if (m.role !== 'user') return { id: m.id, role: m.role, text: '' };
+      let text = '';
+      m.parts.forEach((part, i) => {
+        const path = ['parts', i];
+        if (part.type !== 'text') {
+          ctx.addIssue({ code: 'custom', path: [...path, 'type'], message: `a customer message can only have text parts (got "${part.type}")` });
+        } else if (typeof part.text !== 'string') {
+          ctx.addIssue({ code: 'custom', path: [...path, 'text'], message: 'text must be a string' });
+        } else {
+          const extra = Object.keys(part).filter((k) => !TEXT_PART_KEYS.has(k));
+          if (extra.length) ctx.addIssue({ code: 'custom', path, message: `unknown field ${extra.map((k) => `"${k}"`).join(', ')} in a text part` });
+          const problem = textProblem(part.text);
+          if (problem) ctx.addIssue({ code: 'custom', path: [...path, 'text'], message: problem });
+          text += part.text;
+        }
+      });
+      if (text.length > maxMessageChars) ctx.addIssue({ code: 'custom', path: ['parts'], message: `a message can be at most ${maxMessageChars} characters` });
+      return { id: m.id, role: m.role, text };
+    });
+}
+
+export function chatRequestSchema(limits: ChatLimits) {
+  const { maxMessages } = limits;
+  const message = uiMessageSchema(limits);
+  return z
+    .strictObject(
+      {
+        id: conversationIdSchema,
         trigger: z
           .enum(['submit-message', 'regenerate-message'], { error: 'trigger must be "submit-message" or "regenerate-message"' })
           .default('submit-message'),
+        messageId: z.string({ error: 'messageId must be a string' }).max(128, 'messageId can be at most 128 characters').optional(),
         messages: z
           .array(message, { error: 'messages must be an array' })
           .min(1, 'messages must not be empty')
-          .max(maxMessages, `a conversation can have at most ${maxMessages} messages: start a new conversation`),
+          .max(maxMessages, `a conversation can have at most ${maxMessages} messages: start a new conversation`)
+          .optional(),
+        message: message.optional(),
       },
-      { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}` : 'the body must be a JSON object') },
+      { error: (issue) => unknownKeys('')(issue) ?? 'the body must be a JSON object' },
     )
-    .superRefine((body, ctx) => {
-      const last = body.messages.at(-1);
-      if (last && last.role !== 'user') {
-        ctx.addIssue({ code: 'custom', path: ['messages', body.messages.length - 1, 'role'], message: 'the last message must be the customer\'s (role "user")' });
-      } else if (last && !last.text.trim()) {
-        ctx.addIssue({ code: 'custom', path: ['messages', body.messages.length - 1, 'text'], message: 'the last message is empty' });
+    .transform((body, ctx) => {
+      if ((body.messages === undefined) === (body.message === undefined)) {
+        ctx.addIssue({ code: 'custom', path: [], message: 'send the conversation as "messages" (an array) or only the newest message as "message", not both or neither' });
+        return z.NEVER;
       }
+      const path: (string | number)[] = body.messages ? ['messages', body.messages.length - 1] : ['message'];
+      const last = body.message ?? body.messages!.at(-1)!;
+      if (last.role !== 'user') {
+        ctx.addIssue({ code: 'custom', path: [...path, 'role'], message: 'the last message must be the customer\'s (role "user")' });
+        return z.NEVER;
+      }
+      if (!last.text.trim()) {
+        ctx.addIssue({ code: 'custom', path: [...path, 'parts'], message: 'the last message is empty' });
+        return z.NEVER;
+      }
+      return { conversationId: body.id, trigger: body.trigger, messageId: body.messageId, question: last.text };
     });
 }
 
 export type ChatRequest = z.infer<ReturnType<typeof chatRequestSchema>>;
 
-/** `messages[2].text: …` from a zod issue path. */
+/** `messages[2].parts[0].text: …` from a zod issue path. */
 function where(path: readonly PropertyKey[]): string {
   return path.reduce<string>((out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)), '');
 }
@@ -110,80 +146,13 @@ export function readableZodError(error: z.ZodError): string {
     .join('; ');
 }
 
-export type ParsedChatRequest =
-  | { ok: true; data: ChatRequest }
-  | { ok: false; status: 400 | 413 | 415; error: string };
-
-type Failure = Extract<ParsedChatRequest, { ok: false }>;
-
-const fail = (status: Failure['status'], error: string): Failure => ({ ok: false, status, error });
-
-/**
- * The body's bytes, counted as they arrive: past `maxBytes` reading stops and the answer is
- * 413, so an oversized (or endless) body is never held in memory. A declared
- * Content-Length over the limit is refused before reading anything. The rest of an
- * oversized body is left unread (not cancelled: cancelling would reset the connection
- * before the 413 reaches the client).
- */
-export async function readBody(request: Request, maxBytes: number): Promise<{ ok: true; bytes: Uint8Array } | Failure> {
-  const tooLarge = () => fail(413, `the body is too large: at most ${maxBytes} bytes`);
-  const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > maxBytes) return tooLarge();
-  if (!request.body) return { ok: true, bytes: new Uint8Array(0) };
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > maxBytes) return tooLarge();
-      chunks.push(value);
-    }
-  } catch {
-    return fail(400, 'the body could not be read');
-  } finally {
-    reader.releaseLock();
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return { ok: true, bytes };
-}
-
-/** `application/json`, optionally with `charset=utf-8`; anything else is a 415. */
-function contentTypeProblem(type: string | null): string | undefined {
-  const [essence, ...params] = (type ?? '').split(';').map((p) => p.trim().toLowerCase());
-  if (essence !== 'application/json') return 'the body must be JSON (content-type: application/json)';
-  const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
-  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') return `the body must be UTF-8 JSON (got charset=${charset})`;
-  return undefined;
-}
+export type ParsedChatRequest = { ok: true; data: ChatRequest } | BodyFailure;
 
 /** Reads and validates a chat request; never throws. */
 export async function parseChatRequest(request: Request, limits: BodyLimits): Promise<ParsedChatRequest> {
-  const typeProblem = contentTypeProblem(request.headers.get('content-type'));
-  if (typeProblem) return fail(415, typeProblem);
-  const body = await readBody(request, limits.maxBodyBytes);
+  const body = await readJsonBody(request, limits.maxBodyBytes);
   if (!body.ok) return body;
-  if (body.bytes.byteLength === 0) return fail(400, 'the body is empty: send a JSON object');
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(body.bytes);
-  } catch {
-    return fail(400, 'the body is not valid UTF-8');
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return fail(400, 'the body is not valid JSON');
-  }
-  const result = chatRequestSchema(limits).safeParse(json);
-  if (!result.success) return fail(400, readableZodError(result.error));
+  const result = chatRequestSchema(limits).safeParse(body.value);
+  if (!result.success) return { ok: false, status: 400, error: readableZodError(result.error) };
   return { ok: true, data: result.data };
 }

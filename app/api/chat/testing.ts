@@ -89,8 +89,18 @@ export function harness(
     knowledge: options.knowledge ?? (() => knowledge),
     chat: () => chat,
     traces: () => store,
+    visitorSecret: () => TEST_VISITOR_SECRET,
   });
   return { handle, store, knowledge };
+}
+
+export const TEST_VISITOR_SECRET = new Uint8Array(32).fill(7);
+
+/** The Cookie header that the Set-Cookie of `response` asks for (the visitor credential). */
+export function cookieFrom(response: Response): string {
+  const setCookie = response.headers.get('set-cookie');
+  if (!setCookie) throw new Error('the response set no cookie');
+  return setCookie.split(';')[0]!;
 }
 
 /** A POST /api/chat request. `body` as a string or bytes is sent as is; anything else as JSON. */
@@ -103,7 +113,17 @@ export function chatRequest(body: unknown, headers: Record<string, string> = {})
   });
 }
 
-export const validBody = (text = 'can I get a refund?', conversationId = 'conv-12345678') => ({
-  conversationId,
-  messages: [{ role: 'user', text }],
+let messageCount = 0;
+
+/** A UI message as useChat makes it: one text part. */
+export const uiMessage = (role: 'user' | 'assistant', text: string) => ({ id: `msg-${++messageCount}`, role, parts: [{ type: 'text', text }] });
+
+/** The standard DefaultChatTransport body: the whole conversation. */
+export const chatBody = (messages: { role: 'user' | 'assistant'; text: string }[], id = 'conv-12345678', trigger = 'submit-message') => ({
+  id,
+  messages: messages.map((m) => uiMessage(m.role, m.text)),
+  trigger,
 });
+
+/** One new customer message, in the standard body. */
+export const validBody = (text = 'can I get a refund?', conversationId = 'conv-12345678') => chatBody([{ role: 'user', text }], conversationId);

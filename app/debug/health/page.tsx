@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { Card, Stat } from '@/components/debug/card';
 import { healthReport } from '@/lib/debug/data';
+import { requireAdmin } from '@/lib/debug/access';
 
 export const dynamic = 'force-dynamic';
 
@@ -27,7 +28,8 @@ function PinnedShareBar({ share }: { share: number }) {
   );
 }
 
-export default function HealthPage() {
+export default async function HealthPage() {
+  await requireAdmin(); // before anything is read: see lib/debug/access.ts
   const report = healthReport();
   const { budget } = report;
   const neverSentShare = report.neverSent.length / Math.max(1, budget.sections);

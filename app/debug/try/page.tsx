@@ -2,12 +2,14 @@ import { Card } from '@/components/debug/card';
 import { ContextViewer } from '@/components/debug/context-viewer';
 import { ExplanationSections, QueryTerms, SelectionSummary } from '@/components/debug/explanation-view';
 import { tryQuestion } from '@/lib/debug/data';
+import { requireAdmin } from '@/lib/debug/access';
 
 export const dynamic = 'force-dynamic';
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
 
 export default async function TryPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await requireAdmin(); // before anything is read: see lib/debug/access.ts
   const params = await searchParams;
   const question = first(params.q).slice(0, 4000);
   const previous = first(params.previous).slice(0, 4000);

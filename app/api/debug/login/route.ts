@@ -1,47 +1,71 @@
-import { NextResponse } from 'next/server';
-import { ADMIN_COOKIE, adminSettings, createSessionValue, secretsEqual, SESSION_TTL_MS } from '@/lib/admin/auth';
-import { adminLoginPage } from '@/lib/admin/login-page';
+import { ADMIN_COOKIE, adminSettings, adminThrottle, checkToken, createSessionValue, SESSION_TTL_MS } from '@/lib/admin/auth';
+import { originProblem, safeNext, signInUrl } from '@/lib/admin/origin';
+import { sessionGeneration } from '@/lib/admin/sessions';
+import { env } from '@/lib/env';
+import { bodyFailureResponse, jsonError, readTextBody, viaHttps } from '@/lib/http';
+import { clientKey } from '@/lib/rate-limit/client';
+import { getTraceDatabase } from '@/lib/traces';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-/** Sign in to /debug: the admin token from a form (or JSON) → an httpOnly session cookie. */
-export async function POST(request: Request) {
-  const settings = adminSettings();
-  const wantsJson = (request.headers.get('content-type') ?? '').includes('application/json');
+/** Largest sign-in body: a token and a `next` path. */
+const MAX_BODY_BYTES = 4096;
+
+const redirect = (location: string, headers: Record<string, string> = {}) =>
+  new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store', ...headers } });
+
+/**
+ * Sign in to /debug: the admin token from the sign-in form (or JSON `{"token": …}`) → an
+ * httpOnly session cookie of the current session generation, and a 303 to `next`.
+ * - Only from this site (Origin check), with a small body read under a byte cap.
+ * - Wrong tokens are throttled per address and globally (lib/admin/throttle.ts): while
+ *   throttled the token is not even checked (JSON: 429 + Retry-After).
+ * - A failed form sign-in goes back (303) to the styled sign-in page, /debug/sign-in,
+ *   with the error — served with the pages' CSP, so the next attempt can be posted.
+ * - A `next` that is not a plain /debug path (CR/LF, another host…) becomes /debug.
+ */
+export async function POST(request: Request): Promise<Response> {
+  const crossSite = originProblem(request.headers);
+  if (crossSite) return jsonError(403, crossSite);
+  const body = await readTextBody(request, MAX_BODY_BYTES, ['application/x-www-form-urlencoded', 'application/json']);
+  if (!body.ok) return bodyFailureResponse(body);
+  const wantsJson = body.type === 'application/json';
   let token = '';
   let next = '/debug';
-  try {
-    if (wantsJson) {
-      const body = (await request.json()) as { token?: unknown };
-      token = typeof body.token === 'string' ? body.token : '';
-    } else {
-      const form = await request.formData();
-      token = String(form.get('token') ?? '');
-      const requested = String(form.get('next') ?? '');
-      if (requested.startsWith('/debug') && !requested.startsWith('//')) next = requested;
+  if (wantsJson) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.text);
+    } catch {
+      return jsonError(400, 'send the token as a form field "token" or JSON {"token": "..."}');
     }
-  } catch {
-    return NextResponse.json({ error: 'send the token as a form field "token" or JSON {"token": "..."}' }, { status: 400 });
+    const value = (parsed as { token?: unknown } | null)?.token;
+    token = typeof value === 'string' ? value : '';
+  } else {
+    const form = new URLSearchParams(body.text);
+    token = form.get('token') ?? '';
+    next = safeNext(form.get('next'));
   }
 
-  if (!settings.token || !secretsEqual(token, settings.token)) {
-    const error = settings.token ? 'Wrong admin token.' : 'No ADMIN_TOKEN is configured on this server.';
-    if (wantsJson) return NextResponse.json({ error }, { status: 401 });
-    return new NextResponse(adminLoginPage({ notConfigured: !settings.token, error, next }), {
-      status: 401,
-      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
-    });
+  const settings = adminSettings();
+  if (!settings.token) return wantsJson ? jsonError(401, 'No ADMIN_TOKEN is configured on this server.') : redirect(signInUrl(next, 'not-configured'));
+  const result = checkToken(token, settings.token, clientKey(request.headers, env().TRUST_PROXY).key, adminThrottle());
+  if (result !== 'ok') {
+    if (result === 'invalid') return wantsJson ? jsonError(401, 'Wrong admin token.') : redirect(signInUrl(next, 'wrong'));
+    const retryAfter = { 'retry-after': String(result.retryAfterSeconds) };
+    return wantsJson
+      ? jsonError(429, `Too many wrong admin tokens. Try again in ${result.retryAfterSeconds} seconds.`, retryAfter)
+      : redirect(signInUrl(next, 'throttled', result.retryAfterSeconds), retryAfter);
   }
 
   // A relative Location: request.url names the host Next was started with, not the one the browser used.
-  const response = wantsJson ? NextResponse.json({ ok: true }) : new NextResponse(null, { status: 303, headers: { location: next } });
-  response.cookies.set(ADMIN_COOKIE, createSessionValue(settings.token), {
-    httpOnly: true,
-    sameSite: 'strict',
-    secure: new URL(request.url).protocol === 'https:',
-    path: '/',
-    maxAge: SESSION_TTL_MS / 1000,
-  });
+  const response = wantsJson ? Response.json({ ok: true }, { headers: { 'cache-control': 'no-store' } }) : redirect(next);
+  const secure = viaHttps(request);
+  const value = createSessionValue(settings.token, sessionGeneration(getTraceDatabase()));
+  response.headers.append(
+    'set-cookie',
+    `${ADMIN_COOKIE}=${value}; Path=/; Max-Age=${SESSION_TTL_MS / 1000}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`,
+  );
   return response;
 }

@@ -2,6 +2,7 @@ import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { refuseNonAdmin } from '@/lib/debug/access';
 import { tryQuestion } from '@/lib/debug/data';
+import { bodyFailureResponse, readJsonBody } from '@/lib/http';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -15,13 +16,10 @@ const bodySchema = z.strictObject({
 export async function POST(request: Request) {
   const refused = await refuseNonAdmin();
   if (refused) return refused;
-  let body: unknown;
-  try {
-    body = await request.json();
-  } catch {
-    return NextResponse.json({ error: 'body must be JSON: {"question": "...", "previous"?: "..."}' }, { status: 400 });
-  }
-  const parsed = bodySchema.safeParse(body);
+  // Two texts of at most 4000 characters: read under a byte cap, never buffered whole.
+  const body = await readJsonBody(request, 32 * 1024);
+  if (!body.ok) return bodyFailureResponse(body);
+  const parsed = bodySchema.safeParse(body.value);
   if (!parsed.success) {
     return NextResponse.json({ error: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') }, { status: 400 });
   }

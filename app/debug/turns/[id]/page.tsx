@@ -6,12 +6,14 @@ import { ContextViewer } from '@/components/debug/context-viewer';
 import { ExplanationSections, QueryTerms, SelectionSummary } from '@/components/debug/explanation-view';
 import { SPLIT_COLORS, TokenBar } from '@/components/debug/token-bar';
 import { turnDetail } from '@/lib/debug/data';
+import { requireAdmin } from '@/lib/debug/access';
 
 export const dynamic = 'force-dynamic';
 
 const n = (x: number | undefined) => (x === undefined ? '—' : x.toLocaleString('en-US'));
 
 export default async function TurnPage({ params }: { params: Promise<{ id: string }> }) {
+  await requireAdmin(); // before anything is read: see lib/debug/access.ts
   const { id } = await params;
   const detail = await turnDetail(decodeURIComponent(id));
   if (!detail) notFound();

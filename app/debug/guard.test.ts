@@ -1,0 +1,136 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { createSessionValue } from '../../lib/admin/auth';
+import { endAllSessions } from '../../lib/admin/sessions';
+import { parseEnv } from '../../lib/env';
+import { openTraceDatabase } from '../../lib/traces/sqlite';
+
+/**
+ * Every inspector page and API checks access itself (issue 11, finding 1), proven without
+ * proxy.ts: the pages and handlers are called directly, with next/headers replaced by the
+ * request's headers and cookies, and the inspector's data functions replaced by spies.
+ * Without a valid credential each one refuses (notFound() / 401) before any data is read.
+ */
+
+const TOKEN = 'guard-test-token-0123456789';
+(globalThis as { __lumacastEnv?: unknown }).__lumacastEnv = parseEnv({ ADMIN_TOKEN: TOKEN });
+const db = openTraceDatabase(':memory:');
+
+const request = vi.hoisted(() => ({ headers: new Headers(), cookies: new Map<string, string>() }));
+const reads = vi.hoisted(() => [] as string[]);
+
+vi.mock('server-only', () => ({}));
+vi.mock('next/headers', () => ({
+  headers: async () => request.headers,
+  cookies: async () => ({ get: (name: string) => (request.cookies.has(name) ? { name, value: request.cookies.get(name) } : undefined) }),
+}));
+vi.mock('@/lib/traces', () => ({ getTraceDatabase: () => db }));
+vi.mock('../../lib/traces', () => ({ getTraceDatabase: () => db }));
+vi.mock('@/lib/debug/data', () => {
+  const read = (name: string) => () => {
+    reads.push(name);
+    throw new Error(`data read: ${name}`);
+  };
+  return { getInspector: read('getInspector'), tryQuestion: read('tryQuestion'), turnDetail: read('turnDetail'), healthReport: read('healthReport') };
+});
+vi.mock('@/lib/knowledge', () => ({
+  getKnowledge: () => {
+    reads.push('getKnowledge');
+    throw new Error('data read: getKnowledge');
+  },
+}));
+
+const searchParams = Promise.resolve({ q: 'refund' });
+const params = Promise.resolve({ id: 'some-turn' });
+const PAGES: [string, () => Promise<unknown>][] = [
+  ['/debug', async () => (await import('./page')).default({ searchParams })],
+  ['/debug/try', async () => (await import('./try/page')).default({ searchParams })],
+  ['/debug/turns/[id]', async () => (await import('./turns/[id]/page')).default({ params })],
+  ['/debug/health', async () => (await import('./health/page')).default()],
+];
+const APIS: [string, () => Promise<Response>][] = [
+  ['GET /api/debug/turns', async () => (await import('../api/debug/turns/route')).GET(new Request('http://127.0.0.1/api/debug/turns'))],
+  ['GET /api/debug/turns/[id]', async () => (await import('../api/debug/turns/[id]/route')).GET(new Request('http://127.0.0.1/api/debug/turns/x'), { params })],
+  ['GET /api/debug/health', async () => (await import('../api/debug/health/route')).GET()],
+  [
+    'POST /api/debug/try',
+    async () => (await import('../api/debug/try/route')).POST(new Request('http://127.0.0.1/api/debug/try', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"question":"refund"}' })),
+  ],
+];
+
+const isNotFound = (error: unknown) => (error as { digest?: string }).digest === 'NEXT_HTTP_ERROR_FALLBACK;404';
+
+beforeEach(() => {
+  request.headers = new Headers({ 'x-lumacast-peer': '203.0.113.7' });
+  request.cookies.clear();
+  reads.length = 0;
+  delete (globalThis as { __lumacastAdminThrottle?: unknown }).__lumacastAdminThrottle; // a fresh throttle per test
+});
+
+describe('the inspector guards itself (no proxy)', () => {
+  const refusedCases: [string, () => void][] = [
+    ['no credential', () => {}],
+    ['a wrong Bearer token', () => request.headers.set('authorization', 'Bearer not-the-token-at-all')],
+    ['a forged session cookie', () => request.cookies.set('lumacast_admin', `${Date.now() + 1e6}.0.${'A'.repeat(43)}`)],
+    [
+      'a session cookie from before a sign-out',
+      () => {
+        const old = createSessionValue(TOKEN, 0);
+        endAllSessions(db);
+        request.cookies.set('lumacast_admin', old);
+      },
+    ],
+  ];
+  for (const [what, arrange] of refusedCases) {
+    for (const [page, render] of PAGES) {
+      it(`${page} with ${what}: notFound() before any data is read`, async () => {
+        arrange();
+        const error = await render().then(() => undefined, (e: unknown) => e);
+        expect(isNotFound(error), String(error)).toBe(true);
+        expect(reads).toEqual([]);
+      });
+    }
+    for (const [api, call] of APIS) {
+      it(`${api} with ${what}: 401 JSON before any data is read`, async () => {
+        arrange();
+        const response = await call();
+        expect(response.status).toBe(401);
+        expect(await response.json()).toEqual({ error: expect.stringMatching(/admin credential/i) });
+        expect(reads).toEqual([]);
+      });
+    }
+  }
+
+  it('with the right token, each page and API goes on to read its data (so the refusals above are the guard\'s)', async () => {
+    request.headers.set('authorization', `Bearer ${TOKEN}`);
+    for (const [page, render] of PAGES) {
+      reads.length = 0;
+      await expect(render(), page).rejects.toThrow(/data read/);
+      expect(reads.length, page).toBeGreaterThan(0);
+    }
+    for (const [api, call] of APIS) {
+      reads.length = 0;
+      await call().catch(() => undefined);
+      expect(reads.length, api).toBeGreaterThan(0);
+    }
+  });
+
+  it('every page, route handler and server action under /debug and /api/debug calls the guard first', () => {
+    const root = path.resolve(import.meta.dirname, '..');
+    const open = new Set(['debug/sign-in/route.ts', 'api/debug/login/route.ts', 'api/debug/logout/route.ts']);
+    const files = ['debug', 'api/debug'].flatMap((dir) =>
+      readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
+        .filter((f) => /(^|\/)(page\.tsx|route\.ts)$/.test(f))
+        .map((f) => path.posix.join(dir, f)),
+    );
+    expect(files.length).toBeGreaterThanOrEqual(8);
+    for (const file of files.filter((f) => !open.has(f))) {
+      const source = readFileSync(path.join(root, file), 'utf8');
+      const bodies = [...source.matchAll(/export (?:default )?async function \w*\([^)]*(?:\([^)]*\)[^)]*)*\)[^{]*\{\n\s*([^\n]*)/g)].map((m) => m[1]!);
+      expect(bodies.length, file).toBeGreaterThan(0);
+      for (const first of bodies) expect(first, file).toMatch(/^(await requireAdmin\(\);|const refused = await refuseNonAdmin\(\);)/);
+      expect(source, `${file}: no server actions without the guard`).not.toMatch(/['"]use server['"]/);
+    }
+  });
+});
