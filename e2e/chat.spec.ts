@@ -172,7 +172,7 @@ test('the conversation survives a reload; New conversation starts an empty one',
   });
   await lastReply(page, 1);
   // The first chat gave this browser its visitor credential: httpOnly, SameSite, signed.
-  const visitor = (await page.context().cookies()).find((c) => c.name === 'lumacast_visitor');
+  const visitor = (await page.context().cookies()).find((c) => c.name === 'support_visitor');
   expect(visitor).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
   expect(visitor!.value).toMatch(/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/);
   const conversationId = await page.getByTestId('chat-panel').getAttribute('data-conversation-id');

@@ -163,7 +163,7 @@ test('sign-out ends the session on the server: the old cookie no longer opens an
   const admin = await playwright.request.newContext({ baseURL: APP_URL });
   const login = await admin.post('/api/debug/login', { form: { token: ADMIN_TOKEN }, maxRedirects: 0 });
   expect(login.status()).toBe(303);
-  const cookie = /lumacast_admin=[^;]+/.exec(login.headers()['set-cookie']!)![0];
+  const cookie = /support_admin=[^;]+/.exec(login.headers()['set-cookie']!)![0];
   expect((await admin.get('/api/debug/turns')).status()).toBe(200);
   const out = await admin.post('/api/debug/logout', { maxRedirects: 0 });
   expect(out.status()).toBe(303);

@@ -119,10 +119,10 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   return result.data;
 }
 
-const cache = globalThis as typeof globalThis & { __lumacastEnv?: Env };
+const cache = globalThis as typeof globalThis & { __supportChatEnv?: Env };
 
 /** The validated process environment, read once per process. */
 export function env(): Env {
-  cache.__lumacastEnv ??= parseEnv(process.env);
-  return cache.__lumacastEnv;
+  cache.__supportChatEnv ??= parseEnv(process.env);
+  return cache.__supportChatEnv;
 }

@@ -14,7 +14,7 @@ import { openTraceDatabase } from '../../lib/traces/sqlite';
  */
 
 const TOKEN = 'guard-test-token-0123456789';
-(globalThis as { __lumacastEnv?: unknown }).__lumacastEnv = parseEnv({ ADMIN_TOKEN: TOKEN });
+(globalThis as { __supportChatEnv?: unknown }).__supportChatEnv = parseEnv({ ADMIN_TOKEN: TOKEN });
 const db = openTraceDatabase(':memory:');
 
 const request = vi.hoisted(() => ({ headers: new Headers(), cookies: new Map<string, string>() }));
@@ -62,23 +62,23 @@ const APIS: [string, () => Promise<Response>][] = [
 const isNotFound = (error: unknown) => (error as { digest?: string }).digest === 'NEXT_HTTP_ERROR_FALLBACK;404';
 
 beforeEach(() => {
-  request.headers = new Headers({ 'x-lumacast-peer': '203.0.113.7' });
+  request.headers = new Headers({ 'x-support-chat-peer': '203.0.113.7' });
   request.cookies.clear();
   reads.length = 0;
-  delete (globalThis as { __lumacastAdminThrottle?: unknown }).__lumacastAdminThrottle; // a fresh throttle per test
+  delete (globalThis as { __supportChatAdminThrottle?: unknown }).__supportChatAdminThrottle; // a fresh throttle per test
 });
 
 describe('the inspector guards itself (no proxy)', () => {
   const refusedCases: [string, () => void][] = [
     ['no credential', () => {}],
     ['a wrong Bearer token', () => request.headers.set('authorization', 'Bearer not-the-token-at-all')],
-    ['a forged session cookie', () => request.cookies.set('lumacast_admin', `${Date.now() + 1e6}.0.${'A'.repeat(43)}`)],
+    ['a forged session cookie', () => request.cookies.set('support_admin', `${Date.now() + 1e6}.0.${'A'.repeat(43)}`)],
     [
       'a session cookie from before a sign-out',
       () => {
         const old = createSessionValue(TOKEN, 0);
         endAllSessions(db);
-        request.cookies.set('lumacast_admin', old);
+        request.cookies.set('support_admin', old);
       },
     ],
   ];

@@ -2,8 +2,8 @@ import type { ChatUIMessage } from '@/lib/chat/message';
 
 /** The customer's conversation id and the widget's open state, kept in the browser. */
 
-const CONVERSATION_KEY = 'lumacast.chat.conversation';
-const OPEN_KEY = 'lumacast.chat.open';
+const CONVERSATION_KEY = 'support-chat.conversation';
+const OPEN_KEY = 'support-chat.open';
 
 /** 128 random bits as 32 hex digits (getRandomValues works on plain-http origins too, unlike randomUUID). */
 export function newConversationId(): string {

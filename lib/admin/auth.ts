@@ -20,7 +20,7 @@ import { FailureThrottle } from './throttle';
  * under `next dev` it is open, so a developer can look without set-up.
  */
 
-export const ADMIN_COOKIE = 'lumacast_admin';
+export const ADMIN_COOKIE = 'support_admin';
 export const SESSION_TTL_MS = 8 * 60 * 60 * 1000;
 
 export type AdminAccess =
@@ -45,19 +45,19 @@ export function secretsEqual(a: string, b: string): boolean {
   return timingSafeEqual(da, db);
 }
 
-const cache = globalThis as typeof globalThis & { __lumacastAdminThrottle?: FailureThrottle };
+const cache = globalThis as typeof globalThis & { __supportChatAdminThrottle?: FailureThrottle };
 
 /** The server's throttle on failed admin tokens (one per process: the proxy and every route share it). */
 export function adminThrottle(): FailureThrottle {
-  cache.__lumacastAdminThrottle ??= new FailureThrottle({
+  cache.__supportChatAdminThrottle ??= new FailureThrottle({
     perClientPerMinute: env().ADMIN_FAILURES_PER_MINUTE,
     globalPerMinute: env().ADMIN_FAILURES_GLOBAL_PER_MINUTE,
   });
-  return cache.__lumacastAdminThrottle;
+  return cache.__supportChatAdminThrottle;
 }
 
 function sign(token: string, expiresAt: number, generation: number): string {
-  return createHmac('sha256', token).update(`lumacast-admin:${expiresAt}:${generation}`).digest('base64url');
+  return createHmac('sha256', token).update(`support-admin:${expiresAt}:${generation}`).digest('base64url');
 }
 
 /** The cookie value for a new session: `<expiry ms>.<generation>.<hmac>`. */

@@ -71,10 +71,10 @@ export function createChatModel(settings: ProviderSettings): ChatModel {
   };
 }
 
-const cache = globalThis as typeof globalThis & { __lumacastChatModel?: ChatModel };
+const cache = globalThis as typeof globalThis & { __supportChatChatModel?: ChatModel };
 
 /** The server's model, from the validated environment, created once per process. */
 export function getChatModel(): ChatModel {
-  cache.__lumacastChatModel ??= createChatModel(env());
-  return cache.__lumacastChatModel;
+  cache.__supportChatChatModel ??= createChatModel(env());
+  return cache.__supportChatChatModel;
 }

@@ -8,7 +8,7 @@ import { secretsEqual } from '../admin/auth';
  *
  * The chat route gives every browser, on its first chat request, a random visitor id in an
  * httpOnly, SameSite=Lax cookie signed with the server's visitor secret
- * (`lumacast_visitor=<id>.<hmac>`). Each turn is recorded with that visitor id, and a
+ * (`support_visitor=<id>.<hmac>`). Each turn is recorded with that visitor id, and a
  * conversation is read or continued only with its id *and* the cookie it was started with:
  * for any other pair it is empty (the same answer as for an id nobody used, so nothing says
  * whether a conversation exists). No account, no personal data: clearing cookies or using
@@ -19,14 +19,14 @@ import { secretsEqual } from '../admin/auth';
  * `<data dir>/visitor-secret` (the folder of TRACE_DB_PATH, file mode 0600).
  */
 
-export const VISITOR_COOKIE = 'lumacast_visitor';
+export const VISITOR_COOKIE = 'support_visitor';
 /** One year: the conversation id in localStorage lives as long. */
 export const VISITOR_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 
 const VISITOR_ID = /^[A-Za-z0-9_-]{22}$/;
 
 function mac(secret: Uint8Array, id: string): string {
-  return createHmac('sha256', secret).update(`lumacast-visitor:${id}`).digest('base64url');
+  return createHmac('sha256', secret).update(`support-visitor:${id}`).digest('base64url');
 }
 
 /** A fresh visitor id: 128 random bits, base64url. */
@@ -71,7 +71,7 @@ export function visitorSetCookie(secret: Uint8Array, id: string, secure: boolean
  * reads the winner's).
  */
 export function loadVisitorSecret(options: { envSecret: string | undefined; dataDir: string }): Buffer {
-  if (options.envSecret) return createHmac('sha256', options.envSecret).update('lumacast-visitor-secret-v1').digest();
+  if (options.envSecret) return createHmac('sha256', options.envSecret).update('support-visitor-secret-v1').digest();
   const file = path.join(options.dataDir, 'visitor-secret');
   if (!existsSync(file)) {
     mkdirSync(options.dataDir, { recursive: true });

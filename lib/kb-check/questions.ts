@@ -50,7 +50,7 @@ const GENERIC_WORDS = new Set([
   'come', 'comes', 'came', 'go', 'goes', 'get', 'gets', 'got', 'use', 'uses', 'used', 'using',
   'keep', 'keeps', 'take', 'takes', 'show', 'shows', 'see', 'know', 'want', 'like', 'way', 'time',
   'short', 'long', 'first', 'new', 'good', 'right', 'page', 'part', 'case', 'else', 'even',
-  'information', 'details', 'question', 'questions', 'product', 'lumacast', 'answers',
+  'information', 'details', 'question', 'questions', 'product', 'answers',
 ]);
 
 /** At most this many key words (policy words) per rule; two when they come from plain content words. */

@@ -22,7 +22,7 @@
  *      offer, quote, point, refer, escalate, explain, …). Help pages are full of these
  *      ("Ask for a refund within 14 days"), so this form is a rule only when the
  *      sentence also names the assistant or a third-person customer ("Point the
- *      customer to status.lumacast.com").
+ *      customer to status.example.com").
  *    A clause starts at the sentence, after ; — : or a bracket, past a leading conjunction
  *    ("but never …"); an imperative (prohibition, always) may also start after a comma
  *    ("If a customer asks for a refund, do not promise one").

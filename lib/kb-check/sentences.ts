@@ -82,7 +82,7 @@ const ABBREVIATIONS = new Set([
  * Sentence boundaries: `.`, `!` or `?` (and any closing quote or bracket after it),
  * then whitespace, then a capital letter, digit, quote, bracket or `*`. Not after a known
  * abbreviation ("e.g.", "etc.", "Inc.") or a single capital letter ("B.V."); numbers
- * ("$0.06"), versions ("H.264") and addresses ("status.lumacast.com") have no space after
+ * ("$0.06"), versions ("H.264") and addresses ("status.example.com") have no space after
  * the dot, so they never split.
  */
 export function splitSentences(text: string): { text: string; start: number }[] {

@@ -15,16 +15,16 @@ export { KnowledgeUnavailableError } from './holder';
  * KnowledgeUnavailableError (`file:line: reason`) until the files are fixed. A broken edit
  * of a KB in service keeps the last good version in use.
  */
-const cache = globalThis as typeof globalThis & { __lumacastKnowledgeHolder?: KnowledgeHolder };
+const cache = globalThis as typeof globalThis & { __supportChatKnowledgeHolder?: KnowledgeHolder };
 
 export function knowledgeHolder(): KnowledgeHolder {
-  if (!cache.__lumacastKnowledgeHolder) {
+  if (!cache.__supportChatKnowledgeHolder) {
     const settings = env();
     const holder = new KnowledgeHolder({ settings });
     holder.watch(settings.KB_RELOAD_INTERVAL_MS);
-    cache.__lumacastKnowledgeHolder = holder;
+    cache.__supportChatKnowledgeHolder = holder;
   }
-  return cache.__lumacastKnowledgeHolder;
+  return cache.__supportChatKnowledgeHolder;
 }
 
 export function getKnowledge(): Knowledge {

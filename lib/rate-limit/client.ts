@@ -17,7 +17,7 @@ import { isIP } from 'node:net';
  */
 
 /** The request header that carries the connection's address (set by peer.ts, never by clients). */
-export const PEER_HEADER = 'x-lumacast-peer';
+export const PEER_HEADER = 'x-support-chat-peer';
 
 /** `ip:<address>` (IPv4) or `ip:<first four hextets>::/64` (IPv6); undefined for anything else. */
 export function normalizeAddress(raw: string | undefined | null): string | undefined {

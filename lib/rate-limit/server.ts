@@ -8,15 +8,15 @@ import { createMemoryRateLimiter, type RateLimiter } from './index';
  * With several app instances, each limits on its own; a shared store (e.g. Redis) can
  * stand behind the same RateLimiter interface.
  */
-const cache = globalThis as typeof globalThis & { __lumacastRateLimiter?: RateLimiter };
+const cache = globalThis as typeof globalThis & { __supportChatRateLimiter?: RateLimiter };
 
 export function getRateLimiter(): RateLimiter {
-  if (!cache.__lumacastRateLimiter) {
+  if (!cache.__supportChatRateLimiter) {
     const settings = env();
-    cache.__lumacastRateLimiter = createMemoryRateLimiter({
+    cache.__supportChatRateLimiter = createMemoryRateLimiter({
       perMinute: settings.CHAT_RATE_LIMIT_PER_MINUTE,
       burst: settings.CHAT_RATE_LIMIT_BURST,
     });
   }
-  return cache.__lumacastRateLimiter;
+  return cache.__supportChatRateLimiter;
 }

@@ -8,13 +8,13 @@ import { KnowledgeBaseError } from './errors';
  * if any, is extra instructions appended to the system prompt's instructions.
  *
  *     ---
- *     company: Lumacast
- *     about: a video hosting and live streaming service for businesses
- *     website: lumacast.com
- *     handoff: email support@lumacast.com, or use Contact support in the dashboard
+ *     company: Acme
+ *     about: a maker of rockets for small businesses
+ *     website: acme.example
+ *     handoff: email help@acme.example, or use Contact support in the dashboard
  *     widget:
- *       title: Lumacast support
- *       greeting: Hi! I'm the Lumacast support assistant. Ask me about …
+ *       title: Acme support
+ *       greeting: Hi! I'm the Acme support assistant. Ask me about …
  *       suggestions: [Can I get a refund?, How do I go live?]
  *     ---
  *     Always answer in the customer's language.
@@ -34,7 +34,7 @@ export const identitySchema = z.strictObject({
   assistant: text(60).optional(),
   /** What the company does, as a phrase that follows its name ("a video hosting service for businesses"). */
   about: text(300).optional(),
-  /** Where the chat runs ("lumacast.com"). */
+  /** Where the chat runs ("acme.example"). */
   website: text(200).optional(),
   /** How a customer reaches a person, when the assistant cannot help. */
   handoff: text(300).optional(),

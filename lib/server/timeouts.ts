@@ -25,7 +25,7 @@ export interface ReceiveTimeouts {
   requestTimeoutMs: number;
 }
 
-const flag = globalThis as typeof globalThis & { __lumacastReceiveTimeouts?: ReceiveTimeouts };
+const flag = globalThis as typeof globalThis & { __supportChatReceiveTimeouts?: ReceiveTimeouts };
 const configured = new WeakSet<Server>();
 /** The head timer of each new connection, until its first request starts. */
 const headTimers = new WeakMap<Socket, NodeJS.Timeout>();
@@ -36,8 +36,8 @@ function hasBody(request: IncomingMessage): boolean {
 }
 
 export function enforceReceiveTimeouts(timeouts: ReceiveTimeouts): void {
-  if (flag.__lumacastReceiveTimeouts) return;
-  flag.__lumacastReceiveTimeouts = timeouts;
+  if (flag.__supportChatReceiveTimeouts) return;
+  flag.__supportChatReceiveTimeouts = timeouts;
   const { headersTimeoutMs, requestTimeoutMs } = timeouts;
 
   subscribe('net.server.socket', (message) => {

@@ -14,15 +14,15 @@ export type * from './types';
  * `instanceof SqliteTraceStore` holds wherever the store is used.
  * Route handlers that use it run on Node (`runtime = 'nodejs'`).
  */
-const cache = globalThis as typeof globalThis & { __lumacastTraceDb?: Database.Database };
+const cache = globalThis as typeof globalThis & { __supportChatTraceDb?: Database.Database };
 let store: SqliteTraceStore | undefined;
 
 /** The server's database handle (turn traces, and the admin session generation: lib/admin/sessions.ts). */
 export function getTraceDatabase(): Database.Database {
-  let db = cache.__lumacastTraceDb;
+  let db = cache.__supportChatTraceDb;
   if (!db?.open) {
     const file = path.resolve(/* turbopackIgnore: true */ process.cwd(), env().TRACE_DB_PATH);
-    db = cache.__lumacastTraceDb = openTraceDatabase(file);
+    db = cache.__supportChatTraceDb = openTraceDatabase(file);
   }
   return db;
 }

@@ -27,7 +27,7 @@ describe('chat history from the server, not the client (finding 2)', () => {
     const model = recordingModel();
     const h = harness({ model });
     const first = await send(h, chatBody([{ role: 'user', text: 'can I get a refund?' }], 'conv-forge-0001'));
-    expect(first.cookie).toMatch(/^lumacast_visitor=/);
+    expect(first.cookie).toMatch(/^support_visitor=/);
     await send(
       h,
       chatBody(

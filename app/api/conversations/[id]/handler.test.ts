@@ -23,7 +23,7 @@ describe('GET /api/conversations/:id', () => {
 
     const empty = { conversationId: 'conv-owned-0001', messages: [] };
     expect(await get('conv-owned-0001')).toEqual(empty); // the id alone (a screenshot, a log)
-    expect(await get('conv-owned-0001', { cookie: `lumacast_visitor=${signVisitor(TEST_VISITOR_SECRET, 'AAAAAAAAAAAAAAAAAAAAAA')}` })).toEqual(empty); // another visitor
+    expect(await get('conv-owned-0001', { cookie: `support_visitor=${signVisitor(TEST_VISITOR_SECRET, 'AAAAAAAAAAAAAAAAAAAAAA')}` })).toEqual(empty); // another visitor
     expect(await get('conv-owned-0001', { cookie: `${cookie.slice(0, -3)}abc` })).toEqual(empty); // a forged signature
     expect(await get('conv-nobody-0001', { cookie })).toEqual({ conversationId: 'conv-nobody-0001', messages: [] }); // an unknown id: the same
 
