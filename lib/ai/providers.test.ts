@@ -5,7 +5,7 @@ import { createChatModel } from './providers';
 describe('createChatModel', () => {
   it('uses the offline model without a key', () => {
     const chat = createChatModel(parseEnv({}));
-    expect(chat).toMatchObject({ mode: 'offline', provider: 'offline', modelId: 'lumacast-extractive-v1' });
+    expect(chat).toMatchObject({ mode: 'offline', provider: 'offline', modelId: 'extractive-v1' });
   });
 
   it('uses Chat Completions when a base URL is set (OpenAI-compatible servers)', () => {
