@@ -48,6 +48,7 @@ const PAGES: [string, () => Promise<unknown>][] = [
   ['/debug/try', async () => (await import('./try/page')).default({ searchParams })],
   ['/debug/turns/[id]', async () => (await import('./turns/[id]/page')).default({ params })],
   ['/debug/health', async () => (await import('./health/page')).default()],
+  ['/debug/sections/[id]', async () => (await import('./sections/[id]/page')).default({ params })],
 ];
 const APIS: [string, () => Promise<Response>][] = [
   ['GET /api/debug/turns', async () => (await import('../api/debug/turns/route')).GET(new Request('http://127.0.0.1/api/debug/turns'))],
