@@ -100,23 +100,23 @@ describe('unpinned rules that are sent', () => {
 
   it('suggest moving the sentence rather than pinning a large section', () => {
     const long = 'Our support team answers in English, German and Dutch, and we keep a friendly tone. '.repeat(12);
-    const report = check({ ...seedFiles(`# Support team handbook\n\n${long}\n\nNever promise a refund.\n`) }, { config: { budget: 400 } });
+    const report = check({ ...seedFiles(`# Support team handbook\n\n${long}\n\nNever promise a refund.\n`) }, { config: { budget: 400, maxSectionShare: 1 } });
     const finding = report.findings.find((f) => f.details?.sentence === 'Never promise a refund.')!;
     expect(finding.suggestion).toMatch(/^move "Never promise a refund\." into a pinned rules file/);
   });
 });
 
 describe('content that can never be sent', () => {
-  it('reports a section larger than the budget left after the pinned block', () => {
+  it('sends a section larger than the budget left after the pinned block as parts, and says so', () => {
     const report = check({
       'rules.md': '---\npinned: true\n---\n# Rules\n\nNever promise a refund.\n',
       'big.md': `# Encoder settings\n\n${'Set the keyframe interval to two seconds and the bitrate to six megabits for 1080p. '.repeat(20)}`,
       'small.md': '# Captions\n\nCaptions are generated automatically in 30 languages.\n',
     }, { config: { budget: 200 } });
-    const [big] = ofKind(report, 'section-too-large');
-    expect(big).toMatchObject({ level: 'error', file: 'big.md', line: 1, sectionId: 'big.md#encoder-settings' });
-    expect(big!.message).toMatch(/is \d+ tokens but only \d+ are left after the pinned block/);
-    expect(ofKind(report, 'section-too-large')).toHaveLength(1);
+    expect(ofKind(report, 'section-too-large')).toEqual([]);
+    const [split] = ofKind(report, 'section-split');
+    expect(split).toMatchObject({ level: 'info', file: 'big.md', line: 1, sectionId: 'big.md#encoder-settings' });
+    expect(split!.message).toMatch(/is longer than \d+ tokens: it is sent as \d+ parts, each scored on its own/);
   });
 
   it('reports a section with no indexable words', () => {

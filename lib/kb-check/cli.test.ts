@@ -40,7 +40,10 @@ describe('npm run kb:check', { timeout: 60_000 }, () => {
   });
 
   it('exits 0 once the rule is pinned', () => {
-    const kb = writeKb(seedFiles('# Notes for the support team\n<!-- pinned -->\n\nNever promise a refund. Refunds are decided by the billing team.\n'));
+    const kb = writeKb({
+      ...seedFiles('# Notes for the support team\n<!-- pinned -->\n\nNever promise a refund. Refunds are decided by the billing team.\n'),
+      'assistant.md': '---\ncompany: Seed Video\n---\n',
+    });
     const r = kbCheck('--kb', kb, '--budget', String(SEED_BUDGET));
     expect(r.stderr).toBe('');
     expect(r.stdout).toContain('✓ passed: 0 errors, 0 warnings');
@@ -61,6 +64,15 @@ describe('npm run kb:check', { timeout: 60_000 }, () => {
     const r = kbCheck('--budget', 'lots');
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('--budget needs a positive whole number');
+  });
+
+  it('warns when the KB has no identity file, and exits 1 for a broken unpinned file it skipped', () => {
+    const kb = writeKb({ 'a.md': '# A\n\nText.\n', 'b.md': '---\ntitle: [x\n---\n# B\n\nText.\n' });
+    const r = kbCheck('--kb', kb);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('Files left out of the knowledge base (broken) (1)');
+    expect(r.stdout).toMatch(/b\.md:2 +malformed front matter/);
+    expect(r.stdout).toContain('no assistant.md at the root of the knowledge base');
   });
 
   it('exits 1 with a file:line message when the KB cannot be loaded', () => {

@@ -15,13 +15,13 @@ import { unsendableSections } from './unsendable-sections';
  * this order. A new check is a module in this folder plus one line here.
  */
 export const CHECKS: readonly Check[] = [
-  loadReport,
-  identity,
   unpinnedRules,
   unsendableSections,
   pinnedBudget,
   unpinCandidates,
   factsDisagree,
   synonyms,
+  loadReport,
+  identity,
   splitSections,
 ];
