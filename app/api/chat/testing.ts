@@ -27,11 +27,8 @@ export function demoKnowledge(): Knowledge {
 export function chatModel(model: LanguageModelV3): ChatModel {
   return {
     model: withRetry(withSilenceTimeout(model, 5000), { maxRetries: 0, maxWaitMs: 0 }),
-    mode: 'offline',
     provider: model.provider,
     modelId: model.modelId,
-    endpoint: 'in-process',
-    maxRetries: 0,
   };
 }
 
