@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { createRetrievalIndex, selectContext, sectionsFromSources } from '../retrieval/index';
+import { testIndex, TEST_SOURCES } from '../testing/kb';
+import { knowledgeVersion, retrievalAttributes, startTurnTelemetry, telemetryOptions } from './turn';
+
+describe('turn telemetry', () => {
+  it('is off (a pass-through, no span, no hash) unless an OTLP endpoint is set', () => {
+    expect(telemetryOptions({})).toEqual({ enabled: false, captureContent: false });
+    expect(telemetryOptions({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' }).enabled).toBe(true);
+    expect(telemetryOptions({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://x/v1/traces', OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'TRUE' })).toEqual({
+      enabled: true,
+      captureContent: true,
+    });
+    const off = startTurnTelemetry('conv-1', { enabled: false, captureContent: false });
+    const callbacks = { onFinish: async () => {} };
+    expect(off.track('t', callbacks)).toBe(callbacks);
+    expect(off.model).toEqual({ isEnabled: false });
+    expect(off.run(() => 42)).toBe(42);
+  });
+
+  it('describes a selection with the GenAI retrieval attributes and our own; the query text only with content capture', () => {
+    // 45 tokens: the pinned rule (21) and the timelines (18) fit, the refund policy (32) does not.
+    const index = testIndex({ budget: 45, floor: 0 });
+    const explanation = selectContext(index, ['can I get a refund?']);
+    const kb = { path: '/srv/kb/content', index };
+    const a = retrievalAttributes(explanation, kb, false);
+    expect(a['gen_ai.operation.name']).toBe('retrieval');
+    expect(a['gen_ai.data_source.id']).toBe('content');
+    expect(a).not.toHaveProperty('gen_ai.retrieval.query.text');
+    expect(a['lumacast.retrieval.pinned_ids']).toEqual(['rules.md#refunds']);
+    const documents = JSON.parse(a['gen_ai.retrieval.documents']) as { id: string; score: number }[];
+    expect(documents).toEqual([{ id: 'billing/refund-policy.md#refund-timelines', score: explanation.sections[1]!.score }]);
+    expect(documents[0]!.score).toBeGreaterThan(0);
+    expect(a['lumacast.retrieval.tokens.total']).toBe(explanation.tokens.total);
+    expect(a['lumacast.retrieval.dropped_ids']).toEqual(['billing/refund-policy.md#refund-policy']);
+    expect(JSON.parse(a['lumacast.retrieval.dropped'])).toEqual([
+      { id: 'billing/refund-policy.md#refund-policy', reason: 'over-budget', score: explanation.sections[2]!.score, tokens: 32 },
+    ]);
+    expect(a['lumacast.retrieval.floor_used']).toBe(false);
+    expect(retrievalAttributes(explanation, kb, true)['gen_ai.retrieval.query.text']).toBe('can I get a refund?');
+  });
+
+  it('versions the KB by its content, once per loaded index', () => {
+    const a = testIndex();
+    expect(knowledgeVersion(a)).toMatch(/^[0-9a-f]{16}$/);
+    expect(knowledgeVersion(testIndex())).toBe(knowledgeVersion(a));
+    const edited = TEST_SOURCES.map((s, i) => (i === 3 ? { ...s, text: s.text.replace('name', 'nickname') } : s));
+    expect(knowledgeVersion(createRetrievalIndex({ sections: sectionsFromSources(edited), synonyms: [] }, { budget: 400 }))).not.toBe(knowledgeVersion(a));
+  });
+});
