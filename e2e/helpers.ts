@@ -148,3 +148,15 @@ export async function readChatStream(response: Response): Promise<{ turnId: stri
     error: events.find((e) => e.type === 'error')?.errorText,
   };
 }
+
+/** Collects CSP violations (the browser's event and its console report). */
+export async function watchCsp(page: Page): Promise<string[]> {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => console.error(`Content Security Policy violation: ${e.violatedDirective} ${e.blockedURI}`));
+  });
+  return violations;
+}
