@@ -2,6 +2,7 @@ import 'server-only';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { env } from '../env';
+import type { InspectorStore } from './inspector';
 import { openTraceDatabase, SqliteTraceStore } from './sqlite';
 import type { TraceStore } from './types';
 
@@ -17,7 +18,7 @@ export type * from './types';
 const cache = globalThis as typeof globalThis & { __lumacastTraceDb?: Database.Database };
 let store: SqliteTraceStore | undefined;
 
-export function getTraceStore(): TraceStore {
+function sqliteStore(): SqliteTraceStore {
   let db = cache.__lumacastTraceDb;
   if (!db?.open) {
     const file = path.resolve(/* turbopackIgnore: true */ process.cwd(), env().TRACE_DB_PATH);
@@ -25,4 +26,14 @@ export function getTraceStore(): TraceStore {
   }
   if (store?.db !== db) store = new SqliteTraceStore(db);
   return store;
+}
+
+/** The server's trace store, as the chat route and the conversation endpoint use it. */
+export function getTraceStore(): TraceStore {
+  return sqliteStore();
+}
+
+/** The same store, as the /debug inspector reads it. */
+export function getInspectorStore(): InspectorStore {
+  return sqliteStore();
 }
