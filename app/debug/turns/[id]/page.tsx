@@ -6,10 +6,10 @@ import { ContextViewer } from '@/components/debug/context-viewer';
 import { ExplanationSections, QueryTerms, SelectionSummary } from '@/components/debug/explanation-view';
 import { SPLIT_COLORS, TokenBar } from '@/components/debug/token-bar';
 import { turnDetail } from '@/lib/debug/data';
+import { formatNumber as n } from '@/lib/format';
 
 export const dynamic = 'force-dynamic';
 
-const n = (x: number | undefined) => (x === undefined ? '—' : x.toLocaleString('en-US'));
 
 export default async function TurnPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
