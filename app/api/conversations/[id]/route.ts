@@ -1,5 +1,5 @@
 import { conversationFromTurns } from '@/lib/chat/history';
-import { jsonError } from '@/lib/http';
+import { json, jsonError } from '@/lib/http';
 import { getTraceStore } from '@/lib/traces';
 import { CONVERSATION_ID } from '../../chat/schema';
 
@@ -22,8 +22,5 @@ export async function GET(_request: Request, { params }: { params: Promise<{ id:
     console.error('[conversations] the trace store could not be read:', error);
     return jsonError(503, 'The conversation history is not available right now.');
   }
-  return Response.json(
-    { conversationId: id, messages: conversationFromTurns(turns) },
-    { headers: { 'cache-control': 'no-store' } },
-  );
+  return json({ conversationId: id, messages: conversationFromTurns(turns) });
 }

@@ -1,7 +1,7 @@
-import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { refuseNonAdmin } from '@/lib/debug/access';
 import { tryQuestion } from '@/lib/debug/data';
+import { json, jsonError } from '@/lib/http';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -19,11 +19,11 @@ export async function POST(request: Request) {
   try {
     body = await request.json();
   } catch {
-    return NextResponse.json({ error: 'body must be JSON: {"question": "...", "previous"?: "..."}' }, { status: 400 });
+    return jsonError(400, 'body must be JSON: {"question": "...", "previous"?: "..."}');
   }
   const parsed = bodySchema.safeParse(body);
   if (!parsed.success) {
-    return NextResponse.json({ error: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') }, { status: 400 });
+    return jsonError(400, parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
   }
-  return NextResponse.json(tryQuestion(parsed.data.question, parsed.data.previous), { headers: { 'cache-control': 'no-store' } });
+  return json(tryQuestion(parsed.data.question, parsed.data.previous));
 }
