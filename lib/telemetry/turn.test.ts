@@ -1,3 +1,5 @@
+import { SpanStatusCode } from '@opentelemetry/api';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { createRetrievalIndex, selectContext, sectionsFromSources } from '../retrieval/index';
 import { testIndex, TEST_SOURCES } from '../testing/kb';
@@ -46,5 +48,40 @@ describe('turn telemetry', () => {
     expect(knowledgeVersion(testIndex())).toBe(knowledgeVersion(a));
     const edited = TEST_SOURCES.map((s, i) => (i === 3 ? { ...s, text: s.text.replace('name', 'nickname') } : s));
     expect(knowledgeVersion(createRetrievalIndex({ sections: sectionsFromSources(edited), synonyms: [] }, { budget: 400 }))).not.toBe(knowledgeVersion(a));
+  });
+});
+
+describe('startTurnTelemetry', () => {
+  function traced() {
+    const exporter = new InMemorySpanExporter();
+    const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('test');
+    return { exporter, telemetry: startTurnTelemetry('conv-1', { enabled: true, captureContent: false, tracer }) };
+  }
+  const kb = { path: '/kb/content', index: testIndex() };
+
+  it('puts the retrieval span under the turn span, and ends the turn with the recorder\'s ending', async () => {
+    const { exporter, telemetry } = traced();
+    const selection = telemetry.select(kb, () => ({ explanation: selectContext(kb.index, ['can I get a refund?']) }));
+    expect(selection.explanation.sentIds.length).toBeGreaterThan(0);
+    const seen: string[] = [];
+    const callbacks = telemetry.track('turn-1', { onFinish: async (_event: unknown) => void seen.push('finish'), onError: async (_event: { error: unknown }) => void seen.push('error') });
+    expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['retrieval']); // the turn is still open
+    await callbacks.onFinish?.({});
+    await callbacks.onError?.({ error: new Error('late') }); // a second ending changes nothing
+    expect(seen).toEqual(['finish', 'error']);
+    const [retrieval, turn] = exporter.getFinishedSpans();
+    expect(turn!.name).toBe('chat turn');
+    expect(retrieval!.parentSpanContext?.spanId).toBe(turn!.spanContext().spanId);
+    expect(turn!.attributes).toMatchObject({ 'gen_ai.conversation.id': 'conv-1', 'lumacast.turn.id': 'turn-1', 'lumacast.turn.status': 'ok' });
+    expect(turn!.status.code).not.toBe(SpanStatusCode.ERROR);
+    expect(telemetry.model).toMatchObject({ isEnabled: true, recordInputs: false, recordOutputs: false });
+  });
+
+  it('marks a failed turn as an error with the error type', async () => {
+    const { exporter, telemetry } = traced();
+    await telemetry.track('turn-2', { onError: async (_event: { error: unknown }) => {} }).onError?.({ error: new TypeError('terminated') });
+    const [turn] = exporter.getFinishedSpans();
+    expect(turn!.status).toEqual({ code: SpanStatusCode.ERROR, message: 'terminated' });
+    expect(turn!.attributes).toMatchObject({ 'lumacast.turn.status': 'error', 'error.type': 'TypeError' });
   });
 });
