@@ -7,12 +7,20 @@
  *   lib/rate-limit/client.ts: the rate limiter's notion of "client" when TRUST_PROXY=0);
  * - loads the knowledge base and starts checking it for edits (lib/knowledge), so a broken
  *   KB is reported in the server log (file:line) at start-up. The site still serves; the
- *   chat answers 503 with the same message until the files are fixed.
+ *   chat answers 503 with the same message until the files are fixed;
+ * - when OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set, registers
+ *   OpenTelemetry (@vercel/otel: OTLP over HTTP, the standard OTEL_* variables) so each chat
+ *   turn exports its spans (lib/telemetry/turn.ts). Unset, nothing is loaded or registered.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { prepareServer } = await import('./lib/server/startup');
   prepareServer();
+  const { telemetryOptions, TRACER_NAME } = await import('./lib/telemetry/turn');
+  if (telemetryOptions().enabled) {
+    const { registerOTel } = await import('@vercel/otel');
+    registerOTel({ serviceName: TRACER_NAME });
+  }
   const { stampPeerAddresses } = await import('./lib/rate-limit/peer');
   stampPeerAddresses();
   try {

@@ -159,3 +159,14 @@ export function chatBody(id: string, messages: { role: string; text: string }[],
 
 /** One customer question as a standard chat body. */
 export const question = (id: string, text: string) => chatBody(id, [{ role: 'user', text }]);
+/** Collects CSP violations (the browser's event and its console report). */
+export async function watchCsp(page: Page): Promise<string[]> {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => console.error(`Content Security Policy violation: ${e.violatedDirective} ${e.blockedURI}`));
+  });
+  return violations;
+}

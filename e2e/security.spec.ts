@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { ADMIN_TOKEN, APP_URL } from './env';
-import { ask, lastReply, openChat, question, stub } from './helpers';
+import { ask, lastReply, openChat, question, stub, watchCsp } from './helpers';
 
 /**
  * Security headers on a page, an API response, the /debug 401 page and a static file; a
@@ -104,18 +104,6 @@ test('static files get nosniff; nothing private is served (no KB files, database
     expect(body, path).not.toContain('SQLite format');
   }
 });
-
-/** Collects CSP violations (the browser's event and its console report). */
-async function watchCsp(page: Page): Promise<string[]> {
-  const violations: string[] = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
-  });
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => console.error(`Content Security Policy violation: ${e.violatedDirective} ${e.blockedURI}`));
-  });
-  return violations;
-}
 
 test('the widget runs under the CSP without a violation', async ({ page }) => {
   await stub.reset();

@@ -1,4 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /**
@@ -84,4 +86,27 @@ export function startApp(port: number, env: Record<string, string> = {}, timeout
 export function startStub(port: number): Promise<Server> {
   const url = `http://127.0.0.1:${port}`;
   return launch([path.join(ROOT, 'e2e/stub/openai-stub.mjs')], { STUB_PORT: String(port) }, url, port, async () => ((await fetch(`${url}/`)).ok ? true : undefined), 10_000);
+}
+
+/**
+ * What the load and crash scripts start from: the production build (built first when
+ * NEXT_DIST_DIR or .next has none), the stub on `port + 2`, and the environment for an app on
+ * `port` answered by the stub, with a fresh trace database and no rate limit.
+ */
+export async function stubbedServerSetup(name: string, port: number): Promise<{ distDir: string; stub: Server; dbFile: string; env: Record<string, string> }> {
+  const distDir = process.env.NEXT_DIST_DIR || '.next';
+  if (!existsSync(path.join(ROOT, distDir, 'BUILD_ID'))) {
+    console.log(`== no production build in ${distDir}: building it`);
+    execFileSync(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'build'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  }
+  const dbFile = path.join(mkdtempSync(path.join(tmpdir(), `${name}-`)), 'traces.db');
+  const stub = await startStub(port + 2);
+  const env = {
+    OPENAI_API_KEY: `${name}-test`,
+    OPENAI_BASE_URL: `${stub.url}/v1`,
+    OPENAI_MODEL: 'stub-model',
+    TRACE_DB_PATH: dbFile,
+    CHAT_RATE_LIMIT_PER_MINUTE: '0',
+  };
+  return { distDir, stub, dbFile, env };
 }

@@ -29,6 +29,7 @@ import {
   type RetrievalIndex,
   type Section,
 } from '../lib/retrieval/index.ts';
+import { formatNumber, formatPercent } from '../lib/format.ts';
 
 export const KINDS = ['paraphrase', 'typo', 'keywords', 'follow-up', 'vague', 'off-topic'] as const;
 export type Kind = (typeof KINDS)[number];
@@ -223,8 +224,8 @@ export function summarizeByKind(outcomes: readonly Outcome[], budget: number): S
 // ---------------------------------------------------------------------------
 // Rendering
 
-const pct = (x: number) => (Number.isNaN(x) ? '—' : `${(x * 100).toFixed(0)}%`);
-const dec = (x: number) => (Number.isNaN(x) ? '—' : x.toFixed(2));
+const pct = (x: number) => formatPercent(x, 0);
+const dec = (x: number) => formatNumber(x, 2);
 
 export function summaryTable(rowsByMethod: ReadonlyArray<{ method: string; rows: Summary[] }>, { rules = true } = {}): string {
   const header = ['kind', 'n', 'method', 'gold sent', 'MRR', ...(rules ? ['rules sent'] : []), 'knowledge sent', 'tokens / budget'];

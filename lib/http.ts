@@ -1,6 +1,11 @@
+/** A JSON response that no cache keeps (every JSON the app answers is per request). */
+export function json(body: unknown, { status = 200, headers }: { status?: number; headers?: Record<string, string> } = {}): Response {
+  return Response.json(body, { status, headers: { 'cache-control': 'no-store', ...headers } });
+}
+
 /** A JSON error response: `{ "error": "what is wrong" }`. */
-export function jsonError(status: number, error: string, headers?: HeadersInit): Response {
-  return Response.json({ error }, { status, headers: { 'cache-control': 'no-store', ...headers } });
+export function jsonError(status: number, error: string, headers?: Record<string, string>): Response {
+  return json({ error }, { status, headers });
 }
 
 /** A request body that cannot be read as sent: the status and a sentence for the client. */

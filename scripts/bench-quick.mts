@@ -9,6 +9,7 @@ import { buildOurIndex } from '../bench/contenders.ts';
 import { demoKbSources, DEMO_KB_DIR } from '../bench/corpus.ts';
 import { measureLatency } from '../bench/measure.ts';
 import { demoBenchQuestions } from '../bench/questions.ts';
+import { formatNumber } from '../lib/format.ts';
 import { selectContext } from '../lib/retrieval/index.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -37,5 +38,5 @@ const stats = measureLatency((q) => selectContext(index, [q]).sentIds.length, qu
 console.log(
   `full selection on the demo KB (${index.sections.length} sections, build ${buildMs.toFixed(0)} ms): ` +
     `p50 ${stats.p50.toFixed(1)} µs, p95 ${stats.p95.toFixed(1)} µs, p99 ${stats.p99.toFixed(1)} µs ` +
-    `over ${stats.samples.toLocaleString('en-US')} selections of ${stats.questions} questions`,
+    `over ${formatNumber(stats.samples)} selections of ${stats.questions} questions`,
 );

@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { logLogChart } from '../bench/chart.ts';
+import { formatNumber } from '../lib/format.ts';
 import { CONTENDERS } from '../bench/contenders.ts';
 import { checkCorporaPresent, CORPUS_SIZES, REPO_ROOT } from '../bench/corpus.ts';
 import type { WorkerResult } from '../bench/worker.mts';
@@ -82,8 +83,7 @@ function runWorker(contender: string, corpus: string): Promise<WorkerResult | Fa
   });
 }
 
-const fmt = (n: number, digits = 1) =>
-  Number.isFinite(n) ? n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '—';
+const fmt = (n: number, digits = 1) => formatNumber(n, digits);
 const us = (n: number) => (n >= 100 ? fmt(n, 0) : n >= 10 ? fmt(n, 1) : fmt(n, 2));
 
 const started = performance.now();
@@ -124,7 +124,7 @@ lines.push(
 );
 for (const r of results) {
   lines.push(
-    `| ${corpusLabel(r.corpus)} | ${r.sections.toLocaleString('en-US')} | ${r.contender} | ${fmt(r.buildMs, 0)} | ${fmt(r.indexHeapMB, 1)} | ${fmt(r.totalHeapMB, 0)} | ${us(r.latency.p50)} | ${us(r.latency.p95)} | ${us(r.latency.p99)} | ${r.latency.samples.toLocaleString('en-US')} (${r.latency.questions}) | ${fmt(loads.get(r) ?? NaN, 1)} |`,
+    `| ${corpusLabel(r.corpus)} | ${formatNumber(r.sections)} | ${r.contender} | ${fmt(r.buildMs, 0)} | ${fmt(r.indexHeapMB, 1)} | ${fmt(r.totalHeapMB, 0)} | ${us(r.latency.p50)} | ${us(r.latency.p95)} | ${us(r.latency.p99)} | ${formatNumber(r.latency.samples)} (${r.latency.questions}) | ${fmt(loads.get(r) ?? NaN, 1)} |`,
   );
 }
 for (const f of failures) lines.push(`| ${corpusLabel(f.corpus)} | | ${f.contender} | failed: ${f.error} | | | | | | | |`);

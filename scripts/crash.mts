@@ -15,14 +15,10 @@
  *   which is how the inspector tells "the server died mid-turn".
  * After the last round the server starts once more and answers a question. Exits 1 on any loss.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { question, readChatStream } from '../e2e/helpers.ts';
-import { startApp, startStub, type Server } from '../e2e/spawn.ts';
+import { startApp, stubbedServerSetup, type Server } from '../e2e/spawn.ts';
 
 const { values } = parseArgs({
   options: {
@@ -37,14 +33,6 @@ const SECONDS = Number(values.seconds);
 const CLIENTS = Number(values.clients);
 const PORT = Number(values.port);
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-const distDir = process.env.NEXT_DIST_DIR || '.next';
-if (!existsSync(path.join(ROOT, distDir, 'BUILD_ID'))) {
-  console.log(`== no production build in ${distDir}: building it`);
-  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'build'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
-}
-
-const dbFile = path.join(mkdtempSync(path.join(tmpdir(), 'crash-')), 'traces.db');
 const QUESTIONS = ['can I get a refund?', 'how do I start a live stream?', 'why does my video keep buffering?', 'what does the Pro plan cost?'];
 
 interface Completed {
@@ -52,14 +40,7 @@ interface Completed {
   text: string;
 }
 
-const stub = await startStub(PORT + 2);
-const serverEnv = {
-  OPENAI_API_KEY: 'crash-test',
-  OPENAI_BASE_URL: `${stub.url}/v1`,
-  OPENAI_MODEL: 'stub-model',
-  TRACE_DB_PATH: dbFile,
-  CHAT_RATE_LIMIT_PER_MINUTE: '0',
-};
+const { distDir, stub, dbFile, env: serverEnv } = await stubbedServerSetup('crash', PORT);
 
 /** Customers asking until `stop` is set; the turns they read to the end. */
 async function customers(app: Server, round: number, stop: { now: boolean }): Promise<{ completed: Completed[]; cut: number }> {

@@ -16,15 +16,13 @@
  * a 2xx has a trace, every completed reply's trace is `ok`, none is left `pending`.
  * Exits 1 if a trace is missing or anything failed.
  */
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { question } from '../e2e/helpers.ts';
-import { startApp, startStub, type Server } from '../e2e/spawn.ts';
+import { startApp, stubbedServerSetup, type Server } from '../e2e/spawn.ts';
 
 const { values } = parseArgs({
   options: {
@@ -42,15 +40,7 @@ const SOAK_S = Number(values.soak);
 const SOAK_CONNECTIONS = Number(values['soak-connections']);
 const PORT = Number(values.port);
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-const distDir = process.env.NEXT_DIST_DIR || '.next';
-if (!existsSync(path.join(ROOT, distDir, 'BUILD_ID'))) {
-  console.log(`== no production build in ${distDir}: building it`);
-  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'build'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
-}
-
 const QUESTIONS = ['can I get a refund?', 'how do I start a live stream?', 'why does my video keep buffering?', 'what does the Pro plan cost?', 'hi, I need some help'];
-const dbFile = path.join(mkdtempSync(path.join(tmpdir(), 'load-')), 'traces.db');
 
 function rssMb(server: Server): number {
   try {
@@ -151,15 +141,9 @@ function print(f: RunFigures): void {
   );
 }
 
-const stub = await startStub(PORT + 2);
+const { distDir, stub, dbFile, env } = await stubbedServerSetup('load', PORT);
 await fetch(`${stub.url}/__mode`, { method: 'POST', body: JSON.stringify({ mode: 'fast' }) });
-const app = await startApp(PORT, {
-  OPENAI_API_KEY: 'load-test',
-  OPENAI_BASE_URL: `${stub.url}/v1`,
-  OPENAI_MODEL: 'stub-model',
-  TRACE_DB_PATH: dbFile,
-  CHAT_RATE_LIMIT_PER_MINUTE: '0',
-});
+const app = await startApp(PORT, env);
 let failed = false;
 try {
   console.log(`server ${app.url} (${distDir}), stub ${stub.url}, traces ${dbFile}, ${(await import('node:os')).cpus().length} CPUs`);

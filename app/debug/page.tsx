@@ -5,6 +5,7 @@ import { getInspector } from '@/lib/debug/data';
 import { parseTurnFilter, turnFilterQuery } from '@/lib/debug/filters';
 import { getKnowledge } from '@/lib/knowledge';
 import { requireAdmin } from '@/lib/debug/access';
+import { formatNumber } from '@/lib/format';
 
 export const dynamic = 'force-dynamic';
 
@@ -31,7 +32,7 @@ export default async function TurnsPage({ searchParams }: { searchParams: Promis
           <p className="text-sm text-slate-500">Every chat request, newest first: what the customer asked and what the model was sent.</p>
         </div>
         <p className="text-sm tabular-nums text-slate-500" data-testid="turns-total">
-          {result.total.toLocaleString('en-US')} turn{result.total === 1 ? '' : 's'}
+          {formatNumber(result.total)} turn{result.total === 1 ? '' : 's'}
         </p>
       </div>
 
@@ -121,8 +122,8 @@ export default async function TurnsPage({ searchParams }: { searchParams: Promis
                   </Link>
                 </td>
                 <td className="px-4 py-2 text-right font-mono text-xs tabular-nums">
-                  {t.tokens.total.toLocaleString('en-US')}
-                  <span className="text-slate-400"> / {t.budget.toLocaleString('en-US')}</span>
+                  {formatNumber(t.tokens.total)}
+                  <span className="text-slate-400"> / {formatNumber(t.budget)}</span>
                 </td>
                 <td className="px-4 py-2">
                   <TokenBar parts={splitParts(t.tokens)} total={t.budget} size="sm" />

@@ -1,6 +1,7 @@
 'use client';
 
 import { useMemo, useState, type ReactNode } from 'react';
+import { formatNumber } from '@/lib/format';
 
 /**
  * The exact text sent to the model, with search and highlight:
@@ -36,7 +37,7 @@ export function ContextViewer({ text, title = 'Exact text sent to the model', in
       <header className="flex flex-wrap items-center justify-between gap-3 border-b border-slate-100 px-5 py-3">
         <div>
           <h2 className="text-sm font-semibold text-slate-900">{title}</h2>
-          <p className="text-xs text-slate-500">{text.length.toLocaleString('en-US')} characters, exactly as the model received them.</p>
+          <p className="text-xs text-slate-500">{formatNumber(text.length)} characters, exactly as the model received them.</p>
         </div>
         <div className="flex items-center gap-2">
           <label htmlFor="context-search" className="sr-only">

@@ -1,3 +1,4 @@
+import { formatNumber as n } from '@/lib/format';
 import type { Explanation, SectionVerdict } from '@/lib/retrieval/index';
 import { ReasonBadge } from './badges';
 import { Card } from './card';
@@ -5,7 +6,6 @@ import { splitParts, TokenBar } from './token-bar';
 
 /** The selector's explanation, as a support lead reads it: query → ranked sections → what was sent. */
 
-const n = (x: number) => x.toLocaleString('en-US');
 
 export function QueryTerms({ explanation }: { explanation: Explanation }) {
   const { query } = explanation;

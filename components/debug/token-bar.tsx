@@ -1,3 +1,5 @@
+import { formatNumber } from '@/lib/format';
+
 /** Stacked horizontal bar of token parts against a total (the budget), with an optional legend. */
 
 export interface TokenPart {
@@ -31,14 +33,14 @@ export function TokenBar({
 }) {
   const used = parts.reduce((sum, p) => sum + p.tokens, 0);
   const scale = Math.max(total, used, 1);
-  const title = parts.map((p) => `${p.label} ${p.tokens.toLocaleString('en-US')}`).join(' · ');
+  const title = parts.map((p) => `${p.label} ${formatNumber(p.tokens)}`).join(' · ');
   return (
     <div className="min-w-0">
       <div
         className={`flex w-full overflow-hidden rounded-full bg-slate-100 ring-1 ring-inset ring-slate-200 ${size === 'sm' ? 'h-2' : 'h-3'}`}
         role="img"
-        aria-label={`${label ?? 'tokens'}: ${title} of ${total.toLocaleString('en-US')}`}
-        title={`${title} / ${total.toLocaleString('en-US')}`}
+        aria-label={`${label ?? 'tokens'}: ${title} of ${formatNumber(total)}`}
+        title={`${title} / ${formatNumber(total)}`}
       >
         {parts.map((p) =>
           p.tokens > 0 ? <div key={p.label} className={p.color} style={{ width: `${(100 * p.tokens) / scale}%` }} /> : null,
@@ -49,11 +51,11 @@ export function TokenBar({
           {parts.map((p) => (
             <li key={p.label} className="flex items-center gap-1.5">
               <span className={`inline-block h-2.5 w-2.5 rounded-sm ${p.color}`} aria-hidden />
-              {p.label} <span className="font-medium tabular-nums text-slate-900">{p.tokens.toLocaleString('en-US')}</span>
+              {p.label} <span className="font-medium tabular-nums text-slate-900">{formatNumber(p.tokens)}</span>
             </li>
           ))}
           <li className="text-slate-500">
-            of <span className="tabular-nums">{total.toLocaleString('en-US')}</span>
+            of <span className="tabular-nums">{formatNumber(total)}</span>
           </li>
         </ul>
       )}

@@ -1,5 +1,7 @@
+import { simulateReadableStream } from 'ai';
 import { z } from 'zod';
 import { countTokens } from '../retrieval/index';
+import { abortReason } from './abort';
 import { GROUNDING_KEY, type Grounding, type GroundingSection } from './grounding';
 import type { CallOptions, GenerateResult, LanguageModelV3, ModelUsage, Prompt, StreamPart, StreamResult } from './model-types';
 
@@ -127,25 +129,6 @@ function usageOf(options: CallOptions, answer: string): ModelUsage {
   };
 }
 
-function abortError(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortError(signal));
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortError(signal!));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 export interface OfflineModelOptions {
   /** Pause between streamed chunks, ms (default 15). 0 streams as fast as it can. */
   chunkDelayMs?: number;
@@ -179,35 +162,24 @@ export class OfflineModel implements LanguageModelV3 {
 
   async doStream(options: CallOptions): Promise<StreamResult> {
     const text = this.answer(options);
-    const chunks = chunkText(text);
-    const delay = this.chunkDelayMs;
     const signal = options.abortSignal;
-    let i = 0;
-    let started = false;
-    const stream = new ReadableStream<StreamPart>({
-      async pull(controller) {
-        try {
-          if (!started) {
-            started = true;
-            controller.enqueue({ type: 'stream-start', warnings: [] });
-            controller.enqueue({ type: 'response-metadata', id: `offline-${Date.now()}`, modelId: OFFLINE_MODEL_ID, timestamp: new Date() });
-            controller.enqueue({ type: 'text-start', id: 'answer' });
-            return;
-          }
-          if (i < chunks.length) {
-            if (delay > 0) await sleep(delay, signal);
-            else if (signal?.aborted) throw abortError(signal);
-            controller.enqueue({ type: 'text-delta', id: 'answer', delta: chunks[i++]! });
-            return;
-          }
-          controller.enqueue({ type: 'text-end', id: 'answer' });
-          controller.enqueue({ type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: usageOf(options, text) });
-          controller.close();
-        } catch (error) {
-          controller.error(error);
-        }
-      },
-    });
+    const parts: StreamPart[] = [
+      { type: 'stream-start', warnings: [] },
+      { type: 'response-metadata', id: `offline-${Date.now()}`, modelId: OFFLINE_MODEL_ID, timestamp: new Date() },
+      { type: 'text-start', id: 'answer' },
+      ...chunkText(text).map((delta): StreamPart => ({ type: 'text-delta', id: 'answer', delta })),
+      { type: 'text-end', id: 'answer' },
+      { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: usageOf(options, text) },
+    ];
+    // The pause is between chunks; an abort ends the stream at the next chunk with the abort reason.
+    const stream = simulateReadableStream({ chunks: parts, chunkDelayInMs: this.chunkDelayMs || null }).pipeThrough(
+      new TransformStream<StreamPart, StreamPart>({
+        transform(part, controller) {
+          if (signal?.aborted) controller.error(abortReason(signal));
+          else controller.enqueue(part);
+        },
+      }),
+    );
     return { stream };
   }
 }

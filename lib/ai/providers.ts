@@ -1,9 +1,10 @@
 import { createOpenAI } from '@ai-sdk/openai';
+import { wrapLanguageModel } from 'ai';
 import { env, type Env } from '../env';
 import type { LanguageModelV3 } from './model-types';
 import { OfflineModel } from './offline-model';
-import { withRetry } from './retry';
-import { withSilenceTimeout } from './timeout';
+import { retryMiddleware } from './retry';
+import { silenceTimeoutMiddleware } from './timeout';
 
 /**
  * The one place that decides which model answers.
@@ -14,8 +15,9 @@ import { withSilenceTimeout } from './timeout';
  * | set            | unset           | `openai.responses(OPENAI_MODEL)`| POST https://api.openai.com/v1/responses |
  * | unset          | (ignored)       | OfflineModel                    | none: answers from the KB, offline |
  *
- * Every model is wrapped in the silence timeout (MODEL_TIMEOUT_MS, see timeout.ts), per
- * attempt, and in the retry policy (MODEL_MAX_RETRIES, MODEL_RETRY_MAX_WAIT_MS, see retry.ts):
+ * Every model is wrapped (`wrapLanguageModel`) in two middlewares: the retry policy
+ * (MODEL_MAX_RETRIES, MODEL_RETRY_MAX_WAIT_MS, see retry.ts) outside, the silence timeout
+ * (MODEL_TIMEOUT_MS, see timeout.ts) inside it, so each attempt gets its own limit.
  * streamText itself runs with `maxRetries: 0`.
  */
 
@@ -23,14 +25,9 @@ export type ChatMode = 'openai' | 'offline';
 
 export interface ChatModel {
   model: LanguageModelV3;
-  mode: ChatMode;
-  /** AI SDK provider id: `openai.chat`, `openai.responses` or `offline`. */
+  /** AI SDK provider id of the inner model: `openai.chat`, `openai.responses` or `offline`. */
   provider: string;
   modelId: string;
-  /** Human-readable description of where requests go. */
-  endpoint: string;
-  /** Retries of a failed call before its first token (done by the model wrapper, retry.ts). */
-  maxRetries: number;
 }
 
 type ProviderSettings = Pick<
@@ -44,31 +41,17 @@ export function chatMode(settings: Pick<Env, 'OPENAI_API_KEY'>): ChatMode {
 
 export function createChatModel(settings: ProviderSettings): ChatModel {
   let model: LanguageModelV3;
-  let endpoint: string;
   if (settings.OPENAI_API_KEY) {
     const openai = createOpenAI({ apiKey: settings.OPENAI_API_KEY, baseURL: settings.OPENAI_BASE_URL });
-    if (settings.OPENAI_BASE_URL) {
-      model = openai.chat(settings.OPENAI_MODEL);
-      endpoint = `${settings.OPENAI_BASE_URL.replace(/\/+$/, '')}/chat/completions`;
-    } else {
-      model = openai.responses(settings.OPENAI_MODEL);
-      endpoint = 'https://api.openai.com/v1/responses';
-    }
+    model = settings.OPENAI_BASE_URL ? openai.chat(settings.OPENAI_MODEL) : openai.responses(settings.OPENAI_MODEL);
   } else {
     model = new OfflineModel();
-    endpoint = 'offline (no network)';
   }
-  return {
-    model: withRetry(withSilenceTimeout(model, settings.MODEL_TIMEOUT_MS), {
-      maxRetries: settings.MODEL_MAX_RETRIES,
-      maxWaitMs: settings.MODEL_RETRY_MAX_WAIT_MS,
-    }),
-    mode: chatMode(settings),
-    provider: model.provider,
-    modelId: model.modelId,
-    endpoint,
-    maxRetries: settings.MODEL_MAX_RETRIES,
-  };
+  const middleware = [
+    retryMiddleware({ maxRetries: settings.MODEL_MAX_RETRIES, maxWaitMs: settings.MODEL_RETRY_MAX_WAIT_MS }),
+    silenceTimeoutMiddleware(settings.MODEL_TIMEOUT_MS),
+  ];
+  return { model: wrapLanguageModel({ model, middleware }), provider: model.provider, modelId: model.modelId };
 }
 
 const cache = globalThis as typeof globalThis & { __supportChatChatModel?: ChatModel };

@@ -1,7 +1,8 @@
 import { APICallError, RetryError, streamText } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { CUSTOMER_ERRORS, describeModelError } from './errors';
-import type { CallOptions, LanguageModelV3, StreamPart } from './model-types';
+import type { LanguageModelV3, StreamPart } from './model-types';
 import { isRetryableModelError, retryAfterMs, withRetry, type RetryOptions } from './retry';
 import { ModelTimeoutError, withSilenceTimeout } from './timeout';
 
@@ -38,18 +39,13 @@ const finish: StreamPart[] = [
   { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
 ];
 
-function scripted(attempts: Attempt[]): LanguageModelV3 & { calls: number } {
-  const model = {
-    specificationVersion: 'v3' as const,
+/** The AI SDK's mock model, answering each doStream call with the next scripted attempt. */
+function scripted(attempts: Attempt[]): MockLanguageModelV3 & { readonly calls: number } {
+  const model = new MockLanguageModelV3({
     provider: 'fake',
     modelId: 'fake-1',
-    supportedUrls: {},
-    calls: 0,
-    async doGenerate(): Promise<never> {
-      throw new Error('not used');
-    },
-    async doStream(_options: CallOptions) {
-      const attempt = attempts[model.calls++];
+    async doStream() {
+      const attempt = attempts[model.doStreamCalls.length - 1];
       if (!attempt) throw new Error('no more attempts scripted');
       if ('fail' in attempt) throw attempt.fail;
       // One part per pull, as a network stream delivers them (an errored stream drops queued parts).
@@ -64,8 +60,8 @@ function scripted(attempts: Attempt[]): LanguageModelV3 & { calls: number } {
         }),
       };
     },
-  };
-  return model;
+  });
+  return Object.defineProperty(model, 'calls', { get: () => model.doStreamCalls.length }) as MockLanguageModelV3 & { readonly calls: number };
 }
 
 async function run(model: LanguageModelV3, options: Partial<RetryOptions> = {}, abortSignal?: AbortSignal) {

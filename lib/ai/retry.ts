@@ -1,5 +1,6 @@
-import { APICallError, RetryError } from 'ai';
-import type { CallOptions, LanguageModelV3, StreamPart, StreamResult } from './model-types';
+import { APICallError, RetryError, wrapLanguageModel, type LanguageModelMiddleware } from 'ai';
+import { sleep } from './abort';
+import type { LanguageModelV3, StreamPart, StreamResult } from './model-types';
 
 /**
  * Retries a failed model call, only while it is safe: before the first token.
@@ -16,7 +17,7 @@ import type { CallOptions, LanguageModelV3, StreamPart, StreamResult } from './m
  *
  * Why not the AI SDK's own `maxRetries`: it waits up to 60 s for a Retry-After and 2 s
  * without one, and only retries failures before the response starts. streamText runs
- * with `maxRetries: 0`; this wrapper does the retrying. A failure after the retries is a
+ * with `maxRetries: 0`; this middleware (`wrapStream` / `wrapGenerate`) does the retrying. A failure after the retries is a
  * RetryError (the SDK's), so errors.ts describes both the same way.
  *
  * Nothing of a failed attempt reaches streamText: the parts an attempt sends before its
@@ -78,31 +79,12 @@ export function retryAfterMs(error: unknown, now = Date.now()): number | undefin
   return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
 }
 
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortReason(signal));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortReason(signal!));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /** Parts that carry model output: once one has been passed on, the call cannot be retried. */
 function isOutput(part: StreamPart): boolean {
   return !['stream-start', 'response-metadata', 'raw', 'error'].includes(part.type);
 }
 
-export function withRetry(model: LanguageModelV3, options: RetryOptions): LanguageModelV3 {
+export function retryMiddleware(options: RetryOptions): LanguageModelMiddleware {
   const { maxRetries, maxWaitMs, backoffMs = 300 } = options;
   const onRetry =
     options.onRetry ??
@@ -139,45 +121,30 @@ export function withRetry(model: LanguageModelV3, options: RetryOptions): Langua
     return { retryInMs: asked ?? backoffMs };
   }
 
+  /** Calls `attempt` until it resolves or `decide` says fail; waits between attempts. */
+  async function attempts<T>(attempt: () => PromiseLike<T>, errors: unknown[], signal: AbortSignal | undefined): Promise<T> {
+    for (;;) {
+      try {
+        return await attempt();
+      } catch (error) {
+        errors.push(error);
+        const next = decide(errors, signal);
+        if ('fail' in next) throw next.fail;
+        onRetry({ attempt: errors.length, delayMs: next.retryInMs, error });
+        await sleep(next.retryInMs, signal);
+      }
+    }
+  }
+
   return {
     specificationVersion: 'v3',
-    provider: model.provider,
-    modelId: model.modelId,
-    supportedUrls: model.supportedUrls,
 
-    async doGenerate(call: CallOptions) {
+    wrapGenerate: ({ doGenerate, params }) => attempts(doGenerate, [], params.abortSignal),
+
+    async wrapStream({ doStream, params }): Promise<StreamResult> {
       const errors: unknown[] = [];
-      for (;;) {
-        try {
-          return await model.doGenerate(call);
-        } catch (error) {
-          errors.push(error);
-          const next = decide(errors, call.abortSignal);
-          if ('fail' in next) throw next.fail;
-          onRetry({ attempt: errors.length, delayMs: next.retryInMs, error });
-          await sleep(next.retryInMs, call.abortSignal);
-        }
-      }
-    },
-
-    async doStream(call: CallOptions): Promise<StreamResult> {
-      const errors: unknown[] = [];
-      const signal = call.abortSignal;
-
-      /** Starts attempts until one answers (resolves) or the retries are spent (throws). */
-      async function start(): Promise<StreamResult> {
-        for (;;) {
-          try {
-            return await model.doStream(call);
-          } catch (error) {
-            errors.push(error);
-            const next = decide(errors, signal);
-            if ('fail' in next) throw next.fail;
-            onRetry({ attempt: errors.length, delayMs: next.retryInMs, error });
-            await sleep(next.retryInMs, signal);
-          }
-        }
-      }
+      const signal = params.abortSignal;
+      const start = () => attempts(doStream, errors, signal);
 
       const first = await start();
       let reader = first.stream.getReader();
@@ -246,4 +213,9 @@ export function withRetry(model: LanguageModelV3, options: RetryOptions): Langua
       return { ...first, stream };
     },
   };
+}
+
+/** `model` with the retry policy (see retryMiddleware). */
+export function withRetry(model: LanguageModelV3, options: RetryOptions): LanguageModelV3 {
+  return wrapLanguageModel({ model, middleware: retryMiddleware(options) });
 }

@@ -1,4 +1,5 @@
 import { APICallError, streamText } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { CUSTOMER_ERRORS, describeModelError } from './errors';
 import type { CallOptions, LanguageModelV3, StreamPart } from './model-types';
@@ -12,20 +13,12 @@ const usage = {
   outputTokens: { total: 1, text: 1, reasoning: undefined },
 };
 
-/** A fake provider: `respondAfterMs` before doStream resolves (Infinity = never), then `script` drives the stream. */
+/** The AI SDK's mock model: `respondAfterMs` before doStream resolves (Infinity = never), then `script` drives the stream. */
 function fakeModel(respondAfterMs: number, script: Script): LanguageModelV3 & { aborted: () => boolean } {
-  let signalSeen: AbortSignal | undefined;
-  return {
-    specificationVersion: 'v3',
+  const model = new MockLanguageModelV3({
     provider: 'fake',
     modelId: 'fake-1',
-    supportedUrls: {},
-    aborted: () => signalSeen?.aborted ?? false,
-    async doGenerate() {
-      throw new Error('not used');
-    },
     async doStream(options: CallOptions) {
-      signalSeen = options.abortSignal;
       await new Promise<void>((resolve, reject) => {
         if (Number.isFinite(respondAfterMs)) setTimeout(resolve, respondAfterMs);
         options.abortSignal?.addEventListener('abort', () => reject(options.abortSignal!.reason), { once: true });
@@ -36,7 +29,8 @@ function fakeModel(respondAfterMs: number, script: Script): LanguageModelV3 & { 
         }),
       };
     },
-  };
+  });
+  return Object.assign(model, { aborted: () => model.doStreamCalls.at(-1)?.abortSignal?.aborted ?? false });
 }
 
 const words = (n: number, gapMs: number): Script => async (controller) => {

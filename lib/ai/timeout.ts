@@ -1,4 +1,6 @@
-import type { CallOptions, GenerateResult, LanguageModelV3, StreamPart, StreamResult } from './model-types';
+import { wrapLanguageModel, type LanguageModelMiddleware } from 'ai';
+import { linkedController } from './abort';
+import type { LanguageModelV3, StreamPart, StreamResult } from './model-types';
 
 /**
  * A silence limit for a model: the call fails with ModelTimeoutError when the provider has
@@ -9,6 +11,9 @@ import type { CallOptions, GenerateResult, LanguageModelV3, StreamPart, StreamRe
  * customer's chat would end quietly instead of showing an error. A ModelTimeoutError is
  * an ordinary error: streamText reports it (onError), the UI shows it, the trace says
  * `error`. The underlying request is aborted either way, so the provider connection closes.
+ *
+ * A middleware (`wrapStream` / `wrapGenerate`) that calls the next model itself, with an abort
+ * signal of its own linked to the caller's, so a timeout can abort the provider request.
  */
 
 export class ModelTimeoutError extends Error {
@@ -20,15 +25,6 @@ export class ModelTimeoutError extends Error {
         : `the model stream stalled: no data for ${timeoutMs} ms`,
     );
   }
-}
-
-function linkedController(signal: AbortSignal | undefined): AbortController {
-  const controller = new AbortController();
-  if (signal) {
-    if (signal.aborted) controller.abort(signal.reason);
-    else signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
-  }
-  return controller;
 }
 
 /** Runs `start` with a linked abort signal; rejects with ModelTimeoutError if it takes longer than `ms`. */
@@ -52,21 +48,18 @@ async function withDeadline<T>(
   }
 }
 
-export function withSilenceTimeout(model: LanguageModelV3, timeoutMs: number): LanguageModelV3 {
+export function silenceTimeoutMiddleware(timeoutMs: number): LanguageModelMiddleware {
   return {
     specificationVersion: 'v3',
-    provider: model.provider,
-    modelId: model.modelId,
-    supportedUrls: model.supportedUrls,
 
-    async doGenerate(options: CallOptions): Promise<GenerateResult> {
-      const controller = linkedController(options.abortSignal);
-      return withDeadline(timeoutMs, controller, (abortSignal) => model.doGenerate({ ...options, abortSignal }));
+    wrapGenerate({ model, params }) {
+      const controller = linkedController(params.abortSignal);
+      return withDeadline(timeoutMs, controller, (abortSignal) => model.doGenerate({ ...params, abortSignal }));
     },
 
-    async doStream(options: CallOptions): Promise<StreamResult> {
-      const controller = linkedController(options.abortSignal);
-      const result = await withDeadline(timeoutMs, controller, (abortSignal) => model.doStream({ ...options, abortSignal }));
+    async wrapStream({ model, params }): Promise<StreamResult> {
+      const controller = linkedController(params.abortSignal);
+      const result = await withDeadline(timeoutMs, controller, (abortSignal) => model.doStream({ ...params, abortSignal }));
       const reader = result.stream.getReader();
       const stream = new ReadableStream<StreamPart>({
         async pull(out) {
@@ -97,4 +90,9 @@ export function withSilenceTimeout(model: LanguageModelV3, timeoutMs: number): L
       return { ...result, stream };
     },
   };
+}
+
+/** `model` with the silence timeout (see silenceTimeoutMiddleware). */
+export function withSilenceTimeout(model: LanguageModelV3, timeoutMs: number): LanguageModelV3 {
+  return wrapLanguageModel({ model, middleware: silenceTimeoutMiddleware(timeoutMs) });
 }

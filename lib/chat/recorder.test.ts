@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { APICallError, streamText } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { groundingFor, groundingProviderOptions } from '../ai/grounding';
 import type { LanguageModelV3 } from '../ai/model-types';
@@ -64,14 +65,7 @@ async function turn(model: LanguageModelV3, messages: ChatText[], { abortAfterCh
 }
 
 function failing(error: Error): LanguageModelV3 {
-  return {
-    specificationVersion: 'v3',
-    provider: 'fake',
-    modelId: 'down',
-    supportedUrls: {},
-    doGenerate: () => Promise.reject(error),
-    doStream: () => Promise.reject(error),
-  };
+  return new MockLanguageModelV3({ provider: 'fake', modelId: 'down', doGenerate: () => Promise.reject(error), doStream: () => Promise.reject(error) });
 }
 
 describe('TurnRecorder', () => {

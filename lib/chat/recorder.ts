@@ -33,11 +33,6 @@ export class TurnRecorder {
     private readonly clock: Clock = () => performance.now(),
   ) {}
 
-  /** True once the turn has an ending. */
-  get finished(): boolean {
-    return this.ending !== undefined;
-  }
-
   /** The recorded ending, once there is one (for tests and shutdown). */
   get done(): Promise<boolean> | undefined {
     return this.ending;

@@ -2,20 +2,33 @@ import 'server-only';
 import { statSync } from 'node:fs';
 import { checkKnowledgeBase, type CheckReport } from '../kb-check/index';
 import { getKnowledge, type Knowledge } from '../knowledge';
-import { budgetHealth, countTokens, selectContext, type Explanation } from '../retrieval/index';
-import { getTraceStore } from '../traces';
-import { SqliteInspector, termsOf, type InspectorQueries, type SectionTraffic, type VocabularyGap } from '../traces/inspector';
-import type { SqliteTraceStore } from '../traces/sqlite';
+import { analyze, budgetHealth, contentWords, countTokens, selectContext, type Explanation } from '../retrieval/index';
+import { getInspectorStore, getTraceStore } from '../traces';
+import type { InspectorStore, SectionTraffic } from '../traces/inspector';
 import type { TurnTrace } from '../traces/types';
+import { vocabularyGaps, vocabularyOf, type VocabularyGap } from './gaps';
 
 /** What the /debug pages and /api/debug handlers read: one place, shared by both. */
 
-export function getInspector(): InspectorQueries {
-  // The inspector reads the SQLite database the trace store writes. (Duck-typed: each route
-  // bundle may hold its own copy of the SqliteTraceStore class.)
-  const store = getTraceStore();
-  if (!('db' in store)) throw new Error('the inspector needs the SQLite trace store');
-  return new SqliteInspector((store as SqliteTraceStore).db);
+export function getInspector(): InspectorStore {
+  return getInspectorStore();
+}
+
+/** The KB's own analyzer: the one that indexed the sections and analyzes every query. */
+const ANALYZER = { analyze, contentWords };
+const vocabularyByLoad = new WeakMap<Knowledge, Set<string>>();
+
+/** Every analyzed term of the KB in service (headings and bodies, pinned too), computed once per load. */
+function kbVocabulary(knowledge: Knowledge): Set<string> {
+  let vocabulary = vocabularyByLoad.get(knowledge);
+  if (!vocabulary) {
+    vocabulary = vocabularyOf(
+      knowledge.index.sections.map((s) => `${[...s.parents, s.title].join(' ')}\n${s.text}`),
+      ANALYZER,
+    );
+    vocabularyByLoad.set(knowledge, vocabulary);
+  }
+  return vocabulary;
 }
 
 /** Runs the selector on a question without calling the model ("Try a question"). */
@@ -135,7 +148,6 @@ export function healthReport(): HealthReport {
   });
   const turns = inspector.countTurns();
   const neverSent = turns === 0 ? [] : uses.filter((u) => u.sent === 0);
-  const kbTerms = termsOf(index.sections.map((s) => `${[...s.parents, s.title].join(' ')}\n${s.text}`));
   return {
     budget: budgetHealth(index),
     kbPath: knowledge.path,
@@ -145,7 +157,7 @@ export function healthReport(): HealthReport {
     neverSentTokens: neverSent.reduce((sum, u) => sum + u.tokens, 0),
     mostSent: uses.filter((u) => !u.pinned && u.sent > 0).sort((a, b) => b.sent - a.sent).slice(0, 15),
     mostDropped: uses.filter((u) => u.dropped > 0).sort((a, b) => b.dropped - a.dropped).slice(0, 10),
-    gaps: inspector.vocabularyGaps(kbTerms),
+    gaps: vocabularyGaps(inspector.thinMatchTurns(), kbVocabulary(knowledge), ANALYZER),
     checks: kbChecks(knowledge),
   };
 }

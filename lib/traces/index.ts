@@ -2,6 +2,7 @@ import 'server-only';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { env } from '../env';
+import type { InspectorStore } from './inspector';
 import { openTraceDatabase, SqliteTraceStore } from './sqlite';
 import type { TraceStore } from './types';
 
@@ -27,8 +28,18 @@ export function getTraceDatabase(): Database.Database {
   return db;
 }
 
-export function getTraceStore(): TraceStore {
+function sqliteStore(): SqliteTraceStore {
   const db = getTraceDatabase();
   if (store?.db !== db) store = new SqliteTraceStore(db);
   return store;
+}
+
+/** The server's trace store, as the chat route and the conversation endpoint use it. */
+export function getTraceStore(): TraceStore {
+  return sqliteStore();
+}
+
+/** The same store, as the /debug inspector reads it. */
+export function getInspectorStore(): InspectorStore {
+  return sqliteStore();
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRetrievalIndex, sectionsFromSources, selectContext } from '../retrieval/index';
-import { SqliteInspector, ftsQuery, termsOf } from './inspector';
+import { ftsQuery } from './inspector';
 import { SqliteTraceStore } from './sqlite';
 import type { TurnStatus } from './types';
 
@@ -33,10 +33,10 @@ async function storeWith(turns: { q: string; status?: TurnStatus; at: string; co
     });
     if (t.status !== 'pending') await store.finishTurn(id, { status: t.status ?? 'ok', reply: 'r', totalMs: 5 });
   }
-  return { store, inspector: new SqliteInspector(store.db) };
+  return { store, inspector: store };
 }
 
-describe('SqliteInspector', () => {
+describe('SqliteTraceStore as the InspectorStore', () => {
   it('lists turns newest first, paginated, with token splits', async () => {
     const { inspector } = await storeWith(
       Array.from({ length: 7 }, (_, i) => ({ q: `refund question ${i}`, at: `2026-11-29T10:0${i}:00.000Z` })),
@@ -81,7 +81,7 @@ describe('SqliteInspector', () => {
       id: 't', conversationId: 'c', createdAt: '2026-11-29T10:00:00.000Z', trigger: 'submit-message',
       customerMessages: ['refund'], question: 'refund', explanation, systemPrompt: 's', provider: 'offline', modelId: 'm', selectionUs: 1,
     });
-    const inspector = new SqliteInspector(store.db);
+    const inspector = store;
     expect(inspector.listTurns({ section: { id: 'refunds.md#refund-policy', state: 'dropped' } }, 1, 10).total).toBe(1);
     expect(inspector.sectionTraffic().find((s) => s.sectionId === 'refunds.md#refund-policy')).toMatchObject({ sent: 0, dropped: 1 });
   });
@@ -100,16 +100,17 @@ describe('SqliteInspector', () => {
     expect(neverSent).not.toContain('refunds.md#refund-policy');
   });
 
-  it('reports customer words found nowhere in the KB, from thin-match turns, most frequent first', async () => {
+  it('returns the thinly matched turns (floor used or a low best score), newest first, where vocabulary gaps are looked for', async () => {
     const { inspector } = await storeWith([
       { q: 'is it cheap?', at: '2026-11-29T10:00:00.000Z' },
       { q: 'cheap plan for my podcast', at: '2026-11-29T10:01:00.000Z' },
       { q: 'refunds please', at: '2026-11-29T10:02:00.000Z' },
     ]);
-    const kbTerms = termsOf(sections.map((s) => `${s.title}\n${s.text}`));
-    const gaps = inspector.vocabularyGaps(kbTerms, { lowScore: 0.5 });
-    expect(gaps[0]).toEqual({ word: 'cheap', count: 2, turnIds: ['turn-2', 'turn-1'] });
-    expect(gaps.map((g) => g.word)).toEqual(['cheap', 'podcast']); // "plan" meets "Annual plans"; "refunds" meets "Refunds"
+    expect(inspector.thinMatchTurns({ lowScore: 0.5 })).toEqual([
+      { id: 'turn-2', question: 'cheap plan for my podcast' },
+      { id: 'turn-1', question: 'is it cheap?' },
+    ]);
+    expect(inspector.thinMatchTurns({ lowScore: 0.5, maxTurns: 1 })).toHaveLength(1);
   });
 
   it('quotes customer text for FTS so it cannot inject operators', () => {

@@ -1,11 +1,13 @@
 import type Database from 'better-sqlite3';
-import { analyze, contentWords } from '../retrieval/index';
 import type { TurnStatus } from './types';
 
 /**
  * Read-side queries behind /debug: the turns list with its filters, per-section statistics
- * (most sent, never sent) and vocabulary gaps. Kept apart from the write path (TraceStore)
- * so the chat route never depends on them; SQLite implementation over the same database.
+ * (most sent, never sent) and the turns to look for vocabulary gaps in. `InspectorStore` is
+ * what /debug reads; each trace store implements it beside `TraceStore` (SqliteTraceStore by
+ * delegating to SqliteInspector, the SQL here), so the chat route never depends on it and
+ * /debug never reaches into a store's database handle. No text analysis here: the KB's
+ * analyzer works on what these queries return (lib/debug/gaps.ts).
  */
 
 export interface TurnFilter {
@@ -54,23 +56,19 @@ export interface SectionTraffic {
   dropped: number;
 }
 
-export interface VocabularyGap {
-  word: string;
-  /** Turns whose question used the word, newest first (ids, at most 20). */
-  turnIds: string[];
-  count: number;
+/** A turn whose question matched the KB thinly: where vocabulary gaps are looked for. */
+export interface ThinMatchTurn {
+  id: string;
+  question: string;
 }
 
-export interface InspectorQueries {
+export interface InspectorStore {
   listTurns(filter: TurnFilter, page: number, pageSize: number): TurnPage;
   countTurns(): number;
   /** Per-section counts over all recorded turns (sections never matched are absent). */
   sectionTraffic(): SectionTraffic[];
-  /**
-   * Customer words that occur nowhere in the KB, from turns where the floor filled in or the
-   * best score was below `lowScore`; most frequent first.
-   */
-  vocabularyGaps(kbTerms: ReadonlySet<string>, options?: { lowScore?: number; maxTurns?: number; limit?: number }): VocabularyGap[];
+  /** Turns where the floor filled in or the best score was below `lowScore` (default 2), newest first, at most `maxTurns` (5000). */
+  thinMatchTurns(options?: { lowScore?: number; maxTurns?: number }): ThinMatchTurn[];
 }
 
 interface SummaryRow {
@@ -120,7 +118,7 @@ export function ftsQuery(text: string): string | undefined {
   return words.slice(0, 12).map((w) => `"${w}"*`).join(' ');
 }
 
-export class SqliteInspector implements InspectorQueries {
+export class SqliteInspector implements InspectorStore {
   constructor(private readonly db: Database.Database) {}
 
   listTurns(filter: TurnFilter, page: number, pageSize: number): TurnPage {
@@ -177,33 +175,9 @@ export class SqliteInspector implements InspectorQueries {
       .all() as SectionTraffic[];
   }
 
-  vocabularyGaps(
-    kbTerms: ReadonlySet<string>,
-    { lowScore = 2, maxTurns = 5000, limit = 50 }: { lowScore?: number; maxTurns?: number; limit?: number } = {},
-  ): VocabularyGap[] {
-    const rows = this.db
-      .prepare(
-        `SELECT id, question FROM turns WHERE floor_used = 1 OR top_score < @lowScore ORDER BY seq DESC LIMIT @maxTurns`,
-      )
-      .all({ lowScore, maxTurns }) as { id: string; question: string }[];
-    const gaps = new Map<string, VocabularyGap>();
-    for (const { id, question } of rows) {
-      for (const word of contentWords(question)) {
-        // Known if any of its analyzed terms is in the KB: "refunds" meets "refund".
-        if (/^\d+$/.test(word) || analyze(word).some((term) => kbTerms.has(term))) continue;
-        let gap = gaps.get(word);
-        if (!gap) gaps.set(word, (gap = { word, turnIds: [], count: 0 }));
-        gap.count++;
-        if (gap.turnIds.length < 20) gap.turnIds.push(id);
-      }
-    }
-    return [...gaps.values()].sort((a, b) => b.count - a.count || a.word.localeCompare(b.word)).slice(0, limit);
+  thinMatchTurns({ lowScore = 2, maxTurns = 5000 }: { lowScore?: number; maxTurns?: number } = {}): ThinMatchTurn[] {
+    return this.db
+      .prepare(`SELECT id, question FROM turns WHERE floor_used = 1 OR top_score < @lowScore ORDER BY seq DESC LIMIT @maxTurns`)
+      .all({ lowScore, maxTurns }) as ThinMatchTurn[];
   }
-}
-
-/** Every analyzed term of the given texts: the KB's vocabulary for gap reports. */
-export function termsOf(texts: Iterable<string>): Set<string> {
-  const terms = new Set<string>();
-  for (const text of texts) for (const term of analyze(text)) terms.add(term);
-  return terms;
 }

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { SqliteInspector, type InspectorStore, type TurnFilter } from './inspector';
 import type { TraceStore, TurnEnd, TurnStart, TurnStatus, TurnTrace, TurnTrigger, TurnUsage } from './types';
 
 /**
@@ -183,8 +184,10 @@ function migrate(db: Database.Database): void {
   }
 }
 
-export class SqliteTraceStore implements TraceStore {
+/** The trace store (write path, TraceStore) and the inspector's queries (InspectorStore) over one SQLite database. */
+export class SqliteTraceStore implements TraceStore, InspectorStore {
   readonly db: Database.Database;
+  private readonly inspector: SqliteInspector;
   private readonly insertTurn: Database.Statement;
   private readonly insertSection: Database.Statement;
   private readonly updateTurn: Database.Statement;
@@ -201,6 +204,7 @@ export class SqliteTraceStore implements TraceStore {
   constructor(source: string | Database.Database) {
     this.ownsDb = typeof source === 'string';
     this.db = typeof source === 'string' ? openTraceDatabase(source) : source;
+    this.inspector = new SqliteInspector(this.db);
     this.insertTurn = this.db.prepare(`
       INSERT INTO turns (
         id, conversation_id, visitor_id, created_at, trigger, status, question, customer_messages, query_terms,
@@ -293,5 +297,21 @@ export class SqliteTraceStore implements TraceStore {
 
   async close(): Promise<void> {
     if (this.ownsDb && this.db.open) this.db.close();
+  }
+
+  listTurns(filter: TurnFilter, page: number, pageSize: number) {
+    return this.inspector.listTurns(filter, page, pageSize);
+  }
+
+  countTurns() {
+    return this.inspector.countTurns();
+  }
+
+  sectionTraffic() {
+    return this.inspector.sectionTraffic();
+  }
+
+  thinMatchTurns(options?: { lowScore?: number; maxTurns?: number }) {
+    return this.inspector.thinMatchTurns(options);
   }
 }

@@ -14,6 +14,7 @@ import type { ChatMessageMetadata } from '../../../lib/chat/message';
 import { TurnRecorder } from '../../../lib/chat/recorder';
 import { selectForTurn, toModelMessages } from '../../../lib/chat/turn';
 import { newVisitorId, visitorOf, visitorSetCookie } from '../../../lib/chat/visitor';
+import { startTurnTelemetry } from '../../../lib/telemetry/turn';
 import { parseChatRequest, type ChatRequest } from './schema';
 
 /**
@@ -132,7 +133,9 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
     const { messages, trigger } = history;
 
     // 5. Select: the knowledge for this question, and the system prompt built from it.
-    const selection = selectForTurn(knowledge.index, messages, knowledge.instructions);
+    //    Traced as the retrieval span of the turn when OpenTelemetry export is on (lib/telemetry).
+    const telemetry = startTurnTelemetry(conversationId);
+    const selection = telemetry.select(knowledge, () => selectForTurn(knowledge.index, messages, knowledge.instructions));
     const chat = deps.chat();
 
     // 6. Record the turn before the model is called, so even a crash mid-stream leaves a trace.
@@ -155,13 +158,14 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
       });
       recorder = new TurnRecorder(traces, turnId, startedAt);
     } catch (error) {
+      telemetry.end(error);
       return unavailable('the turn could not be recorded', error);
     }
     recorder.watch(request.signal);
 
     // 7. Stream the reply. The recorder completes the trace however the stream ends.
     //    Retries (before the first token only) happen inside chat.model (lib/ai/retry.ts).
-    const result = streamText({
+    const result = telemetry.run(() => streamText({
       model: chat.model,
       // The company's text only: instructions, pinned knowledge, reference material.
       system: selection.systemPrompt,
@@ -173,8 +177,9 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
       abortSignal: request.signal,
       // Read by the offline model only (it quotes these sections); other providers ignore it.
       providerOptions: groundingProviderOptions(groundingFor(knowledge.index, selection.explanation, knowledge.kb.identity.company)),
-      ...recorder.callbacks,
-    });
+      experimental_telemetry: telemetry.model,
+      ...telemetry.track(turnId, recorder.callbacks),
+    }));
     const metadata: ChatMessageMetadata = { turnId, conversationId };
     return result.toUIMessageStreamResponse({
       headers: { 'x-turn-id': turnId, 'cache-control': 'no-store', ...(setCookie ? { 'set-cookie': setCookie } : {}) },

@@ -1,6 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { simulateReadableStream } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
 import type { CallOptions, LanguageModelV3, StreamPart } from '../../../lib/ai/model-types';
 import { OfflineModel } from '../../../lib/ai/offline-model';
 import type { ChatModel } from '../../../lib/ai/providers';
@@ -27,44 +29,34 @@ export function demoKnowledge(): Knowledge {
 export function chatModel(model: LanguageModelV3): ChatModel {
   return {
     model: withRetry(withSilenceTimeout(model, 5000), { maxRetries: 0, maxWaitMs: 0 }),
-    mode: 'offline',
     provider: model.provider,
     modelId: model.modelId,
-    endpoint: 'in-process',
-    maxRetries: 0,
   };
 }
 
-/** A model that records each call's prompt and answers "Noted." */
-export function recordingModel(): LanguageModelV3 & { prompts: CallOptions['prompt'][] } {
-  const prompts: CallOptions['prompt'][] = [];
-  return {
-    specificationVersion: 'v3',
+/** The AI SDK's mock model, answering "Noted." to every call; `prompts` are the prompts it received. */
+export function recordingModel(): MockLanguageModelV3 & { readonly prompts: CallOptions['prompt'][] } {
+  const parts: StreamPart[] = [
+    { type: 'stream-start', warnings: [] },
+    { type: 'text-start', id: 't' },
+    { type: 'text-delta', id: 't', delta: 'Noted.' },
+    { type: 'text-end', id: 't' },
+    {
+      type: 'finish',
+      finishReason: { unified: 'stop', raw: 'stop' },
+      usage: {
+        inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+        outputTokens: { total: 1, text: 1, reasoning: undefined },
+      },
+    },
+  ];
+  const model = new MockLanguageModelV3({
     provider: 'recording',
     modelId: 'recording-1',
-    supportedUrls: {},
-    prompts,
-    async doGenerate(): Promise<never> {
-      throw new Error('not used');
-    },
-    async doStream(options: CallOptions) {
-      prompts.push(options.prompt);
-      const parts: StreamPart[] = [
-        { type: 'stream-start', warnings: [] },
-        { type: 'text-start', id: 't' },
-        { type: 'text-delta', id: 't', delta: 'Noted.' },
-        { type: 'text-end', id: 't' },
-        {
-          type: 'finish',
-          finishReason: { unified: 'stop', raw: 'stop' },
-          usage: {
-            inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
-            outputTokens: { total: 1, text: 1, reasoning: undefined },
-          },
-        },
-      ];
-      return { stream: new ReadableStream<StreamPart>({ start: (c) => (parts.forEach((p) => c.enqueue(p)), c.close()) }) };
-    },
+    doStream: async () => ({ stream: simulateReadableStream({ chunks: parts }) }),
+  });
+  return Object.defineProperty(model, 'prompts', { get: () => model.doStreamCalls.map((call) => call.prompt) }) as MockLanguageModelV3 & {
+    readonly prompts: CallOptions['prompt'][];
   };
 }
 

@@ -1,4 +1,4 @@
-import { jsonError } from '@/lib/http';
+import { json, jsonError } from '@/lib/http';
 import { knowledgeHolder } from '@/lib/knowledge';
 import { getTraceStore } from '@/lib/traces';
 
@@ -18,5 +18,5 @@ export async function GET(): Promise<Response> {
     console.error('[health]', error instanceof Error ? error.message : error);
     return jsonError(503, 'not ready');
   }
-  return Response.json({ status: 'ok' }, { headers: { 'cache-control': 'no-store' } });
+  return json({ status: 'ok' });
 }

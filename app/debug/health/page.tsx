@@ -2,11 +2,10 @@ import Link from 'next/link';
 import { Card, Stat } from '@/components/debug/card';
 import { healthReport } from '@/lib/debug/data';
 import { requireAdmin } from '@/lib/debug/access';
+import { formatNumber as n, formatPercent as pct } from '@/lib/format';
 
 export const dynamic = 'force-dynamic';
 
-const n = (x: number) => x.toLocaleString('en-US');
-const pct = (x: number) => `${(x * 100).toFixed(x < 0.1 ? 1 : 0)}%`;
 
 function PinnedShareBar({ share }: { share: number }) {
   const color = share > 1 / 2 ? 'bg-red-500' : share > 1 / 3 ? 'bg-amber-400' : 'bg-indigo-500';

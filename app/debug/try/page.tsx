@@ -3,6 +3,7 @@ import { ContextViewer } from '@/components/debug/context-viewer';
 import { ExplanationSections, QueryTerms, SelectionSummary } from '@/components/debug/explanation-view';
 import { tryQuestion } from '@/lib/debug/data';
 import { requireAdmin } from '@/lib/debug/access';
+import { formatNumber } from '@/lib/format';
 
 export const dynamic = 'force-dynamic';
 
@@ -42,7 +43,7 @@ export default async function TryPage({ searchParams }: { searchParams: Promise<
       </form>
       {result && (
         <div className="space-y-6" data-testid="try-result">
-          <Card title="Query" description={`Selection took ${result.selectionUs.toLocaleString('en-US')} µs.`}>
+          <Card title="Query" description={`Selection took ${formatNumber(result.selectionUs)} µs.`}>
             <QueryTerms explanation={result.explanation} />
           </Card>
           <Card title="Token split">

@@ -1,6 +1,6 @@
-import { NextResponse } from 'next/server';
 import { refuseNonAdmin } from '@/lib/debug/access';
 import { healthReport } from '@/lib/debug/data';
+import { json } from '@/lib/http';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -9,5 +9,5 @@ export const dynamic = 'force-dynamic';
 export async function GET() {
   const refused = await refuseNonAdmin();
   if (refused) return refused;
-  return NextResponse.json(healthReport(), { headers: { 'cache-control': 'no-store' } });
+  return json(healthReport());
 }

@@ -1,8 +1,7 @@
-import { NextResponse } from 'next/server';
 import { z } from 'zod';
 import { refuseNonAdmin } from '@/lib/debug/access';
 import { tryQuestion } from '@/lib/debug/data';
-import { bodyFailureResponse, readJsonBody } from '@/lib/http';
+import { bodyFailureResponse, json, jsonError, readJsonBody } from '@/lib/http';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -21,7 +20,7 @@ export async function POST(request: Request) {
   if (!body.ok) return bodyFailureResponse(body);
   const parsed = bodySchema.safeParse(body.value);
   if (!parsed.success) {
-    return NextResponse.json({ error: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') }, { status: 400 });
+    return jsonError(400, parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
   }
-  return NextResponse.json(tryQuestion(parsed.data.question, parsed.data.previous), { headers: { 'cache-control': 'no-store' } });
+  return json(tryQuestion(parsed.data.question, parsed.data.previous));
 }

@@ -1,7 +1,7 @@
-import { NextResponse } from 'next/server';
 import { refuseNonAdmin } from '@/lib/debug/access';
 import { getInspector } from '@/lib/debug/data';
 import { parseTurnFilter } from '@/lib/debug/filters';
+import { json } from '@/lib/http';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -13,7 +13,5 @@ export async function GET(request: Request) {
   const params = Object.fromEntries(new URL(request.url).searchParams);
   const { filter, page } = parseTurnFilter(params);
   const pageSize = Number.parseInt(params.pageSize ?? '25', 10);
-  return NextResponse.json(getInspector().listTurns(filter, page, Number.isFinite(pageSize) ? pageSize : 25), {
-    headers: { 'cache-control': 'no-store' },
-  });
+  return json(getInspector().listTurns(filter, page, Number.isFinite(pageSize) ? pageSize : 25));
 }

@@ -1,11 +1,10 @@
 import { notFound } from 'next/navigation';
 import { Card } from '@/components/debug/card';
 import { requireAdmin } from '@/lib/debug/access';
+import { formatNumber } from '@/lib/format';
 import { getKnowledge } from '@/lib/knowledge';
 
 export const dynamic = 'force-dynamic';
-
-const formatNumber = (n: number) => n.toLocaleString('en-US');
 
 /**
  * One whole section of the KB in service: its heading path, file and line, and — for a

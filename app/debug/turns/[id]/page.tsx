@@ -7,10 +7,10 @@ import { ExplanationSections, QueryTerms, SelectionSummary } from '@/components/
 import { SPLIT_COLORS, TokenBar } from '@/components/debug/token-bar';
 import { turnDetail } from '@/lib/debug/data';
 import { requireAdmin } from '@/lib/debug/access';
+import { formatNumber as n } from '@/lib/format';
 
 export const dynamic = 'force-dynamic';
 
-const n = (x: number | undefined) => (x === undefined ? '—' : x.toLocaleString('en-US'));
 
 export default async function TurnPage({ params }: { params: Promise<{ id: string }> }) {
   await requireAdmin(); // before anything is read: see lib/debug/access.ts

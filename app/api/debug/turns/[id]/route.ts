@@ -1,6 +1,6 @@
-import { NextResponse } from 'next/server';
 import { refuseNonAdmin } from '@/lib/debug/access';
 import { turnDetail } from '@/lib/debug/data';
+import { json, jsonError } from '@/lib/http';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -11,6 +11,6 @@ export async function GET(_request: Request, { params }: { params: Promise<{ id:
   if (refused) return refused;
   const { id } = await params;
   const detail = await turnDetail(id);
-  if (!detail) return NextResponse.json({ error: `no turn with id "${id}"` }, { status: 404 });
-  return NextResponse.json(detail, { headers: { 'cache-control': 'no-store' } });
+  if (!detail) return jsonError(404, `no turn with id "${id}"`);
+  return json(detail);
 }
