@@ -22,10 +22,15 @@ beforeAll(async () => {
     request.on('data', (c: Buffer) => chunks.push(c));
     request.on('end', () => response.end(`got ${Buffer.concat(chunks).length}`));
   });
+  server.on('upgrade', (_request, socket: net.Socket) => {
+    socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: test\r\nConnection: Upgrade\r\n\r\n');
+    socket.on('data', (d) => socket.write(d)); // an echo "WebSocket"
+    socket.on('end', () => socket.end());
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as net.AddressInfo).port;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => new Promise<void>((resolve) => (server.close(() => resolve()), server.closeAllConnections())));
 
 /** Opens a connection, writes `data`, and resolves with the ms until the server closed it. */
 function closedAfter(data: string): Promise<number> {
@@ -49,6 +54,20 @@ describe('receive timeouts', () => {
     const ms = await closedAfter(`POST /api/chat HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${9 * 2 ** 20}\r\n\r\n${'x'.repeat(1024)}`);
     expect(ms).toBeGreaterThanOrEqual(550);
     expect(ms).toBeLessThan(2000);
+  });
+
+  it('leaves an upgraded connection (a WebSocket) open past both limits', async () => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write('GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: test\r\nConnection: Upgrade\r\n\r\n'));
+    let closed = false;
+    socket.on('close', () => (closed = true));
+    const switched = await new Promise<string>((resolve) => socket.once('data', (d: Buffer) => resolve(d.toString())));
+    expect(switched).toMatch(/^HTTP\/1\.1 101/);
+    await new Promise((r) => setTimeout(r, 900));
+    const echo = new Promise<string>((resolve) => socket.once('data', (d: Buffer) => resolve(d.toString())));
+    socket.write('ping');
+    expect(await echo).toContain('ping');
+    expect(closed).toBe(false);
+    socket.destroy();
   });
 
   it('leaves complete requests and long replies alone', async () => {

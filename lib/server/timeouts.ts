@@ -10,7 +10,8 @@ import type { Socket } from 'node:net';
  * instrumentation.ts through Node's diagnostics channels, before any handler runs:
  *
  * - headers: a new connection that has not sent a complete request head within
- *   `headersTimeoutMs` (SERVER_HEADERS_TIMEOUT_MS, default 10 s) is closed;
+ *   `headersTimeoutMs` (SERVER_HEADERS_TIMEOUT_MS, default 10 s) is closed (an upgraded
+ *   connection — a WebSocket — is not);
  * - body: a request with a body (Content-Length or chunked) that has not been received
  *   whole within `requestTimeoutMs` (SERVER_REQUEST_TIMEOUT_MS, default 15 s) of its head
  *   is closed — unless the response has already been sent (e.g. a 413 that left the rest
@@ -42,7 +43,11 @@ export function enforceReceiveTimeouts(timeouts: ReceiveTimeouts): void {
 
   subscribe('net.server.socket', (message) => {
     const { socket } = message as { socket: Socket };
-    const timer = setTimeout(() => socket.destroy(), headersTimeoutMs);
+    // Only a socket an HTTP server is still parsing a head from: an upgraded one (a
+    // WebSocket, e.g. `next dev`'s hot reload) has no parser any more and is left alone.
+    const timer = setTimeout(() => {
+      if ((socket as Socket & { parser?: unknown }).parser) socket.destroy();
+    }, headersTimeoutMs);
     timer.unref();
     headTimers.set(socket, timer);
     socket.once('close', () => clearTimeout(timer));

@@ -107,6 +107,30 @@ describe('SqliteTraceStore', () => {
     expect(await store.listTurnsByConversation('conv-nobody')).toEqual([]);
   });
 
+  it('lists a visitor\'s conversation by (conversation id, visitor) only', async () => {
+    const store = open();
+    await store.startTurn(turn('mine', { conversationId: 'conv-cccccccc', visitorId: 'visitor-a' }));
+    await store.startTurn(turn('theirs', { conversationId: 'conv-cccccccc', visitorId: 'visitor-b' }));
+    await store.startTurn(turn('no visitor (recorded before visitors existed)', { conversationId: 'conv-cccccccc' }));
+    expect((await store.listVisitorConversation('conv-cccccccc', 'visitor-a')).map((t) => [t.question, t.visitorId])).toEqual([['mine', 'visitor-a']]);
+    expect(await store.listVisitorConversation('conv-cccccccc', 'visitor-c')).toEqual([]);
+    expect(await store.listTurnsByConversation('conv-cccccccc')).toHaveLength(3);
+  });
+
+  it('migrates a version-1 database: its turns are kept, with no visitor', async () => {
+    const file = tempFile();
+    const v1 = open(file);
+    await v1.startTurn(turn('from before'));
+    v1.db.exec('DROP INDEX turns_visitor_conversation; DROP TABLE admin_state; ALTER TABLE turns DROP COLUMN visitor_id');
+    v1.db.pragma('user_version = 1');
+    await v1.close();
+    const reopened = open(file);
+    expect(reopened.db.pragma('user_version', { simple: true })).toBe(2);
+    const [old] = await reopened.listTurnsByConversation('conv-aaaaaaaa');
+    expect(old!.question).toBe('from before');
+    expect(old!.visitorId).toBeUndefined();
+  });
+
   it('stores each sent or matched section in turn_sections, so section questions are one query', async () => {
     const store = open(); // budget 400: the refund pages do not all fit
     const refund = turn('refund refund timelines 14 days billing');
