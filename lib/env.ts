@@ -37,7 +37,7 @@ export const envSchema = z.object({
   MODEL_TIMEOUT_MS: positiveInt('MODEL_TIMEOUT_MS').default(30_000),
   /** Retries of a failed model call (5xx, 429, network), with the SDK's backoff. */
   MODEL_MAX_RETRIES: nonNegativeInt('MODEL_MAX_RETRIES').default(1),
-  /** Most messages (customer + assistant) one chat request may carry. */
+  /** Most messages (customer + assistant) in a conversation: in one request, and in the server's record of it. */
   CHAT_MAX_MESSAGES: positiveInt('CHAT_MAX_MESSAGES').default(40),
   /**
    * The admin credential for /debug and /api/debug/* (sign-in form, or Bearer / Basic auth).
