@@ -69,11 +69,11 @@ function launch(command: string[], env: Record<string, string>, url: string, por
   })();
 }
 
-/** `next start` on 127.0.0.1:`port` with `env` on top of this process's environment. */
-export function startApp(port: number, env: Record<string, string> = {}, timeoutMs = 30_000): Promise<Server> {
+/** `next start` on 127.0.0.1:`port` with `env` on top of this process's environment; `nodeArgs` go to node (e.g. `--cpu-prof`). */
+export function startApp(port: number, env: Record<string, string> = {}, timeoutMs = 30_000, nodeArgs: string[] = []): Promise<Server> {
   const url = `http://127.0.0.1:${port}`;
   return launch(
-    [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '--hostname', '127.0.0.1', '--port', String(port)],
+    [...nodeArgs, path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '--hostname', '127.0.0.1', '--port', String(port)],
     env,
     url,
     port,

@@ -1,7 +1,7 @@
 /**
  * npm run load — the chat API under load, on this machine, against the stub model.
  *
- *   npm run load [-- --requests 2000 --connections 50 --soak 30 --soak-connections 50 --port 3700 --json out.json]
+ *   npm run load [-- --requests 2000 --connections 50 --soak 30 --soak-connections 50 --port 3700 --json out.json --cpu-prof DIR]
  *
  * 1. Starts the OpenAI-compatible stub (e2e/stub, mode "fast": the fixed reply streamed
  *    without pauses) and the production server (`next start`, NEXT_DIST_DIR or .next; built
@@ -32,6 +32,7 @@ const { values } = parseArgs({
     'soak-connections': { type: 'string', default: '50' },
     port: { type: 'string', default: '3700' },
     json: { type: 'string' },
+    'cpu-prof': { type: 'string' },
   },
 });
 const REQUESTS = Number(values.requests);
@@ -143,7 +144,7 @@ function print(f: RunFigures): void {
 
 const { distDir, stub, dbFile, env } = await stubbedServerSetup('load', PORT);
 await fetch(`${stub.url}/__mode`, { method: 'POST', body: JSON.stringify({ mode: 'fast' }) });
-const app = await startApp(PORT, env);
+const app = await startApp(PORT, env, 30_000, values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : []);
 let failed = false;
 try {
   console.log(`server ${app.url} (${distDir}), stub ${stub.url}, traces ${dbFile}, ${(await import('node:os')).cpus().length} CPUs`);

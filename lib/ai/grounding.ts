@@ -1,4 +1,4 @@
-import type { Explanation, RetrievalIndex } from '../retrieval/index';
+import type { Selection } from '../retrieval/index';
 
 /**
  * What the offline model answers from: the question and the non-pinned sections that were
@@ -23,15 +23,13 @@ export type Grounding = {
 
 export const GROUNDING_KEY = 'offline';
 
-export function groundingFor(index: Pick<RetrievalIndex, 'pool'>, explanation: Explanation, company?: string): Grounding {
-  const byId = new Map(index.pool.map((s) => [s.id, s]));
-  const sections: GroundingSection[] = [];
-  for (const v of explanation.sections) {
-    if (!v.sent || (v.reason !== 'scored' && v.reason !== 'floor')) continue;
-    const section = byId.get(v.id);
-    if (section) sections.push({ id: v.id, path: v.path, text: section.text, reason: v.reason, score: v.score });
-  }
-  return { question: explanation.query.question, sections, company };
+export function groundingFor(selection: Selection, company?: string): Grounding {
+  const { index } = selection;
+  const sections = selection.sent.map(({ doc, reason, score }): GroundingSection => {
+    const section = index.pool[doc]!;
+    return { id: section.id, path: index.poolPaths[doc]!, text: section.text, reason, score };
+  });
+  return { question: selection.query.question, sections, company };
 }
 
 /** The `providerOptions` for streamText that carry the grounding. */

@@ -1,6 +1,6 @@
 import { streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { selectContext } from '../retrieval/index';
+import { explain, select } from '../retrieval/index';
 import { testIndex } from '../testing/kb';
 import { groundingFor, groundingProviderOptions, type Grounding } from './grounding';
 import { chunkText, composeOfflineAnswer, MAX_QUOTE_CHARS, OFFLINE_NOTICE, OfflineModel, quoteOf } from './offline-model';
@@ -9,14 +9,15 @@ import { buildSystemPrompt } from './prompt';
 const index = testIndex();
 
 async function ask(question: string, model = new OfflineModel({ chunkDelayMs: 0 })) {
-  const explanation = selectContext(index, [question]);
+  const selection = select(index, [question]);
+  const explanation = explain(selection);
   const deltas: string[] = [];
   let finish: { text: string; usage: { inputTokens?: number; outputTokens?: number } } | undefined;
   const result = streamText({
     model,
     system: buildSystemPrompt(explanation, index.pinnedContext),
     messages: [{ role: 'user', content: question }],
-    providerOptions: groundingProviderOptions(groundingFor(index, explanation)),
+    providerOptions: groundingProviderOptions(groundingFor(selection)),
     onFinish: (event) => {
       finish = { text: event.text, usage: event.totalUsage };
     },
@@ -54,13 +55,13 @@ describe('OfflineModel through streamText', () => {
 
   it('stops streaming when aborted', async () => {
     const controller = new AbortController();
-    const explanation = selectContext(index, ['refund']);
+    const selection = select(index, ['refund']);
     let aborted = false;
     const result = streamText({
       model: new OfflineModel({ chunkDelayMs: 5 }),
       prompt: 'refund',
       abortSignal: controller.signal,
-      providerOptions: groundingProviderOptions(groundingFor(index, explanation)),
+      providerOptions: groundingProviderOptions(groundingFor(selection)),
       onAbort: () => {
         aborted = true;
       },
@@ -71,7 +72,7 @@ describe('OfflineModel through streamText', () => {
       if (received.length > 20) controller.abort();
     }
     expect(aborted).toBe(true);
-    expect(received.length).toBeLessThan(composeOfflineAnswer(groundingFor(index, explanation)).length);
+    expect(received.length).toBeLessThan(composeOfflineAnswer(groundingFor(selection)).length);
   });
 });
 

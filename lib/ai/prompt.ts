@@ -62,7 +62,7 @@ export interface PromptParts {
 }
 
 /** Splits the selector's context into the pinned block and the rest; `pinnedContext` is `index.pinnedContext`. */
-export function splitContext(explanation: Pick<Explanation, 'context'>, pinnedContext: string): { pinned: string; reference: string } {
+export function splitContext(explanation: { context: string }, pinnedContext: string): { pinned: string; reference: string } {
   if (!explanation.context.startsWith(pinnedContext)) {
     throw new Error('the explanation context does not start with the pinned block: index and explanation disagree');
   }
@@ -76,7 +76,7 @@ function block(tag: string, body: string, note?: string): string {
 
 /** The exact system prompt for one turn. */
 export function buildSystemPrompt(
-  explanation: Pick<Explanation, 'context' | 'counts'>,
+  explanation: { context: string; counts: Pick<Explanation['counts'], 'scored'> },
   pinnedContext: string,
   instructions: string = ASSISTANT_INSTRUCTIONS,
 ): string {

@@ -48,7 +48,7 @@ async function turn(model: LanguageModelV3, messages: ChatText[], { abortAfterCh
     messages: toModelMessages(messages),
     maxRetries: 0,
     abortSignal: controller.signal,
-    providerOptions: groundingProviderOptions(groundingFor(index, selection.explanation)),
+    providerOptions: groundingProviderOptions(groundingFor(selection.selection)),
     ...recorder.callbacks,
   });
   let text = '';

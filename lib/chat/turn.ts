@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import { ASSISTANT_INSTRUCTIONS, buildSystemPrompt } from '../ai/prompt';
-import { selectContext, type Explanation, type RetrievalIndex } from '../retrieval/index';
+import { explain, select, type Explanation, type RetrievalIndex, type Selection } from '../retrieval/index';
 
 /**
  * The selection step of a turn: what the selector sends for this conversation, how long
@@ -15,7 +15,10 @@ export interface ChatText {
 export interface TurnSelection {
   /** Every customer message, oldest first (the selector reads the last two). */
   customerMessages: string[];
-  explanation: Explanation;
+  /** What is sent (packer.ts): all the model call needs. */
+  selection: Selection;
+  /** The explanation of every decision, built on first use (for the trace and telemetry), not before. */
+  readonly explanation: Explanation;
   systemPrompt: string;
   /** Time the selector took, µs. */
   selectionUs: number;
@@ -25,9 +28,18 @@ export interface TurnSelection {
 export function selectForTurn(index: RetrievalIndex, messages: readonly ChatText[], instructions = ASSISTANT_INSTRUCTIONS): TurnSelection {
   const customerMessages = messages.filter((m) => m.role === 'user').map((m) => m.text);
   const started = process.hrtime.bigint();
-  const explanation = selectContext(index, customerMessages);
+  const selection = select(index, customerMessages);
   const selectionUs = Number(process.hrtime.bigint() - started) / 1000;
-  return { customerMessages, explanation, selectionUs, systemPrompt: buildSystemPrompt(explanation, index.pinnedContext, instructions) };
+  let explanation: Explanation | undefined;
+  return {
+    customerMessages,
+    selection,
+    get explanation() {
+      return (explanation ??= explain(selection));
+    },
+    selectionUs,
+    systemPrompt: buildSystemPrompt(selection, index.pinnedContext, instructions),
+  };
 }
 
 /** The conversation for the model: customer and assistant text only, empty messages left out. */

@@ -13,6 +13,8 @@ export * from './knowledge-base';
 export * from './markdown';
 export * from './query';
 export * from './select';
+export * from './packer';
+export * from './explain';
 export * from './synonyms';
 export * from './tokens';
 export * from './typos';

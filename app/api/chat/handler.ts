@@ -176,7 +176,7 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
       maxRetries: 0,
       abortSignal: request.signal,
       // Read by the offline model only (it quotes these sections); other providers ignore it.
-      providerOptions: groundingProviderOptions(groundingFor(knowledge.index, selection.explanation, knowledge.kb.identity.company)),
+      providerOptions: groundingProviderOptions(groundingFor(selection.selection, knowledge.kb.identity.company)),
       experimental_telemetry: telemetry.model,
       ...telemetry.track(turnId, recorder.callbacks),
     }));

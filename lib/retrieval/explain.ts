@@ -1,0 +1,106 @@
+import { explainTermIds, type TermExplanation } from './bm25';
+import type { Selection } from './packer';
+import { ranksAbove } from './rank-heap';
+import type { Explanation, Reason, SectionVerdict } from './select';
+import type { Section } from './types';
+
+/**
+ * The explanation of a selection, built when someone asks for it (the CLI, /debug, the
+ * trace), not on every request's way to the model. Everything in it comes from the
+ * selection: packing is never re-run, so what it says was sent is what was sent.
+ *
+ * Sections are listed pinned first (file order), then matched by rank (sent, or did not
+ * fit), then floor, then unmatched ones (file order). Unsent sections are listed up to
+ * `limit` (config `explainLimit`); sent ones always; the counts are always complete.
+ */
+
+/** The verdict of a matched section: built in one literal (one object shape, no properties added later). */
+function matchedVerdict(section: Section, path: string, score: number, sent: boolean, rank: number, matches: TermExplanation[]): SectionVerdict {
+  return {
+    id: section.id,
+    title: section.title,
+    path,
+    source: section.source,
+    pinned: section.pinned,
+    score,
+    rank,
+    tokens: section.tokens,
+    sent,
+    reason: sent ? 'scored' : 'over-budget',
+    matches,
+    part: section.part,
+  };
+}
+
+function verdict(section: Section, path: string, sent: boolean, reason: Reason): SectionVerdict {
+  return {
+    id: section.id,
+    title: section.title,
+    path,
+    source: section.source,
+    pinned: section.pinned,
+    score: 0,
+    tokens: section.tokens,
+    sent,
+    reason,
+    part: section.part,
+  };
+}
+
+/** Matched documents in rank order (score desc, then file order). */
+function rankOrder(selection: Selection): number[] {
+  const { docs, scores } = selection.matched;
+  const byDoc = new Float64Array(selection.index.pool.length);
+  docs.forEach((doc, i) => (byDoc[doc] = scores[i]!));
+  return Array.from(docs).sort((a, b) => (ranksAbove(byDoc, a, b) ? -1 : 1));
+}
+
+export function explain(selection: Selection, limit = selection.index.config.explainLimit): Explanation {
+  const { index, query } = selection;
+  const { pool, bm25, config } = index;
+  const termIds = query.terms.map((t) => bm25.termIds.get(t.term) ?? -1);
+  const sentBy = new Map(selection.sent.map((s) => [s.doc, s.reason]));
+  const scoreOf = new Map<number, number>();
+  selection.matched.docs.forEach((doc, i) => scoreOf.set(doc, selection.matched.scores[i]!));
+
+  const sections: SectionVerdict[] = index.pinned.map((s, i) => verdict(s, index.pinnedPaths[i]!, true, 'pinned'));
+  let listed = 0; // unsent sections listed, against `limit`
+  rankOrder(selection).forEach((doc, i) => {
+    const sent = sentBy.get(doc) === 'scored';
+    if (!sent && listed >= limit) return;
+    if (!sent) listed++;
+    const matches = explainTermIds(bm25, termIds, query.terms, config, doc);
+    sections.push(matchedVerdict(pool[doc]!, index.poolPaths[doc]!, scoreOf.get(doc)!, sent, i + 1, matches));
+  });
+  for (const { doc, reason } of selection.sent) if (reason === 'floor') sections.push(verdict(pool[doc]!, index.poolPaths[doc]!, true, 'floor'));
+  for (let doc = 0; doc < pool.length && listed < limit; doc++) {
+    if (sentBy.has(doc) || scoreOf.has(doc)) continue;
+    sections.push(verdict(pool[doc]!, index.poolPaths[doc]!, false, 'no-match'));
+    listed++;
+  }
+
+  const { matched, scored, floor } = selection.counts;
+  const unsent = matched - scored + (pool.length - matched - floor);
+  return {
+    query,
+    budget: config.budget,
+    config,
+    tokens: selection.tokens,
+    floorUsed: selection.floorUsed,
+    counts: {
+      sections: index.sections.length,
+      pinned: index.pinned.length,
+      matched,
+      scored,
+      floor,
+      overBudget: matched - scored,
+      noMatch: pool.length - matched - floor,
+    },
+    topScore: selection.topScore,
+    sections,
+    omitted: unsent - listed,
+    sentIds: selection.sentIds,
+    context: selection.context,
+    pinnedChars: index.pinnedContext.length,
+  };
+}
