@@ -1,8 +1,11 @@
 /**
  * bench:load — how long a knowledge base takes to load, cold and on reload, and how long
- * the event loop is held while the async reload runs.
+ * the event loop is held while the async reload runs; then, end to end, the time from
+ * starting `next start` to its first answered chat, without and with the parsed KB cached
+ * on disk (KB_CACHE_PATH) — a new instance on a KB it has seen.
  *
  *   npm run bench:load -- [FOLDER …]        (default: content/ and a 10,000-section KB)
+ *   npm run bench:load -- --no-server …     (in-process figures only)
  *
  * The 10,000-section KB is written to a temporary folder from ../shared/corpora
  * (corpus-10000: real documentation sections, 20 per markdown file). Figures are one run
@@ -13,6 +16,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadCorpus } from '../bench/corpus.ts';
+import { question, readChatStream } from '../e2e/helpers.ts';
+import { startApp } from '../e2e/spawn.ts';
 import { loadKnowledge, loadKnowledgeAsync } from '../lib/knowledge/load.ts';
 import { TokenCounter, type BuiltDocument } from '../lib/retrieval/index.ts';
 
@@ -50,10 +55,42 @@ async function measure(label: string, kbPath: string): Promise<void> {
   console.log(`  heap after load: +${mb(heap)}${globalThis.gc ? '' : ' (run with --expose-gc for a figure after GC)'}`);
 }
 
-const folders = process.argv.slice(2);
-if (folders.length) {
-  for (const f of folders) await measure(f, f);
-} else {
-  await measure('demo KB (content/)', path.join(ROOT, 'content'));
-  await measure('10,000 sections (corpus-10000 as 500 markdown files)', await corpusFolder(10000));
+/** ms from spawning `next start` (offline model) to the end of its first answered chat. */
+async function firstAnswer(kbPath: string, cacheFile: string, port: number): Promise<number> {
+  const started = performance.now();
+  const app = await startApp(port, {
+    KB_PATH: kbPath,
+    KB_CACHE_PATH: cacheFile,
+    OPENAI_API_KEY: '',
+    TRACE_DB_PATH: path.join(mkdtempSync(path.join(tmpdir(), 'bench-cold-')), 'traces.db'),
+    CHAT_RATE_LIMIT_PER_MINUTE: '0',
+  }, 300_000);
+  try {
+    for (;;) {
+      const response = await fetch(`${app.url}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(question(`bench-cold-${port}`, 'how do I get started?')) });
+      if (response.status === 200 && (await readChatStream(response)).text) return performance.now() - started;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  } finally {
+    await app.stop();
+  }
 }
+
+async function measureStart(label: string, kbPath: string, port: number): Promise<void> {
+  const cacheFile = path.join(mkdtempSync(path.join(tmpdir(), 'bench-kb-cache-')), 'kb-cache.json');
+  const cold = await firstAnswer(kbPath, cacheFile, port);
+  const cached = await firstAnswer(kbPath, cacheFile, port);
+  console.log(`${label}\n  process start → first answered chat: ${cold.toFixed(0)} ms with nothing cached, ${cached.toFixed(0)} ms with the parsed KB cached`);
+}
+
+const args = process.argv.slice(2);
+const server = !args.includes('--no-server');
+const folders = args.filter((a) => a !== '--no-server');
+const kbs: [string, string][] = folders.length
+  ? folders.map((f) => [f, f])
+  : [
+      ['demo KB (content/)', path.join(ROOT, 'content')],
+      ['10,000 sections (corpus-10000 as 500 markdown files)', await corpusFolder(10000)],
+    ];
+for (const [label, kbPath] of kbs) await measure(label, kbPath);
+if (server) for (const [label, kbPath] of kbs) await measureStart(label, kbPath, 3790);

@@ -176,3 +176,42 @@ describe('a knowledge base edited while running', () => {
     await vi.waitFor(() => expect(holder.get().index.sections.map((s) => s.id)).toContain('new.md#shipping'), { timeout: 2000, interval: 20 });
   });
 });
+
+describe('the parsed KB kept on disk between processes', () => {
+  function holdWithCache(root: string, cacheFile: string) {
+    const log = recorder();
+    const holder = new KnowledgeHolder({ settings: { KB_PATH: root }, log, cacheFile });
+    holders.push(holder);
+    return { holder, log };
+  }
+
+  it('lets the next process reuse every unchanged file, and parses only what changed', () => {
+    const root = kb(GOOD);
+    const cacheFile = path.join(kb({}), 'kb-cache.json');
+    const first = holdWithCache(root, cacheFile);
+    expect(first.log.lines[0]).toMatch(/: 2 files read, 0 skipped, 0 ignored; 3 sections, \d+ tokens; \d+ ms$/);
+    expect(fs.existsSync(cacheFile)).toBe(true);
+
+    const second = holdWithCache(root, cacheFile);
+    expect(second.log.lines[0]).toMatch(/; \d+ ms, 2 of 2 files from the cache$/);
+    expect(second.holder.get().index.sections).toEqual(first.holder.get().index.sections);
+
+    write(root, { 'faq.md': '# FAQ\nAnswers.\n## Refunds\nAsk billing within 30 days.' });
+    const third = holdWithCache(root, cacheFile);
+    expect(third.log.lines[0]).toMatch(/, 1 of 2 files from the cache$/);
+    expect(third.holder.get().index.sections.find((s) => s.id === 'faq.md#refunds')!.text).toBe('Ask billing within 30 days.');
+  });
+
+  it('ignores a corrupt cache or one of another format, and rewrites it', () => {
+    const root = kb(GOOD);
+    const cacheFile = path.join(kb({}), 'kb-cache.json');
+    writeFileSync(cacheFile, '{"format": "kb-sections-0", "tokens": [], "documents": [["faq.md\\u0000x", {"sections": []}]]}');
+    const a = holdWithCache(root, cacheFile);
+    expect(a.log.lines[0]).not.toMatch(/from the cache/);
+    expect(a.holder.get().index.sections).toHaveLength(3);
+    writeFileSync(cacheFile, '{not json');
+    const b = holdWithCache(root, cacheFile);
+    expect(b.holder.get().index.sections).toHaveLength(3);
+    expect(JSON.parse(fs.readFileSync(cacheFile, 'utf8')).format).toBe('kb-sections-1');
+  });
+});

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { listKnowledgeFiles, TokenCounter, type BuiltDocument } from '../retrieval/index';
+import { readKbCache, writeKbCache } from './disk-cache';
 import { loadKnowledge, loadKnowledgeAsync, type Knowledge, type KnowledgeSettings } from './load';
 
 /**
@@ -32,6 +33,8 @@ export interface KnowledgeHolderOptions {
   settings: KnowledgeSettings;
   cwd?: string;
   log?: KnowledgeLog;
+  /** The parsed KB kept between processes (disk-cache.ts); none when absent. */
+  cacheFile?: string;
 }
 
 /** What one check found. */
@@ -85,22 +88,39 @@ export class KnowledgeHolder {
   private readonly kbPath: string;
   private readonly log: KnowledgeLog;
   /** Token counts by content hash, kept across reloads: a reload tokenizes only what changed. */
-  private readonly tokens = new TokenCounter();
+  private readonly tokens: TokenCounter;
   /** Parsed documents of the last load, by path and content hash: a reload parses only changed files. */
-  private readonly documents = new Map<string, BuiltDocument>();
+  private readonly documents: Map<string, BuiltDocument>;
+  private readonly cacheFile: string | undefined;
 
   constructor(private readonly options: KnowledgeHolderOptions) {
     this.kbPath = path.resolve(options.cwd ?? process.cwd(), options.settings.KB_PATH);
     this.log = options.log ?? { info: (m) => console.info(m), error: (m) => console.error(m) };
     this.settled = kbSignature(this.kbPath);
+    this.cacheFile = options.cacheFile && path.resolve(options.cwd ?? process.cwd(), options.cacheFile);
+    const cached = this.cacheFile ? readKbCache(this.cacheFile) : undefined;
+    this.tokens = cached?.tokens ?? new TokenCounter();
+    this.documents = cached?.documents ?? new Map();
     try {
       this.current = loadKnowledge(this.options.settings, this.options.cwd, { tokens: this.tokens, documents: this.documents });
-      this.log.info(`[knowledge] loaded ${this.current.path}: ${this.current.summary}`);
+      const reused = cached ? `, ${this.current.kb.cachedFiles} of ${this.current.files.length} files from the cache` : '';
+      this.log.info(`[knowledge] loaded ${this.current.path}: ${this.current.summary}${reused}`);
       this.logSkipped(this.current);
+      this.saveCache();
     } catch (error) {
       this.lastError = error;
       this.log.error(`[knowledge] THE KNOWLEDGE BASE COULD NOT BE LOADED: ${message(error)}`);
       this.log.error('[knowledge] the chat answers 503 until this is fixed; the files are checked again when they change');
+    }
+  }
+
+  /** Writes the caches for the next process; a cache that cannot be written is only logged. */
+  private saveCache(): void {
+    if (!this.cacheFile) return;
+    try {
+      writeKbCache(this.cacheFile, { tokens: this.tokens, documents: this.documents });
+    } catch (error) {
+      this.log.error(`[knowledge] the parsed KB could not be cached in ${this.cacheFile}: ${message(error)} (it is parsed again at the next start)`);
     }
   }
 
@@ -151,6 +171,7 @@ export class KnowledgeHolder {
       this.lastError = undefined;
       this.log.info(`[knowledge] ${first ? 'loaded the fixed knowledge base' : 'reloaded after an edit'}: ${next.summary}`);
       this.logSkipped(next);
+      this.saveCache();
       return 'reloaded';
     } catch (error) {
       if (this.current) {

@@ -20,7 +20,7 @@ const cache = globalThis as typeof globalThis & { __supportChatKnowledgeHolder?:
 export function knowledgeHolder(): KnowledgeHolder {
   if (!cache.__supportChatKnowledgeHolder) {
     const settings = env();
-    const holder = new KnowledgeHolder({ settings });
+    const holder = new KnowledgeHolder({ settings, cacheFile: settings.KB_CACHE_PATH || undefined });
     holder.watch(settings.KB_RELOAD_INTERVAL_MS);
     cache.__supportChatKnowledgeHolder = holder;
   }

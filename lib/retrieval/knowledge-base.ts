@@ -118,13 +118,15 @@ function loadDocument(
   file: string,
   pinnedFiles: ReadonlySet<string>,
   count: CountTokens,
-  cache: { previous?: ReadonlyMap<string, BuiltDocument>; next: Map<string, BuiltDocument> },
+  cache: { previous?: ReadonlyMap<string, BuiltDocument>; next: Map<string, BuiltDocument>; hits: number },
 ): BuiltDocument | SkippedFile {
   let raw: Buffer | undefined;
   try {
     raw = readBytes(path.join(root, file), file);
     const key = `${file}\0${createHash('sha1').update(raw).digest('base64')}`;
-    const built = cache.previous?.get(key) ?? buildDocument({ file, ...parseDocument(file, decodeUtf8(raw, file)) }, count);
+    const cached = cache.previous?.get(key);
+    if (cached) cache.hits++;
+    const built = cached ?? buildDocument({ file, ...parseDocument(file, decodeUtf8(raw, file)) }, count);
     cache.next.set(key, built);
     return built;
   } catch (error) {
@@ -153,7 +155,7 @@ function* loadSteps(kbPath: string, options: LoadOptions): Generator<void, Knowl
     reason: `cannot read folder: ${code}`,
     message: `${folder}/: cannot read folder: ${code}`,
   }));
-  const cache = { previous: options.documents && new Map(options.documents), next: options.documents ?? new Map<string, BuiltDocument>() };
+  const cache = { previous: options.documents && new Map(options.documents), next: options.documents ?? new Map<string, BuiltDocument>(), hits: 0 };
   cache.next.clear();
   let since = performance.now();
   for (const file of listing.documents) {
@@ -183,6 +185,7 @@ function* loadSteps(kbPath: string, options: LoadOptions): Generator<void, Knowl
     skipped,
     ignored: listing.ignored,
     notices,
+    cachedFiles: cache.hits,
   };
 }
 

@@ -82,6 +82,8 @@ export interface KnowledgeBase {
   ignored: IgnoredFiles;
   /** Containers, empty headings, colliding headings, empty files. */
   notices: LoadNotice[];
+  /** Files whose sections came from the parse cache (unchanged since it was filled), not the parser. */
+  cachedFiles: number;
   /** All sections in file order; `sections[i].order === i`. */
   sections: Section[];
   synonyms: SynonymGroup[];

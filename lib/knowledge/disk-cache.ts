@@ -1,0 +1,46 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { TokenCounter, type BuiltDocument } from '../retrieval/index';
+
+/**
+ * The parsed KB on disk: every document's sections by path and content hash, and the token
+ * counts by block hash — what the loader's in-memory caches hold (lib/retrieval/knowledge-base.ts).
+ * A process that starts on a KB it (or another instance with the same file) has seen
+ * re-reads and hashes the files, and parses and tokenizes only those that changed.
+ *
+ * The file is only a cache: a missing, unreadable, corrupt or older-format file is ignored
+ * (the KB is parsed as if it were not there) and rewritten after the next load. Written to
+ * a temporary file and renamed, so a reader never sees half a file.
+ */
+
+/** Bump when what the parser produces for the same bytes changes (formats.ts, markdown.ts, ids.ts, context.ts). */
+export const KB_CACHE_FORMAT = 'kb-sections-1';
+
+export interface KbCaches {
+  tokens: TokenCounter;
+  documents: Map<string, BuiltDocument>;
+}
+
+interface CacheFile {
+  format: string;
+  tokens: [string, number][];
+  documents: [string, BuiltDocument][];
+}
+
+export function readKbCache(file: string): KbCaches | undefined {
+  try {
+    const data = JSON.parse(readFileSync(file, 'utf8')) as CacheFile;
+    if (data.format !== KB_CACHE_FORMAT || !Array.isArray(data.documents)) return undefined;
+    return { tokens: TokenCounter.from(data.tokens), documents: new Map(data.documents) };
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeKbCache(file: string, caches: KbCaches): void {
+  const data: CacheFile = { format: KB_CACHE_FORMAT, tokens: caches.tokens.toJSON(), documents: [...caches.documents] };
+  mkdirSync(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, JSON.stringify(data));
+  renameSync(temporary, file);
+}
