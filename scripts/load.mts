@@ -1,7 +1,7 @@
 /**
  * npm run load — the chat API under load, on this machine, against the stub model.
  *
- *   npm run load [-- --requests 2000 --connections 50 --soak 30 --soak-connections 50 --port 3700 --json out.json --cpu-prof DIR]
+ *   npm run load [-- --requests 2000 --connections 50 --soak 30 --soak-connections 50 --port 3700 --json out.json --cpu-prof DIR --baseline]
  *
  * 1. Starts the OpenAI-compatible stub (e2e/stub, mode "fast": the fixed reply streamed
  *    without pauses) and the production server (`next start`, NEXT_DIST_DIR or .next; built
@@ -14,6 +14,9 @@
  * the streamed reply), non-2xx answers, replies that did not complete (no finish event, or
  * an error event), the server's memory, and checks the trace store: every request that got
  * a 2xx has a trace, every completed reply's trace is `ok`, none is left `pending`.
+ * With `--baseline`, the same bounded run is repeated against the smallest AI SDK route
+ * (app/api/bench/baseline: streamText on the same stub, nothing else) in the same server,
+ * and the two are compared: turns/s, and server CPU per turn (from /proc: user + system).
  * Exits 1 if a trace is missing or anything failed.
  */
 import { writeFileSync } from 'node:fs';
@@ -33,6 +36,7 @@ const { values } = parseArgs({
     port: { type: 'string', default: '3700' },
     json: { type: 'string' },
     'cpu-prof': { type: 'string' },
+    baseline: { type: 'boolean' },
   },
 });
 const REQUESTS = Number(values.requests);
@@ -42,6 +46,16 @@ const SOAK_CONNECTIONS = Number(values['soak-connections']);
 const PORT = Number(values.port);
 
 const QUESTIONS = ['can I get a refund?', 'how do I start a live stream?', 'why does my video keep buffering?', 'what does the Pro plan cost?', 'hi, I need some help'];
+
+/** CPU time the server process has used, ms (utime + stime from /proc/PID/stat, at 100 ticks/s). */
+function cpuMs(server: Server): number {
+  try {
+    const fields = execFileSync('cat', [`/proc/${server.process.pid}/stat`]).toString().split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
 
 function rssMb(server: Server): number {
   try {
@@ -68,13 +82,16 @@ interface RunFigures {
   tracesLost: number;
   rssMbBefore: number;
   rssMbAfter: number;
+  /** Server CPU (user + system) per request of this run, ms. */
+  cpuMsPerTurn: number;
 }
 
-async function run(app: Server, name: string, options: { amount?: number; duration?: number; connections: number }): Promise<RunFigures> {
+async function run(app: Server, name: string, options: { amount?: number; duration?: number; connections: number; path?: string }): Promise<RunFigures> {
   let n = 0;
   const rssMbBefore = rssMb(app);
+  const cpuBefore = cpuMs(app);
   const result = await autocannon({
-    url: `${app.url}/api/chat`,
+    url: `${app.url}${options.path ?? '/api/chat'}`,
     connections: options.connections,
     ...(options.amount ? { amount: options.amount } : { duration: options.duration }),
     timeout: 30,
@@ -94,6 +111,7 @@ async function run(app: Server, name: string, options: { amount?: number; durati
     // A completed turn: the stream reached its finish event without an error event.
     verifyBody: (body: string) => body.includes('"type":"finish"') && !body.includes('"type":"error"'),
   });
+  const cpuMsPerTurn = Math.round(((cpuMs(app) - cpuBefore) / Math.max(1, result.requests.total)) * 10) / 10;
   // A timed run stops with requests in flight: give their turns time to end (ok, or aborted).
   const db = new Database(dbFile, { readonly: true });
   const tally = () =>
@@ -126,6 +144,7 @@ async function run(app: Server, name: string, options: { amount?: number; durati
     tracesLost: Math.max(0, ok2xx - traces.written) + Math.max(0, completed - traces.ok),
     rssMbBefore,
     rssMbAfter: rssMb(app),
+    cpuMsPerTurn,
   };
 }
 
@@ -137,14 +156,19 @@ function print(f: RunFigures): void {
       `   non-2xx ${f.non2xx}   connection errors ${f.errors}   replies not completed ${f.incomplete}`,
       `   traces written ${f.traces.written} (ok ${f.traces.ok}, error ${f.traces.error}, aborted ${f.traces.aborted}, pending ${f.traces.pending})   traces lost ${f.tracesLost}` +
         (f.traces.written > f.requests ? `   (${f.traces.written - f.requests} turns were still in flight when the run stopped)` : ''),
-      `   server memory (RSS) ${f.rssMbBefore} MB → ${f.rssMbAfter} MB`,
+      `   server memory (RSS) ${f.rssMbBefore} MB → ${f.rssMbAfter} MB   server CPU per request ${f.cpuMsPerTurn} ms`,
     ].join('\n'),
   );
 }
 
 const { distDir, stub, dbFile, env } = await stubbedServerSetup('load', PORT);
 await fetch(`${stub.url}/__mode`, { method: 'POST', body: JSON.stringify({ mode: 'fast' }) });
-const app = await startApp(PORT, env, 30_000, values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : []);
+const app = await startApp(
+  PORT,
+  { ...env, ...(values.baseline ? { BENCH_BASELINE_ROUTE: '1' } : {}) },
+  30_000,
+  values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [],
+);
 let failed = false;
 try {
   console.log(`server ${app.url} (${distDir}), stub ${stub.url}, traces ${dbFile}, ${(await import('node:os')).cpus().length} CPUs`);
@@ -152,6 +176,17 @@ try {
   const figures: RunFigures[] = [];
   figures.push(await run(app, 'bounded', { amount: REQUESTS, connections: CONNECTIONS }));
   print(figures[0]!);
+  if (values.baseline) {
+    await run(app, 'baseline-warmup', { amount: 100, connections: 10, path: '/api/bench/baseline' });
+    const baseline = await run(app, 'baseline', { amount: REQUESTS, connections: CONNECTIONS, path: '/api/bench/baseline' });
+    const chat = figures[0]!;
+    console.log(
+      `== baseline (the smallest streamText route, same server, same stub): ${baseline.requestsPerSecond} requests/s, ` +
+        `p50 ${baseline.p50Ms} ms, server CPU per request ${baseline.cpuMsPerTurn} ms, non-2xx ${baseline.non2xx}\n` +
+        `   the chat route: ${((chat.requestsPerSecond / baseline.requestsPerSecond) * 100).toFixed(0)}% of its turns/s, ` +
+        `${(chat.cpuMsPerTurn / baseline.cpuMsPerTurn).toFixed(2)}× its CPU per turn (+${(chat.cpuMsPerTurn - baseline.cpuMsPerTurn).toFixed(1)} ms)`,
+    );
+  }
   if (SOAK_S > 0) {
     figures.push(await run(app, 'soak', { duration: SOAK_S, connections: SOAK_CONNECTIONS }));
     print(figures[1]!);
