@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { streamText } from 'ai';
+import { createUIMessageStream, createUIMessageStreamResponse, streamText } from 'ai';
 import { describeModelError } from '../../../lib/ai/errors';
 import { groundingFor, groundingProviderOptions } from '../../../lib/ai/grounding';
 import type { ChatModel } from '../../../lib/ai/providers';
@@ -10,7 +10,7 @@ import type { RateLimiter } from '../../../lib/rate-limit/index';
 import { clientKey } from '../../../lib/rate-limit/client';
 import type { TraceStore } from '../../../lib/traces/types';
 import { conversationFromTurns, historyForTurn, type TurnHistory } from '../../../lib/chat/history';
-import type { ChatMessageMetadata } from '../../../lib/chat/message';
+import type { ChatMessageMetadata, ChatUIMessage } from '../../../lib/chat/message';
 import { TurnRecorder } from '../../../lib/chat/recorder';
 import { selectForTurn, toModelMessages } from '../../../lib/chat/turn';
 import { newVisitorId, visitorOf, visitorSetCookie } from '../../../lib/chat/visitor';
@@ -180,11 +180,26 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
       experimental_telemetry: telemetry.model,
       ...telemetry.track(turnId, recorder.callbacks),
     }));
+    // The response starts now, with the turn id, while the model is still being asked:
+    // the customer's first byte does not wait for the provider's.
     const metadata: ChatMessageMetadata = { turnId, conversationId };
-    return result.toUIMessageStreamResponse({
+    const customerError = (error: unknown) => describeModelError(error).customer;
+    const stream = createUIMessageStream<ChatUIMessage>({
+      execute: ({ writer }) => {
+        writer.write({ type: 'start', messageMetadata: metadata });
+        writer.merge(
+          result.toUIMessageStream<ChatUIMessage>({
+            sendStart: false,
+            messageMetadata: ({ part }) => (part.type === 'finish' ? metadata : undefined),
+            onError: customerError,
+          }),
+        );
+      },
+      onError: customerError,
+    });
+    return createUIMessageStreamResponse({
+      stream,
       headers: { 'x-turn-id': turnId, 'cache-control': 'no-store', ...(setCookie ? { 'set-cookie': setCookie } : {}) },
-      messageMetadata: ({ part }) => (part.type === 'start' || part.type === 'finish' ? metadata : undefined),
-      onError: (error) => describeModelError(error).customer,
     });
   }
 
