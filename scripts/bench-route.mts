@@ -6,7 +6,7 @@
  * it answers at once). Ratios of one run are the figure; absolute times move with the
  * machine's load.
  *
- *   npm run bench:route [-- --requests 500 --port 3760]
+ *   npm run bench:route [-- --requests 500 --port 3760 --cpu-prof DIR]
  *
  * The first byte of the chat response is the first byte of the UI message stream, which
  * the route sends once the model's first chunk has arrived (selection, prompt, the pending
@@ -19,7 +19,9 @@ import { percentile } from '../bench/measure.ts';
 import { question } from '../e2e/helpers.ts';
 import { startApp, stubbedServerSetup } from '../e2e/spawn.ts';
 
-const { values } = parseArgs({ options: { requests: { type: 'string', default: '500' }, port: { type: 'string', default: '3760' } } });
+const { values } = parseArgs({
+  options: { requests: { type: 'string', default: '500' }, port: { type: 'string', default: '3760' }, 'cpu-prof': { type: 'string' } },
+});
 const REQUESTS = Number(values.requests);
 const PORT = Number(values.port);
 const WARMUP = 50;
@@ -44,7 +46,7 @@ function firstByte(url: string, method: 'GET' | 'POST', body?: string): Promise<
 
 const { stub, env } = await stubbedServerSetup('bench-route', PORT);
 await fetch(`${stub.url}/__mode`, { method: 'POST', body: JSON.stringify({ mode: 'fast' }) });
-const app = await startApp(PORT, env);
+const app = await startApp(PORT, env, 30_000, values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : []);
 try {
   const chat: number[] = [];
   const bare: number[] = [];
