@@ -7,8 +7,11 @@
  *   npm run eval -- --misses     also list every question where the selector did not send a gold section
  *   npm run eval -- --no-debian  without the Debian FAQ (when ../shared/corpora is not there)
  *   npm run eval -- --write      also write eval/results.md
+ *   npm run eval -- --record "X" also append the selector's rows to eval/history.json as step "X"
+ *                                (with the commit it ran on), for the before/after table of ranking changes
  */
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -33,6 +36,7 @@ const { values } = parseArgs({
     misses: { type: 'boolean' },
     'no-debian': { type: 'boolean' },
     write: { type: 'boolean' },
+    record: { type: 'string' },
   },
 });
 
@@ -158,6 +162,53 @@ for (const r of results) {
   log(`| ${r.kb.name} | ${r.questions.length} | ${cell('selector')} | ${cell('plain BM25')} | ${cell(r.bestPeer)} (${r.bestPeer}) | ${cell('first-N cut')} | ${margin >= 0 ? '+' : ''}${margin} points |`);
 }
 log('');
+
+// Before/after of each ranking change: the selector's rows, one step per recorded run.
+interface HistoryStep {
+  step: string;
+  commit: string;
+  date: string;
+  kbs: { kb: string; rows: { group: string; goldSent: number; mrr: number }[] }[];
+}
+const HISTORY = path.join(EVAL_DIR, 'history.json');
+const history: HistoryStep[] = existsSync(HISTORY) ? (JSON.parse(readFileSync(HISTORY, 'utf8')) as { steps: HistoryStep[] }).steps : [];
+if (values.record) {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: EVAL_DIR, encoding: 'utf8' }).trim();
+  const dirty = git('status', '--porcelain', '--', '../lib', '../eval/evaluate.ts', '../eval/peers.ts', '../eval/kbs.ts') !== '';
+  const step: HistoryStep = {
+    step: values.record,
+    commit: git('rev-parse', '--short', 'HEAD') + (dirty ? ' + uncommitted changes' : ''),
+    date: new Date().toISOString().slice(0, 10),
+    kbs: results.map((r) => ({
+      kb: r.kb.name,
+      rows: r.rows.get('selector')!.filter((x) => x.withGold > 0).map((x) => ({ group: x.group, goldSent: x.goldSent, mrr: x.mrr })),
+    })),
+  };
+  const at = history.findIndex((h) => h.step === step.step);
+  if (at >= 0) history[at] = step;
+  else history.push(step);
+  writeFileSync(HISTORY, JSON.stringify({ steps: history }, null, 1) + '\n');
+  console.error(`eval: recorded step "${step.step}" in eval/history.json`);
+}
+if (history.length) {
+  log('## Ranking changes, before and after (selector only; gold sent / MRR)');
+  log('');
+  log('Each row was produced by `npm run eval -- --record STEP` on the commit named; eval/README.md says which steps were kept and why.');
+  log('');
+  const groups = ['all', 'paraphrase', 'typo', 'keywords', 'follow-up'];
+  log(`| step | commit | KB | ${groups.join(' | ')} |`);
+  log(`|---|---|---|${groups.map(() => '---:').join('|')}|`);
+  for (const h of history) {
+    for (const { kb, rows } of h.kbs) {
+      const cells = groups.map((g) => {
+        const r = rows.find((x) => x.group === g);
+        return r ? `${formatPercent(r.goldSent, 0)} / ${formatNumber(r.mrr, 2)}` : '—';
+      });
+      log(`| ${h.step} | ${h.commit} | ${kb} | ${cells.join(' | ')} |`);
+    }
+  }
+  log('');
+}
 
 if (values.write) {
   const md = [
