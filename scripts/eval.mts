@@ -7,6 +7,7 @@
  *   npm run eval -- --misses     also list every question where the selector did not send a gold section
  *   npm run eval -- --no-debian  without the Debian FAQ (when ../shared/corpora is not there)
  *   npm run eval -- --write      also write eval/results.md
+ *   npm run eval -- --set k1=0.9 --set headingField=false   selector settings other than the defaults (a sweep)
  *   npm run eval -- --record "X" also append the selector's rows to eval/history.json as step "X"
  *                                (with the commit it ran on), for the before/after table of ranking changes
  */
@@ -30,6 +31,7 @@ import {
 import { debianFaqKb, DEBIAN_GOLDEN, DEMO_GOLDEN, demoKb, docsFolderKb, DOCS_KBS, EVAL_DIR, type EvalKb } from '../eval/kbs.ts';
 import { PEERS, peerMethods } from '../eval/peers.ts';
 import { formatNumber, formatPercent } from '../lib/format.ts';
+import { retrievalConfig, type RetrievalConfigInput } from '../lib/retrieval/index.ts';
 
 const { values } = parseArgs({
   options: {
@@ -37,8 +39,23 @@ const { values } = parseArgs({
     'no-debian': { type: 'boolean' },
     write: { type: 'boolean' },
     record: { type: 'string' },
+    set: { type: 'string', multiple: true },
   },
 });
+
+// --set key=value: numbers and booleans as JSON, anything else as a string; validated by retrievalConfig.
+const settings: RetrievalConfigInput = Object.fromEntries(
+  (values.set ?? []).map((pair) => {
+    const [key, raw = ''] = pair.split('=');
+    let value: unknown = raw;
+    try {
+      value = JSON.parse(raw);
+    } catch {}
+    return [key, value];
+  }),
+);
+retrievalConfig(settings);
+if (values.set?.length) console.error(`eval: selector settings ${JSON.stringify(settings)}`);
 
 interface KbResult {
   kb: EvalKb;
@@ -120,7 +137,7 @@ function report(result: KbResult, heading: string): void {
 
 const results: KbResult[] = [];
 
-const demo = demoKb();
+const demo = demoKb(settings);
 const demoResult = evaluateKb(demo, readGolden(DEMO_GOLDEN));
 results.push(demoResult);
 report(
@@ -129,14 +146,14 @@ report(
 );
 
 if (!values['no-debian']) {
-  const debian = await debianFaqKb();
+  const debian = await debianFaqKb(settings);
   const result = evaluateKb(debian, readGolden(DEBIAN_GOLDEN));
   results.push(result);
   report(result, `Debian FAQ, a real FAQ we did not write (${debian.sections.length} sections from corpus-100000; no pinned rules, no synonyms; same budget) — ${result.questions.length} questions in users' words`);
 }
 
 for (const docs of DOCS_KBS) {
-  const kb = docsFolderKb(docs.name, docs.dir, docs.rules);
+  const kb = docsFolderKb(docs.name, docs.dir, docs.rules, settings);
   const result = evaluateKb(kb, readGolden(docs.golden));
   results.push(result);
   const parts = kb.index.sections.length - kb.sections.length;
