@@ -30,7 +30,7 @@ export const retrievalConfigSchema = z.object({
    * weight `titleWeight`, saturated once with the body) instead of counting its words
    * `titleWeight` times in the body.
    */
-  headingField: z.boolean().default(true),
+  headingField: z.boolean().default(false),
   /** Length normalisation of the heading field (with `headingField`): 0 = none, 1 = full. */
   headingB: z.number().min(0).max(1).default(0.75),
   /**
