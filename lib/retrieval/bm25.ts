@@ -209,11 +209,8 @@ function fieldFactors(index: Bm25Index, b: number): Float64Array[] {
 
 /** tf̃ of posting `p` (of document `doc`): Σ_f f_f · w_f / B_f(d), fields in order. */
 function normalisedTf(freqs: readonly Float32Array[], factors: readonly Float64Array[], p: number, doc: number): number {
-  let tf = 0;
-  for (let f = 0; f < freqs.length; f++) {
-    const freq = freqs[f]![p]!;
-    if (freq > 0) tf += freq * factors[f]![doc]!;
-  }
+  let tf = freqs[0]![p]! * factors[0]![doc]!;
+  for (let f = 1; f < freqs.length; f++) tf += freqs[f]![p]! * factors[f]![doc]!;
   return tf;
 }
 
@@ -244,42 +241,80 @@ export interface WeightedTerm {
   clause?: number;
 }
 
-/** A clause ready to score: its members' term numbers and shares, weight and idf. */
-interface Clause {
-  /** Index in the query of the clause's first term (the explanation names the clause by it). */
-  first: number;
-  ids: number[];
-  shares: number[];
-  weight: number;
-  idf: number;
+/**
+ * A query's clauses ready to score, laid out flat: clause c's members are
+ * `ids/shares/terms[starts[c] … starts[c+1])`, in query order (the explanation names a
+ * clause by its first member). A handful of arrays per query instead of a few per term.
+ */
+interface Clauses {
+  count: number;
+  starts: Int32Array;
+  ids: Int32Array;
+  /** Each member's weight ÷ its clause's weight. */
+  shares: Float64Array;
+  terms: string[];
+  weights: Float64Array;
+  idfs: Float64Array;
 }
 
+// The clauses of the last query compiled for each index: the selector scores a query, then
+// explains a few dozen sections with the same query and term numbers (the same arrays), so
+// they are compiled once. Callers never edit a query array once it is scored.
+const compiled = new WeakMap<Bm25Index, { query: readonly WeightedTerm[]; termIds: readonly number[]; clauses: Clauses }>();
+
 /** Groups the query's terms into clauses, in order of first appearance; terms no document contains are left out. */
-function clausesOf(index: Bm25Index, query: readonly WeightedTerm[], termIds: readonly number[]): Clause[] {
-  const clauses: Clause[] = [];
-  const byNumber = new Map<number, Clause>();
-  const members: WeightedTerm[][] = [];
-  for (let i = 0; i < query.length; i++) {
+function clausesOf(index: Bm25Index, query: readonly WeightedTerm[], termIds: readonly number[]): Clauses {
+  const last = compiled.get(index);
+  if (last && last.query === query && last.termIds === termIds) return last.clauses;
+  const n = query.length;
+  const clauseOf = new Int32Array(n);
+  let count = 0;
+  let byNumber: Map<number, number> | undefined;
+  for (let i = 0; i < n; i++) {
     const t = query[i]!;
-    const id = termIds[i]!;
-    if (id < 0 || !(t.weight > 0)) continue;
-    let clause = t.clause === undefined ? undefined : byNumber.get(t.clause);
-    if (!clause) {
-      clause = { first: i, ids: [], shares: [], weight: 0, idf: 0 };
-      clauses.push(clause);
-      members.push([]);
-      if (t.clause !== undefined) byNumber.set(t.clause, clause);
+    if (termIds[i]! < 0 || !(t.weight > 0)) {
+      clauseOf[i] = -1;
+    } else if (t.clause === undefined) {
+      clauseOf[i] = count++;
+    } else {
+      byNumber ??= new Map();
+      let c = byNumber.get(t.clause);
+      if (c === undefined) byNumber.set(t.clause, (c = count++));
+      clauseOf[i] = c;
     }
-    clause.ids.push(id);
-    members[clauses.indexOf(clause)]!.push(t);
-    clause.weight = Math.max(clause.weight, t.weight);
   }
-  clauses.forEach((clause, c) => {
-    clause.shares = members[c]!.map((t) => t.weight / clause.weight);
+  const starts = new Int32Array(count + 1);
+  const weights = new Float64Array(count);
+  for (let i = 0; i < n; i++) {
+    const c = clauseOf[i]!;
+    if (c < 0) continue;
+    starts[c + 1]!++;
+    weights[c] = Math.max(weights[c]!, query[i]!.weight);
+  }
+  for (let c = 0; c < count; c++) starts[c + 1]! += starts[c]!;
+  const members = starts[count]!;
+  const ids = new Int32Array(members);
+  const shares = new Float64Array(members);
+  const terms = new Array<string>(members);
+  const cursor = starts.slice(0, count);
+  for (let i = 0; i < n; i++) {
+    const c = clauseOf[i]!;
+    if (c < 0) continue;
+    const m = cursor[c]!++;
+    ids[m] = termIds[i]!;
+    shares[m] = query[i]!.weight / weights[c]!;
+    terms[m] = query[i]!.term;
+  }
+  const idfs = new Float64Array(count);
+  for (let c = 0; c < count; c++) {
+    const from = starts[c]!;
+    const to = starts[c + 1]!;
     let docFreq = 0;
-    for (const id of clause.ids) docFreq = Math.max(docFreq, index.docFreqs[id]!);
-    clause.idf = clause.ids.length === 1 ? index.idfs[clause.ids[0]!]! : bm25Idf(index.docCount, docFreq);
-  });
+    for (let m = from; m < to; m++) docFreq = Math.max(docFreq, index.docFreqs[ids[m]!]!);
+    idfs[c] = to - from === 1 ? index.idfs[ids[from]!]! : bm25Idf(index.docCount, docFreq);
+  }
+  const clauses: Clauses = { count, starts, ids, shares, terms, weights, idfs };
+  compiled.set(index, { query, termIds, clauses });
   return clauses;
 }
 
@@ -303,14 +338,19 @@ export function scoreInto(
   const factors = fieldFactors(index, params.b);
   const { k1 } = params;
   const clauses = clausesOf(index, query, query.map((t) => index.termIds.get(t.term) ?? -1));
-  for (const { ids, shares, weight, idf } of clauses) {
-    if (ids.length === 1) {
-      const id = ids[0]!;
+  for (let c = 0; c < clauses.count; c++) {
+    const weight = clauses.weights[c]!;
+    const idf = clauses.idfs[c]!;
+    const from = clauses.starts[c]!;
+    const to = clauses.starts[c + 1]!;
+    if (to - from === 1) {
+      const id = clauses.ids[from]!;
+      const share = clauses.shares[from]!;
       const end = starts[id + 1]!;
       for (let p = starts[id]!; p < end; p++) {
         const doc = docs[p]!;
         if (scores[doc] === 0) touched[touchedCount++] = doc;
-        scores[doc]! += weight * bm25Saturation(idf, shares[0]! * normalisedTf(freqs, factors, p, doc), k1);
+        scores[doc]! += weight * bm25Saturation(idf, share * normalisedTf(freqs, factors, p, doc), k1);
       }
       continue;
     }
@@ -318,14 +358,16 @@ export function scoreInto(
     if (!scratch) clauseScratch.set(index, (scratch = { sums: new Float64Array(index.docCount), docs: new Int32Array(index.docCount) }));
     const { sums } = scratch;
     let n = 0;
-    ids.forEach((id, m) => {
+    for (let m = from; m < to; m++) {
+      const id = clauses.ids[m]!;
+      const share = clauses.shares[m]!;
       const end = starts[id + 1]!;
       for (let p = starts[id]!; p < end; p++) {
         const doc = docs[p]!;
         if (sums[doc] === 0) scratch.docs[n++] = doc;
-        sums[doc]! += shares[m]! * normalisedTf(freqs, factors, p, doc);
+        sums[doc]! += share * normalisedTf(freqs, factors, p, doc);
       }
-    });
+    }
     for (let i = 0; i < n; i++) {
       const doc = scratch.docs[i]!;
       if (scores[doc] === 0) touched[touchedCount++] = doc;
@@ -432,22 +474,29 @@ export function explainTermIds(
 ): TermExplanation[] {
   const factors = fieldFactors(index, params.b);
   const parts: TermExplanation[] = [];
-  for (const clause of clausesOf(index, query, termIds)) {
+  const clauses = clausesOf(index, query, termIds);
+  for (let c = 0; c < clauses.count; c++) {
+    const from = clauses.starts[c]!;
+    const to = clauses.starts[c + 1]!;
     let tf = 0;
     let normalised = 0;
-    const group: { term: string; tf: number; share: number }[] = [];
-    const terms = clause.ids.length > 1 ? query.filter((_, i) => termIds[i]! >= 0 && query[i]!.weight > 0 && query[i]!.clause === query[clause.first]!.clause) : [];
-    clause.ids.forEach((id, m) => {
-      const p = postingIn(index, id, doc);
-      if (p < 0) return;
-      const occurrences = index.freqs.reduce((n, f) => n + f[p]!, 0);
+    const group: { term: string; tf: number; share: number }[] | undefined = to - from > 1 ? [] : undefined;
+    for (let m = from; m < to; m++) {
+      const p = postingIn(index, clauses.ids[m]!, doc);
+      if (p < 0) continue;
+      let occurrences = 0;
+      for (let f = 0; f < index.freqs.length; f++) occurrences += index.freqs[f]![p]!;
       tf += occurrences;
-      normalised += clause.shares[m]! * normalisedTf(index.freqs, factors, p, doc);
-      if (terms.length) group.push({ term: terms[m]!.term, tf: occurrences, share: clause.shares[m]! });
-    });
+      normalised += clauses.shares[m]! * normalisedTf(index.freqs, factors, p, doc);
+      if (group) group.push({ term: clauses.terms[m]!, tf: occurrences, share: clauses.shares[m]! });
+    }
     if (tf === 0) continue;
-    const score = clause.weight * bm25Saturation(clause.idf, normalised, params.k1);
-    parts.push({ term: query[clause.first]!.term, weight: clause.weight, tf, normalisedTf: normalised, idf: clause.idf, score, ...(terms.length ? { group } : {}) });
+    const weight = clauses.weights[c]!;
+    const idf = clauses.idfs[c]!;
+    const score = weight * bm25Saturation(idf, normalised, params.k1);
+    const part: TermExplanation = { term: clauses.terms[from]!, weight, tf, normalisedTf: normalised, idf, score };
+    if (group) part.group = group;
+    parts.push(part);
   }
   return parts;
 }
