@@ -13,12 +13,6 @@ import { eng as englishStopWords } from 'stopword';
  *   apostrophes are removed ("don't" → "dont").
  * - Compounds joined by `-` `_` `.` yield each part *and* the joined form, so
  *   "e-mail", "email" and "e mail" all meet on "email", and "h.264" matches "264".
- * - camelCase and PascalCase identifiers yield each word *and* the joined form, like compounds:
- *   "useChat" → use, chat, usechat; "generateStaticParams" → generate, static, params,
- *   generatestaticparams; "NextResponse" → next, response, nextresponse; "HTMLElement" →
- *   html, element, htmlelement. Developer docs name APIs this way and customers type either
- *   form ("use chat", "usechat", "useChat"). Leading/trailing underscores are not part of a
- *   word ("__init__" → init), and "os.path.join" is a dotted compound (os, path, join, ospathjoin).
  * - Single letters are dropped; numbers are kept ("4k", "1080p", "264").
  * - Stop words: the `stopword` package's English list (minus a few words that carry meaning in
  *   how-to questions, KEPT_STOP_WORDS), plus a few chat fillers
@@ -95,23 +89,17 @@ function pushTerm(word: string, out: string[]): void {
   out.push(stem(word));
 }
 
-// A lowercase letter or digit followed by an uppercase one, or an uppercase run before a capitalised word.
-const CASE_BOUNDARY = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
-const HAS_CASE_BOUNDARY = /[\p{Ll}\p{N}]\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u;
-
 /** Splits one matched word into its index forms (see the module comment) and appends their terms. */
 function analyzeWord(raw: string, out: string[]): void {
-  const word = raw.replace(/['’][sS]$/, '').replace(/['’]/g, '');
-  if (COMPOUND_SEPARATOR.test(word)) {
-    const parts = word.split(COMPOUND_SEPARATOR).filter(Boolean);
-    for (const part of parts) analyzeWord(part, out); // a part may be camelCase
-    pushTerm(normalizeWord(parts.join('')), out);
-  } else if (HAS_CASE_BOUNDARY.test(word)) {
-    for (const part of word.split(CASE_BOUNDARY)) pushTerm(normalizeWord(part), out);
-    pushTerm(normalizeWord(word), out);
-  } else {
-    pushTerm(normalizeWord(word), out);
+  let word = normalizeWord(raw).replace(/['’]s$/, '').replace(/['’]/g, '');
+  if (!COMPOUND_SEPARATOR.test(word)) {
+    pushTerm(word, out);
+    return;
   }
+  const parts = word.split(COMPOUND_SEPARATOR).filter(Boolean);
+  for (const part of parts) pushTerm(part, out);
+  word = parts.join('');
+  pushTerm(word, out);
 }
 
 // Most words repeat across sections, so the terms of each raw word are memoised while an
