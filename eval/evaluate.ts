@@ -64,14 +64,25 @@ export interface Method {
 // ---------------------------------------------------------------------------
 // Methods
 
+/** A gold label names a whole section: a part of a split section counts for the section it came from. */
+export function wholeSectionId(section: Pick<Section, 'id' | 'part'>): string {
+  return section.part?.sectionId ?? section.id;
+}
+
+/** Ids with parts folded into their section, first occurrence kept (rank order is preserved). */
+function distinct(ids: Iterable<string>): string[] {
+  return [...new Set(ids)];
+}
+
 export function selectorMethod(index: RetrievalIndex, name = 'selector'): Method {
   return {
     name,
     select(messages) {
       const e = selectContext(index, messages);
+      const whole = new Map(e.sections.map((v) => [v.id, v.part?.sectionId ?? v.id]));
       return {
-        sentIds: e.sentIds,
-        ranking: e.sections.filter((s) => s.rank !== undefined).map((s) => s.id),
+        sentIds: distinct(e.sentIds.map((id) => whole.get(id) ?? id)),
+        ranking: distinct(e.sections.filter((s) => s.rank !== undefined).map((s) => s.part?.sectionId ?? s.id)),
         tokens: e.tokens.total,
       };
     },
@@ -84,10 +95,11 @@ export function firstNCutMethod(sections: readonly Section[], budget: number): M
   let used = 0;
   for (const s of sections) {
     if (used >= budget) break;
-    sent.push(s.id); // partly or wholly inside the cut
+    sent.push(wholeSectionId(s)); // partly or wholly inside the cut
     used += s.tokens;
   }
-  const selection: Selection = { sentIds: sent, ranking: sent, tokens: Math.min(used, budget) };
+  const ids = distinct(sent);
+  const selection: Selection = { sentIds: ids, ranking: ids, tokens: Math.min(used, budget) };
   return { name: 'first-N cut', select: () => selection };
 }
 
@@ -97,50 +109,70 @@ export function plainAnalyze(text: string): string[] {
 }
 
 /**
+ * The selector's packing for a method that only ranks: pinned first, then the ranked
+ * sections of the pool in order while they fit (one that does not fit is skipped), then
+ * the floor in file order with sections the method did not rank. `sections` are the
+ * index's units (parts of split sections included), so every method packs the same pieces.
+ */
+export function packRanked(sections: readonly Section[], config: RetrievalConfig, ranked: readonly number[]): Selection {
+  const pinned = sections.filter((s) => s.pinned);
+  const pool = sections.filter((s) => !s.pinned);
+  const pinnedTokens = pinned.reduce((n, s) => n + s.tokens, 0);
+  let remaining = config.budget - pinnedTokens;
+  const sentIds = pinned.map((s) => s.id);
+  const matched = new Set(ranked);
+  const sent = new Set<number>();
+  let scoredTokens = 0;
+  for (const doc of ranked) {
+    const s = pool[doc]!;
+    if (s.tokens > remaining) continue;
+    remaining -= s.tokens;
+    scoredTokens += s.tokens;
+    sent.add(doc);
+    sentIds.push(wholeSectionId(s));
+  }
+  let floorTokens = 0;
+  for (let doc = 0; doc < pool.length && scoredTokens + floorTokens < config.floor; doc++) {
+    const s = pool[doc]!;
+    if (sent.has(doc) || matched.has(doc) || s.tokens > remaining) continue;
+    remaining -= s.tokens;
+    floorTokens += s.tokens;
+    sentIds.push(wholeSectionId(s));
+  }
+  return {
+    sentIds: distinct(sentIds),
+    ranking: distinct(ranked.map((d) => wholeSectionId(pool[d]!))),
+    tokens: pinnedTokens + scoredTokens + floorTokens,
+  };
+}
+
+/** A method that ranks the pool (document numbers, best first) and packs like the selector. */
+export function rankingMethod(
+  name: string,
+  sections: readonly Section[],
+  config: RetrievalConfig,
+  rank: (messages: readonly string[], pool: readonly Section[]) => number[],
+): Method {
+  const pool = sections.filter((s) => !s.pinned);
+  return { name, select: (messages) => packRanked(sections, config, rank(messages, pool)) };
+}
+
+/**
  * Plain BM25 with our packing: pinned first, then matched sections by score (file order
  * on ties) while they fit, then the floor in file order — only the analysis differs.
  */
 export function plainBm25Method(sections: readonly Section[], config: RetrievalConfig): Method {
-  const pinned = sections.filter((s) => s.pinned);
   const pool = sections.filter((s) => !s.pinned);
-  const pinnedTokens = pinned.reduce((n, s) => n + s.tokens, 0);
   const index = buildBm25Index(pool.map((s) => [[plainAnalyze([...s.parents, s.title, s.text].join('\n')), 1]]));
   const scores = new Float64Array(pool.length);
   const touched = new Int32Array(pool.length);
-  return {
-    name: 'plain BM25',
-    select(messages) {
-      const terms = [...new Set(plainAnalyze(messages.at(-1) ?? ''))].map((term) => ({ term, weight: 1 }));
-      const n = scoreInto(index, terms, config, scores, touched);
-      const ranked = Array.from(touched.subarray(0, n)).sort((a, b) => scores[b]! - scores[a]! || a - b);
-      let remaining = config.budget - pinnedTokens;
-      const sentIds = pinned.map((s) => s.id);
-      const sent = new Set<number>();
-      let scoredTokens = 0;
-      for (const doc of ranked) {
-        const s = pool[doc]!;
-        if (s.tokens > remaining) continue;
-        remaining -= s.tokens;
-        scoredTokens += s.tokens;
-        sent.add(doc);
-        sentIds.push(s.id);
-      }
-      let floorTokens = 0;
-      for (let doc = 0; doc < pool.length && scoredTokens + floorTokens < config.floor; doc++) {
-        const s = pool[doc]!;
-        if (sent.has(doc) || scores[doc]! > 0 || s.tokens > remaining) continue;
-        remaining -= s.tokens;
-        floorTokens += s.tokens;
-        sentIds.push(s.id);
-      }
-      for (let i = 0; i < n; i++) scores[touched[i]!] = 0;
-      return {
-        sentIds,
-        ranking: ranked.map((d) => pool[d]!.id),
-        tokens: pinnedTokens + scoredTokens + floorTokens,
-      };
-    },
-  };
+  return rankingMethod('plain BM25', sections, config, (messages) => {
+    const terms = [...new Set(plainAnalyze(messages.at(-1) ?? ''))].map((term) => ({ term, weight: 1 }));
+    const n = scoreInto(index, terms, config, scores, touched);
+    const ranked = Array.from(touched.subarray(0, n)).sort((a, b) => scores[b]! - scores[a]! || a - b);
+    for (let i = 0; i < n; i++) scores[touched[i]!] = 0;
+    return ranked;
+  });
 }
 
 // ---------------------------------------------------------------------------

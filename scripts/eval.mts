@@ -1,13 +1,18 @@
 /**
- * eval — does the selector pick the right sections? Compared, in the same run, with plain
- * BM25 and with the first-N cut (see eval/evaluate.ts for methods and metrics).
+ * eval — does the selector pick the right sections? Compared, in the same run and on the same
+ * questions, with plain BM25, the peer libraries of the benchmark (packed the same way) and the
+ * first-N cut (see eval/evaluate.ts and eval/peers.ts for methods and metrics).
  *
- *   npm run eval                 demo KB golden set + the Debian FAQ (read from ../shared/corpora)
+ *   npm run eval                 demo KB + the Debian FAQ (../shared/corpora) + the real docs folders (node_modules)
  *   npm run eval -- --misses     also list every question where the selector did not send a gold section
- *   npm run eval -- --no-debian  demo KB only
+ *   npm run eval -- --no-debian  without the Debian FAQ (when ../shared/corpora is not there)
  *   npm run eval -- --write      also write eval/results.md
+ *   npm run eval -- --set k1=0.9 --set headingField=false   selector settings other than the defaults (a sweep)
+ *   npm run eval -- --record "X" also append the selector's rows to eval/history.json as step "X"
+ *                                (with the commit it ran on), for the before/after table of ranking changes
  */
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -21,31 +26,70 @@ import {
   type GoldenQuestion,
   type Method,
   type Outcome,
+  type Summary,
 } from '../eval/evaluate.ts';
-import { debianFaqKb, DEBIAN_GOLDEN, DEMO_GOLDEN, demoKb, EVAL_DIR, type EvalKb } from '../eval/kbs.ts';
+import { debianFaqKb, DEBIAN_GOLDEN, DEMO_GOLDEN, demoKb, docsFolderKb, DOCS_KBS, EVAL_DIR, type EvalKb } from '../eval/kbs.ts';
+import { PEERS, peerMethods } from '../eval/peers.ts';
+import { formatNumber, formatPercent } from '../lib/format.ts';
+import { retrievalConfig, type RetrievalConfigInput } from '../lib/retrieval/index.ts';
 
 const { values } = parseArgs({
   options: {
     misses: { type: 'boolean' },
     'no-debian': { type: 'boolean' },
     write: { type: 'boolean' },
+    record: { type: 'string' },
+    set: { type: 'string', multiple: true },
   },
 });
 
-function evaluateKb(kb: EvalKb, questions: GoldenQuestion[]) {
+// --set key=value: numbers and booleans as JSON, anything else as a string; validated by retrievalConfig.
+const settings: RetrievalConfigInput = Object.fromEntries(
+  (values.set ?? []).map((pair) => {
+    const [key, raw = ''] = pair.split('=');
+    let value: unknown = raw;
+    try {
+      value = JSON.parse(raw);
+    } catch {}
+    return [key, value];
+  }),
+);
+retrievalConfig(settings);
+if (values.set?.length) console.error(`eval: selector settings ${JSON.stringify(settings)}`);
+
+interface KbResult {
+  kb: EvalKb;
+  questions: GoldenQuestion[];
+  rows: Map<string, Summary[]>;
+  outcomes: Map<string, Outcome[]>;
+  bestPeer: string;
+  pinned: number;
+}
+
+const overall = (rows: Summary[]) => rows.at(-1)!;
+
+function evaluateKb(kb: EvalKb, questions: GoldenQuestion[]): KbResult {
   const { config } = kb.index;
+  const units = kb.index.sections; // what is scored and sent: parts of split sections included
   const methods: Method[] = [
     selectorMethod(kb.index),
-    plainBm25Method(kb.sections, config),
+    plainBm25Method(units, config),
+    ...peerMethods(units, config),
     firstNCutMethod(kb.sections, config.budget),
   ];
   const pinnedIds = kb.index.pinned.map((s) => s.id);
   const outcomes = new Map<string, Outcome[]>(methods.map((m) => [m.name, runMethod(m, questions, pinnedIds)]));
-  const rows = methods.map((m) => ({ method: m.name, rows: summarizeByKind(outcomes.get(m.name)!, config.budget) }));
-  return { rows, outcomes, pinned: pinnedIds.length };
+  const rows = new Map(methods.map((m) => [m.name, summarizeByKind(outcomes.get(m.name)!, config.budget)]));
+  // The best peer on this KB: most gold sent over all questions, then MRR.
+  const bestPeer = PEERS.map((p) => p.name).sort((a, b) => {
+    const ra = overall(rows.get(a)!);
+    const rb = overall(rows.get(b)!);
+    return rb.goldSent - ra.goldSent || rb.mrr - ra.mrr;
+  })[0]!;
+  return { kb, questions, rows, outcomes, bestPeer, pinned: pinnedIds.length };
 }
 
-function missesText(kb: EvalKb, questions: GoldenQuestion[], outcomes: Outcome[]): string {
+function missesText(questions: GoldenQuestion[], outcomes: Outcome[]): string {
   const lines: string[] = [];
   for (const o of outcomes) {
     if (o.goldSent !== false) continue;
@@ -61,41 +105,135 @@ const log = (s = '') => {
   out.push(s);
 };
 
-const demo = demoKb();
-const demoQuestions = readGolden(DEMO_GOLDEN);
-const demoResult = evaluateKb(demo, demoQuestions);
-log(`## Demo KB (${demo.sections.length} sections, ${demoResult.pinned} pinned; budget ${demo.index.config.budget} tokens, floor ${demo.index.config.floor}) — ${demoQuestions.length} golden questions`);
-log('');
-log(summaryTable(demoResult.rows));
-log('');
-if (values.misses) {
-  log('Selector misses (no gold section sent):');
-  log(missesText(demo, demoQuestions, demoResult.outcomes.get('selector')!));
+function report(result: KbResult, heading: string): void {
+  const { rows, bestPeer } = result;
+  log(`## ${heading}`);
   log('');
-}
-
-if (!values['no-debian']) {
-  const debian = await debianFaqKb();
-  const questions = readGolden(DEBIAN_GOLDEN);
-  const result = evaluateKb(debian, questions);
-  log(`## Debian FAQ, a real FAQ we did not write (${debian.sections.length} sections from corpus-100000; same budget) — ${questions.length} questions in users' words`);
+  const rules = result.pinned > 0;
+  log(
+    summaryTable(
+      [
+        { method: 'selector', rows: rows.get('selector')! },
+        { method: 'plain BM25', rows: rows.get('plain BM25')! },
+        { method: `${bestPeer} (best peer)`, rows: rows.get(bestPeer)! },
+        { method: 'first-N cut', rows: rows.get('first-N cut')! },
+      ],
+      { rules },
+    ),
+  );
   log('');
-  log(summaryTable(result.rows, { rules: false }));
+  const peerLine = PEERS.map((p) => {
+    const r = overall(rows.get(p.name)!);
+    return `${p.name} ${formatPercent(r.goldSent, 0)} / ${formatNumber(r.mrr, 2)}`;
+  }).join(', ');
+  log(`Every peer, all questions (gold sent / MRR): ${peerLine}.`);
   log('');
   if (values.misses) {
-    log('Selector misses:');
-    log(missesText(debian, questions, result.outcomes.get('selector')!));
+    log('Selector misses (no gold section sent):');
+    log(missesText(result.questions, result.outcomes.get('selector')!));
     log('');
   }
+}
+
+const results: KbResult[] = [];
+
+const demo = demoKb(settings);
+const demoResult = evaluateKb(demo, readGolden(DEMO_GOLDEN));
+results.push(demoResult);
+report(
+  demoResult,
+  `Demo KB (${demo.sections.length} sections, ${demoResult.pinned} pinned; budget ${demo.index.config.budget} tokens, floor ${demo.index.config.floor}) — ${demoResult.questions.length} golden questions`,
+);
+
+if (!values['no-debian']) {
+  const debian = await debianFaqKb(settings);
+  const result = evaluateKb(debian, readGolden(DEBIAN_GOLDEN));
+  results.push(result);
+  report(result, `Debian FAQ, a real FAQ we did not write (${debian.sections.length} sections from corpus-100000; no pinned rules, no synonyms; same budget) — ${result.questions.length} questions in users' words`);
+}
+
+for (const docs of DOCS_KBS) {
+  const kb = docsFolderKb(docs.name, docs.dir, docs.rules, settings);
+  const result = evaluateKb(kb, readGolden(docs.golden));
+  results.push(result);
+  const parts = kb.index.sections.length - kb.sections.length;
+  report(
+    result,
+    `${docs.name}, real docs we did not write (${path.relative(path.resolve(EVAL_DIR, '..'), docs.dir)}: ${kb.sections.length} sections${parts > 0 ? ` (+${parts} parts of split sections)` : ''}, 1 pinned rule file from eval/rules, no synonyms; same budget) — ${result.questions.length} frozen questions`,
+  );
+}
+
+// One line per KB: ours against the others, all questions.
+log('## Summary: gold sent / MRR over all questions with gold, per KB');
+log('');
+log('| KB | questions | selector | plain BM25 | best peer | first-N cut | margin over the best of the others |');
+log('|---|---:|---:|---:|---:|---:|---:|');
+for (const r of results) {
+  const cell = (name: string) => {
+    const s = overall(r.rows.get(name)!);
+    return `${formatPercent(s.goldSent, 0)} / ${formatNumber(s.mrr, 2)}`;
+  };
+  const ours = overall(r.rows.get('selector')!).goldSent;
+  const best = Math.max(overall(r.rows.get('plain BM25')!).goldSent, overall(r.rows.get(r.bestPeer)!).goldSent);
+  const margin = Math.round((ours - best) * 100);
+  log(`| ${r.kb.name} | ${r.questions.length} | ${cell('selector')} | ${cell('plain BM25')} | ${cell(r.bestPeer)} (${r.bestPeer}) | ${cell('first-N cut')} | ${margin >= 0 ? '+' : ''}${margin} points |`);
+}
+log('');
+
+// Before/after of each ranking change: the selector's rows, one step per recorded run.
+interface HistoryStep {
+  step: string;
+  commit: string;
+  date: string;
+  kbs: { kb: string; rows: { group: string; goldSent: number; mrr: number }[] }[];
+}
+const HISTORY = path.join(EVAL_DIR, 'history.json');
+const history: HistoryStep[] = existsSync(HISTORY) ? (JSON.parse(readFileSync(HISTORY, 'utf8')) as { steps: HistoryStep[] }).steps : [];
+if (values.record) {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: EVAL_DIR, encoding: 'utf8' }).trim();
+  const dirty = git('status', '--porcelain', '--', '../lib', '../eval/evaluate.ts', '../eval/peers.ts', '../eval/kbs.ts') !== '';
+  const step: HistoryStep = {
+    step: values.record,
+    commit: git('rev-parse', '--short', 'HEAD') + (dirty ? ' + uncommitted changes' : ''),
+    date: new Date().toISOString().slice(0, 10),
+    kbs: results.map((r) => ({
+      kb: r.kb.name,
+      rows: r.rows.get('selector')!.filter((x) => x.withGold > 0).map((x) => ({ group: x.group, goldSent: x.goldSent, mrr: x.mrr })),
+    })),
+  };
+  const at = history.findIndex((h) => h.step === step.step);
+  if (at >= 0) history[at] = step;
+  else history.push(step);
+  writeFileSync(HISTORY, JSON.stringify({ steps: history }, null, 1) + '\n');
+  console.error(`eval: recorded step "${step.step}" in eval/history.json`);
+}
+if (history.length) {
+  log('## Ranking changes, before and after (selector only; gold sent / MRR)');
+  log('');
+  log('Each row was produced by `npm run eval -- --record STEP` on the commit named; eval/README.md says which steps were kept and why.');
+  log('');
+  const groups = ['all', 'paraphrase', 'typo', 'keywords', 'follow-up'];
+  log(`| step | commit | KB | ${groups.join(' | ')} |`);
+  log(`|---|---|---|${groups.map(() => '---:').join('|')}|`);
+  for (const h of history) {
+    for (const { kb, rows } of h.kbs) {
+      const cells = groups.map((g) => {
+        const r = rows.find((x) => x.group === g);
+        return r ? `${formatPercent(r.goldSent, 0)} / ${formatNumber(r.mrr, 2)}` : '—';
+      });
+      log(`| ${h.step} | ${h.commit} | ${kb} | ${cells.join(' | ')} |`);
+    }
+  }
+  log('');
 }
 
 if (values.write) {
   const md = [
     '# Retrieval quality results',
     '',
-    `Produced by \`npm run eval\` on ${new Date().toISOString().slice(0, 10)}. Methods and metrics: eval/README.md.`,
+    `Produced by \`npm run eval -- --write\` on ${new Date().toISOString().slice(0, 10)}. Methods, metrics and question sets: eval/README.md.`,
     '',
-    ...out.map((l) => l.replace(/^## /, '## ')),
+    ...out,
   ].join('\n');
   writeFileSync(path.join(EVAL_DIR, 'results.md'), md + '\n');
   console.error('eval: wrote eval/results.md');

@@ -115,9 +115,9 @@ function VerdictRow({ v, top }: { v: SectionVerdict; top: number }) {
               <span
                 key={m.term}
                 className="rounded bg-slate-100 px-1.5 font-mono text-[11px] text-slate-600"
-                title={`tf ${m.tf}, idf ${m.idf.toFixed(3)}, weight ${m.weight}`}
+                title={`tf ${m.group ? m.group.map((g) => `${g.term} ${g.tf}×${g.share}`).join(' + ') : m.tf} (normalised ${m.normalisedTf.toFixed(2)}), idf ${m.idf.toFixed(3)}, weight ${m.weight}`}
               >
-                {m.term} {m.score.toFixed(2)}
+                {m.group ? m.group.map((g) => g.term).join('|') : m.term} {m.score.toFixed(2)}
               </span>
             ))}
           </div>

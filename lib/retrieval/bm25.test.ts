@@ -1,11 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bm25Idf, bm25TermScore, buildBm25Index, explainDocument, rankMatches, scoreInto, type WeightedTerm } from './bm25';
+import { bm25Idf, bm25Saturation, bm25TermScore, buildBm25Index, explainDocument, rankMatches, scoreInto, type FieldSpec, type WeightedFields, type WeightedTerm } from './bm25';
 
 const params = { k1: 1.2, b: 0.75 };
 
 function scoresFor(docs: string[][], query: WeightedTerm[], p = params): number[] {
-  const index = buildBm25Index(docs.map((terms) => [[terms, 1]]));
+  return scoresOf(docs.map((terms) => [[terms, 1]]), query, p);
+}
+
+function scoresOf(docs: WeightedFields[], query: WeightedTerm[], p = params, fields?: FieldSpec[]): number[] {
+  const index = buildBm25Index(docs, fields);
   const scores = new Float64Array(docs.length);
   const touched = new Int32Array(docs.length);
   scoreInto(index, query, p, scores, touched);
@@ -73,6 +77,75 @@ describe('BM25 formula', () => {
   });
 });
 
+describe('synonym groups as one clause (SynonymQuery)', () => {
+  const filler = (k: number) => Array.from({ length: k }, (_, i) => `w${i}`);
+  // d0 says four different price words once each; d1 says "price" four times; same length.
+  const docs = [
+    ['price', 'cost', 'fee', 'charge', ...filler(6)],
+    ['price', 'price', 'price', 'price', ...filler(6)],
+    [...filler(5), 'cost'],
+    filler(8),
+  ];
+  const group = (clause?: number): WeightedTerm[] =>
+    ['price', 'cost', 'fee', 'charge'].map((term) => ({ term, weight: 1, ...(clause === undefined ? {} : { clause }) }));
+
+  it('as separate terms, many synonyms once each outscore one word many times; as a clause they do not', () => {
+    const separate = scoresFor(docs, group());
+    expect(separate[0]).toBeGreaterThan(separate[1]!);
+    const clause = scoresFor(docs, group(7));
+    expect(clause[0]).toBeCloseTo(clause[1]!, 12); // same summed frequency, same length
+  });
+
+  it('sums frequencies times shares, uses the largest document frequency for idf, saturates once', () => {
+    const q: WeightedTerm[] = [
+      { term: 'price', weight: 1, clause: 1 },
+      { term: 'cost', weight: 0.5, clause: 1 },
+    ];
+    const scores = scoresFor(docs, q);
+    // d2: only "cost" (share 0.5), |d| = 6, avgdl = (10 + 10 + 6 + 8) / 4 = 8.5; n = max(2, 2) = 2 of N = 4.
+    const idf = bm25Idf(4, 2);
+    const norm = 1 - 0.75 + (0.75 * 6) / 8.5;
+    expect(scores[2]).toBeCloseTo(bm25Saturation(idf, (0.5 * 1) / norm, params.k1), 12);
+    const parts = explainDocument(buildBm25Index(docs.map((t) => [[t, 1]])), q, params, 0);
+    expect(parts).toHaveLength(1);
+    expect(parts[0]).toMatchObject({ term: 'price', weight: 1, tf: 2, group: [{ term: 'price', tf: 1, share: 1 }, { term: 'cost', tf: 1, share: 0.5 }] });
+  });
+});
+
+describe('BM25F: fields with their own length normalisation', () => {
+  it('one field of weight 1 is classic BM25', () => {
+    const docs = [['refund', 'refund', 'policy'], ['billing', 'faq'], ['refund', 'cancel', 'terms', 'now']];
+    const q = [{ term: 'refund', weight: 1 }];
+    const classic = scoresFor(docs, q);
+    const bm25f = scoresOf(docs.map((t) => [[t, 1]]), q, params, [{ weight: 1 }]);
+    bm25f.forEach((s, i) => expect(s).toBeCloseTo(classic[i]!, 12));
+  });
+
+  it('a heading match counts its field weight; a long body does not dilute the heading', () => {
+    const body = (k: number) => Array.from({ length: k }, (_, i) => `b${i}`);
+    const docs: WeightedFields[] = [
+      [[['refund'], 1], [body(5), 1]],
+      [[['refund'], 1], [body(200), 1]],
+      [[['other'], 1], [['refund', ...body(69)], 1]],
+    ];
+    const q = [{ term: 'refund', weight: 1 }];
+    const fields = [{ weight: 2, b: 0.75 }, { weight: 1 }];
+    const scores = scoresOf(docs, q, params, fields);
+    expect(scores[0]).toBeGreaterThan(scores[2]!); // heading beats body
+    expect(scores[1]).toBeCloseTo(scores[0]!, 12); // body length does not touch a heading-only match
+    const merged = scoresOf(docs.map((d): WeightedFields => [[d[0]![0], 2], d[1]!]), q); // heading counted twice in one bag
+    expect(merged[1]).toBeLessThan(merged[0]!);
+  });
+
+  it('saturates once over the fields: heading + body is less than the two scored apart', () => {
+    const docs: WeightedFields[] = [[[['refund'], 1], [['refund', 'x1'], 1]], [[['y'], 1], [['z'], 1]]];
+    const q = [{ term: 'refund', weight: 1 }];
+    const both = scoresOf(docs, q, params, [{ weight: 1 }, { weight: 1 }])[0]!;
+    const idf = bm25Idf(2, 1);
+    expect(both).toBeLessThan(2 * bm25Saturation(idf, 1, params.k1));
+  });
+});
+
 describe('BM25 invariants (property-based)', () => {
   const term = fc.constantFrom('a', 'b', 'c', 'd', 'e');
   const doc = fc.array(term, { minLength: 1, maxLength: 30 });
@@ -89,6 +162,27 @@ describe('BM25 invariants (property-based)', () => {
         scoreInto(index, q, params, scores, new Int32Array(docs.length));
         docs.forEach((_, d) => {
           const parts = explainDocument(index, q, params, d);
+          expect(parts.reduce((s, p) => s + p.score, 0)).toBe(scores[d]);
+        });
+      }),
+    );
+  });
+
+  it('the explanation sums to the score with synonym clauses and two fields too', () => {
+    const clauseQuery = fc.uniqueArray(term, { minLength: 1, maxLength: 5 }).chain((ts) =>
+      fc.tuple(...ts.map((t) => fc.record({ term: fc.constant(t), weight: fc.constantFrom(1, 0.5, 0.25), clause: fc.option(fc.constantFrom(1, 2), { nil: undefined }) }))),
+    );
+    fc.assert(
+      fc.property(corpus, corpus, clauseQuery, fc.double({ min: 0, max: 1, noNaN: true }), (heads, bodies, q, headingB) => {
+        const docs: WeightedFields[] = heads.map((h, d) => [[h, 1], [bodies[d % bodies.length]!, 1]]);
+        const index = buildBm25Index(docs, [{ weight: 2, b: headingB }, { weight: 1 }]);
+        const query = q.map((t) => (t.clause === undefined ? { term: t.term, weight: t.weight } : t));
+        const scores = new Float64Array(docs.length);
+        const touched = new Int32Array(docs.length);
+        const n = scoreInto(index, query, params, scores, touched);
+        expect(new Set(touched.subarray(0, n)).size).toBe(n);
+        docs.forEach((_, d) => {
+          const parts = explainDocument(index, query, params, d);
           expect(parts.reduce((s, p) => s + p.score, 0)).toBe(scores[d]);
         });
       }),

@@ -14,6 +14,9 @@ import type { SynonymGroup } from './types';
  *   latest message has a subject of its own, that subject leads
  * - a term added by a synonym group: `synonymWeight` (default 0.5) × the weight of the
  *   word that triggered it, so an exact word outranks its synonyms
+ *   With `synonymClauses`, a group's added terms and the customer's own words of that group
+ *   form one clause (`clause` = the group's number), which bm25.ts scores as one pseudo-term
+ *   (Lucene's SynonymQuery): the weights above become each term's share of the clause's frequency.
  * - a typo correction (typos.ts: a KB word one edit away from a typed word the KB does not
  *   contain): `typoWeight` (default 0.5) × the weight of the typed word. Corrections are
  *   made before synonym expansion, so a corrected word can trigger its synonyms.
@@ -45,6 +48,8 @@ export interface QueryWeights {
   synonymWeight: number;
   /** 0 or absent: no typo correction. */
   typoWeight?: number;
+  /** Score each synonym group as one clause (see above). */
+  synonymClauses?: boolean;
 }
 
 /** What typo correction needs: the KB's words and which terms the index knows. */
@@ -60,7 +65,7 @@ export interface TypoLookup {
 export function buildQuery(
   customerMessages: readonly string[],
   synonyms: readonly SynonymGroup[],
-  { historyWeight, synonymWeight, typoWeight = 0 }: QueryWeights,
+  { historyWeight, synonymWeight, typoWeight = 0, synonymClauses = false }: QueryWeights,
   typos?: TypoLookup,
 ): Query {
   const question = customerMessages.at(-1) ?? '';
@@ -94,6 +99,7 @@ export function buildQuery(
   }
   if (synonymWeight > 0) {
     const typed = new Set(byTerm.keys());
+    const fired = new Set<number>();
     for (const expansion of expandTerms(typed, synonyms)) {
       const triggerWeight = Math.min(...expansion.trigger.map((t) => byTerm.get(t)!.weight));
       byTerm.set(expansion.term, {
@@ -101,7 +107,16 @@ export function buildQuery(
         weight: synonymWeight * triggerWeight,
         source: 'synonym',
         from: expansion.from,
+        ...(synonymClauses ? { clause: expansion.group } : {}),
       });
+      fired.add(expansion.group);
+    }
+    // The customer's own single words of a fired group join its clause (a word in two groups joins the first).
+    for (const g of synonymClauses ? [...fired].sort((a, b) => a - b) : []) {
+      for (const entry of synonyms[g]!.terms) {
+        const own = entry.length === 1 ? byTerm.get(entry[0]!) : undefined;
+        if (own && own.source !== 'synonym' && own.clause === undefined) own.clause = g;
+      }
     }
   }
   return { question, previous, questionTerms, previousTerms, terms: [...byTerm.values()] };

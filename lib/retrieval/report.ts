@@ -36,6 +36,9 @@ export function formatExplanation(e: Explanation, { all = false } = {}): string 
   }
   if (synonyms.length) {
     lines.push(`synonyms: ${synonyms.map((t) => `${t.term}×${t.weight} (from "${t.from}")`).join(' ')}`);
+    if (synonyms.some((t) => t.clause !== undefined)) {
+      lines.push('          each group is scored with its word as one term (frequencies summed, one idf, one saturation)');
+    }
   }
   lines.push('');
   lines.push(' score  tokens  section');

@@ -148,7 +148,11 @@ describe('selectContext', () => {
 
   it('expands synonyms and shows the expansion', () => {
     const e = select(['how cheap is it']);
-    expect(e.query.terms).toContainEqual({ term: 'price', weight: 0.5, source: 'synonym', from: 'cheap' });
+    expect(e.query.terms).toContainEqual(expect.objectContaining({ term: 'price', weight: 0.5, source: 'synonym', from: 'cheap' }));
+    // The group is scored as one clause: one explanation part naming its terms.
+    const top = e.sections.find((s) => s.rank === 1)!;
+    expect(top.matches).toHaveLength(1);
+    expect(top.matches![0]!.group!.map((g) => g.term)).toContain('price');
     expect(e.sections.find((s) => s.rank === 1)!.id).toBe('plans.md#pricing');
     const withoutSynonyms = selectContext(createRetrievalIndex({ sections, synonyms: [] }, { budget: 1000 }), ['how cheap is it']);
     expect(withoutSynonyms.counts.matched).toBe(0);

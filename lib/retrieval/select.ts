@@ -152,13 +152,15 @@ export function createRetrievalIndex(
   const maxPartTokens = Math.max(MIN_PART_TOKENS, Math.floor((config.budget - pinnedTokens) * config.maxSectionShare));
   const sections = splitLongSections(kb.sections, maxPartTokens, count);
   const pool = sections.filter((s) => !s.pinned);
+  // The heading path and the body: two BM25F fields, or one bag with the heading counted titleWeight times.
   const bm25 = buildBm25Index(
     analyzeInBulk(() =>
       pool.map((s) => [
-        [analyze([...s.parents, s.title].join('\n')), config.titleWeight],
+        [analyze([...s.parents, s.title].join('\n')), config.headingField ? 1 : config.titleWeight],
         [analyze(s.text), 1],
       ]),
     ),
+    config.headingField ? [{ weight: config.titleWeight, b: config.headingB }, { weight: 1 }] : undefined,
   );
   const n = pool.length;
   const typos: TypoLookup | undefined =

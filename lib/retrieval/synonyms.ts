@@ -65,6 +65,8 @@ export interface Expansion {
   from: string;
   /** The analyzed terms of that entry. */
   trigger: string[];
+  /** Which group (index in the synonyms file) added it. */
+  group: number;
 }
 
 // Which groups each term occurs in (any entry), built once per groups array, so a question
@@ -101,7 +103,7 @@ export function expandTerms(queryTerms: ReadonlySet<string>, groups: readonly Sy
     for (const entry of group.terms) {
       const term = entry[0]!;
       if (entry.length === 1 && !queryTerms.has(term) && !added.has(term)) {
-        added.set(term, { term, from: group.words[trigger]!, trigger: group.terms[trigger]! });
+        added.set(term, { term, from: group.words[trigger]!, trigger: group.terms[trigger]!, group: g });
       }
     }
   }
