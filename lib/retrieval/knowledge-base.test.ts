@@ -1,19 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { writeFolder } from '../testing/folders';
 import { renderSectionBlock } from './context';
 import { loadKnowledgeBase } from './knowledge-base';
 import { countTokens } from './tokens';
 
-function kbFolder(files: Record<string, string | Buffer>): string {
-  const root = mkdtempSync(path.join(tmpdir(), 'kb-'));
-  for (const [name, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
-    writeFileSync(path.join(root, name), content);
-  }
-  return root;
-}
+const kbFolder = (files: Record<string, string | Buffer>) => writeFolder(files, 'kb-');
 
 describe('loadKnowledgeBase', () => {
   it('reads every markdown file below the root in path order, with ids, order and real token counts', () => {

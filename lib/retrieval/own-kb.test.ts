@@ -1,7 +1,6 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { writeFolder } from '../testing/folders';
 import { checkKnowledgeBase } from '../kb-check/check';
 import { titlePath } from './context';
 import { parseIdentity } from './identity';
@@ -11,14 +10,7 @@ import { countTokens } from './tokens';
 
 /** The shapes real documentation folders come in (issue: "Bring your own knowledge base"). */
 
-function kbFolder(files: Record<string, string | Buffer>): string {
-  const root = mkdtempSync(path.join(tmpdir(), 'own-kb-'));
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
-    writeFileSync(path.join(root, name), text);
-  }
-  return root;
-}
+const kbFolder = (files: Record<string, string | Buffer>) => writeFolder(files, 'own-kb-');
 const ids = (root: string) => loadKnowledgeBase(root).sections.map((s) => s.id);
 
 describe('ids unique by construction', () => {
