@@ -108,8 +108,8 @@ describe('compact traces: expandTurn(compactTurn(explanation)) gives back the ex
     expect(record.selection).toEqual({ whole: explanation });
     expect(record.prompt).toEqual({ whole: 'a prompt of its own' });
     expect(expandTurn(record, other)).toEqual({ explanation, systemPrompt: 'a prompt of its own' });
-    // A prompt around the context, not the chat's: still a frame, still exact.
-    const own = `<instructions>…</instructions>\n${explanation.context}`;
+    // A prompt of other wording around the same texts: still a frame, still exact.
+    const own = `${demo.instructions}\n---\n${explanation.context}`;
     const kb = kbVersionOf(demo.index, demo.instructions);
     const framed = compactTurn(explanation, own, kb);
     expect(framed.prompt).toHaveProperty('frame');

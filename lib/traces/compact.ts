@@ -207,18 +207,23 @@ function slotTexts(kb: KbVersion, context: string): [string, string, string] {
   return [kb.instructions, kb.pinnedContext.trimEnd(), reference(context, kb).trimEnd()];
 }
 
-/** The prompt's text around the slots, each slot looked for after the previous one. */
-export function promptFrame(systemPrompt: string, slots: readonly string[]): PromptFrame {
+/**
+ * The prompt's text around the slots, each slot looked for after the previous one; undefined
+ * unless every non-empty slot is found (a prompt not built from these texts is kept whole,
+ * so frames stay few and shared).
+ */
+export function promptFrame(systemPrompt: string, slots: readonly string[]): PromptFrame | undefined {
   const frame: PromptFrame = [];
   let at = 0;
-  slots.forEach((text, slot) => {
-    if (!text) return;
+  for (let slot = 0; slot < slots.length; slot++) {
+    const text = slots[slot]!;
+    if (!text) continue;
     const found = systemPrompt.indexOf(text, at);
-    if (found < 0) return;
+    if (found < 0) return undefined;
     if (found > at) frame.push(systemPrompt.slice(at, found));
     frame.push(slot as 0 | 1 | 2);
     at = found + text.length;
-  });
+  }
   if (at < systemPrompt.length) frame.push(systemPrompt.slice(at));
   return frame;
 }

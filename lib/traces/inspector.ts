@@ -144,7 +144,9 @@ export class SqliteInspector implements InspectorStore {
     if (filter.section) {
       const state =
         filter.section.state === 'sent' ? 'AND ts.sent = 1' : filter.section.state === 'dropped' ? "AND ts.reason = 'over-budget'" : '';
-      where.push(`EXISTS (SELECT 1 FROM turn_sections ts WHERE ts.turn_id = turns.id AND ts.section_id = @sectionId ${state})`);
+      where.push(
+        `seq IN (SELECT ts.turn_seq FROM turn_sections ts WHERE ts.section_ref = (SELECT ref FROM section_refs WHERE section_id = @sectionId) ${state})`,
+      );
       params.sectionId = filter.section.id;
     }
     const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
@@ -165,12 +167,15 @@ export class SqliteInspector implements InspectorStore {
   sectionTraffic(): SectionTraffic[] {
     return this.db
       .prepare(
-        `SELECT section_id AS sectionId,
-                SUM(sent) AS sent,
-                SUM(reason = 'scored') AS scored,
-                SUM(reason = 'floor') AS floor,
-                SUM(reason = 'over-budget') AS dropped
-         FROM turn_sections GROUP BY section_id ORDER BY sent DESC, section_id`,
+        `SELECT r.section_id AS sectionId, t.sent, t.scored, t.floor, t.dropped
+         FROM (SELECT section_ref,
+                      SUM(sent) AS sent,
+                      SUM(reason = 'scored') AS scored,
+                      SUM(reason = 'floor') AS floor,
+                      SUM(reason = 'over-budget') AS dropped
+               FROM turn_sections GROUP BY section_ref) t
+         JOIN section_refs r ON r.ref = t.section_ref
+         ORDER BY t.sent DESC, r.section_id`,
       )
       .all() as SectionTraffic[];
   }
