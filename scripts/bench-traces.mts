@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { demoBenchQuestions } from '../bench/questions.ts';
 import { chatBody, chatRequest, cookieFrom, harness } from '../app/api/chat/testing.ts';
 
-const { values } = parseArgs({ options: { turns: { type: 'string', default: '200' } } });
+const { values } = parseArgs({ options: { turns: { type: 'string', default: '200' }, tables: { type: 'boolean', default: false } } });
 const turns = Number(values.turns);
 const questions = demoBenchQuestions();
 const { handle, store } = harness();
@@ -40,8 +40,18 @@ for (let i = 0; i < turns; i++) {
 const counted = (store.db.prepare("SELECT COUNT(*) AS n FROM turns WHERE status = 'ok'").get() as { n: number }).n;
 if (counted !== turns) throw new Error(`${counted} of ${turns} turns were traced ok`);
 store.db.pragma('wal_checkpoint(TRUNCATE)');
-const copy = path.join(mkdtempSync(path.join(tmpdir(), 'bench-traces-')), 'copy.db');
+const copy = process.env.BENCH_TRACES_COPY ?? path.join(mkdtempSync(path.join(tmpdir(), 'bench-traces-')), 'copy.db');
 store.db.exec(`VACUUM INTO '${copy.replaceAll("'", "''")}'`);
 const bytes = statSync(copy).size;
 await store.close();
+if (values.tables) {
+  const Database = (await import('better-sqlite3')).default;
+  const db = new Database(copy, { readonly: true });
+  try {
+    const rows = db.prepare('SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC').all() as { name: string; bytes: number }[];
+    for (const r of rows) console.log(`${r.name.padEnd(32)} ${(r.bytes / 1024).toFixed(1).padStart(9)} KiB  ${(r.bytes / turns).toFixed(0).padStart(7)} B/turn`);
+  } finally {
+    db.close();
+  }
+}
 console.log(`${turns} turns on the demo KB: ${bytes.toLocaleString('en-US')} bytes after checkpoint + VACUUM = ${(bytes / turns / 1024).toFixed(2)} KiB per turn`);

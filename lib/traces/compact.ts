@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import {
   bm25TermScore,
   renderSectionBlock,
@@ -77,7 +78,8 @@ export interface CompactVerdict {
   /** Position of the section in `KbVersion.sections`. */
   at: number;
   reason: Reason;
-  score: number;
+  /** Absent when it is the sum of the terms' scores (0 without matches), as the selector adds them up. */
+  score?: number;
   rank?: number;
   matches?: CompactMatch[];
 }
@@ -112,6 +114,57 @@ export interface TurnRecord {
   /** Compact, or the whole explanation (turns written before compact traces, or one the codec could not reproduce). */
   selection: { compact: CompactSelection } | { whole: Explanation };
   prompt: { frame: PromptFrame } | { whole: string };
+}
+
+// ---------------------------------------------------------------------------
+// The stored form of a compact selection (one JSON text per turn)
+
+/** Verdict reasons by code, as stored (the store's `verdict_reasons` table holds the same list). */
+export const REASON_CODES: readonly Reason[] = ['over-budget', 'scored', 'floor', 'pinned', 'no-match'];
+const CODE = new Map(REASON_CODES.map((r, i) => [r, i]));
+
+/** Format version of the stored selection; a reader refuses any other. */
+export const SELECTION_FORMAT = 1;
+
+const storedSelection = z.object({
+  v: z.literal(SELECTION_FORMAT),
+  idfs: z.array(z.number().nullable()),
+  /** [KB position, reason code, rank | null, [[term, tf(, score)], …] | null, score?] — trailing nulls left out. */
+  verdicts: z.array(
+    z.tuple([z.number().int(), z.number().int().min(0).max(REASON_CODES.length - 1)]).rest(
+      z.union([z.number(), z.null(), z.array(z.tuple([z.number().int(), z.number()]).rest(z.number()))]),
+    ),
+  ),
+  noMatchListed: z.number().int(),
+  sent: z.array(z.number().int()),
+});
+
+/** A compact selection as JSON text: verdicts as short tuples (≈ 20 bytes a matched section). */
+export function encodeSelection(c: CompactSelection): string {
+  const verdicts = c.verdicts.map((v) => {
+    const tuple: (number | null | CompactMatch[])[] = [v.at, CODE.get(v.reason)!, v.rank ?? null, v.matches ?? null];
+    if (v.score !== undefined) tuple.push(v.score);
+    while (tuple.at(-1) === null) tuple.pop();
+    return tuple;
+  });
+  return JSON.stringify({ v: SELECTION_FORMAT, idfs: c.idfs, verdicts, noMatchListed: c.noMatchListed, sent: c.sent });
+}
+
+/** Reads `encodeSelection`'s text back; throws (naming the field) on anything else. */
+export function decodeSelection(json: string): CompactSelection {
+  const stored = storedSelection.parse(JSON.parse(json));
+  return {
+    idfs: stored.idfs,
+    verdicts: stored.verdicts.map(([at, code, rank, matches, score]) => {
+      const v: CompactVerdict = { at, reason: REASON_CODES[code]! };
+      if (typeof rank === 'number') v.rank = rank;
+      if (Array.isArray(matches)) v.matches = matches as CompactMatch[];
+      if (typeof score === 'number') v.score = score;
+      return v;
+    }),
+    noMatchListed: stored.noMatchListed,
+    sent: stored.sent,
+  };
 }
 
 // ---------------------------------------------------------------------------
@@ -266,7 +319,7 @@ function compactSelection(e: Explanation, kb: KbVersion): CompactSelection | und
     if (!samePart(v.part, s.part) || v.sent !== SENT[v.reason]) return undefined;
     listed.add(at);
     if (i >= tailStart) continue;
-    const c: CompactVerdict = { at, reason: v.reason, score: v.score };
+    const c: CompactVerdict = { at, reason: v.reason };
     if (v.rank !== undefined) c.rank = v.rank;
     if (v.matches) {
       const matches: CompactMatch[] = [];
@@ -279,6 +332,7 @@ function compactSelection(e: Explanation, kb: KbVersion): CompactSelection | und
       }
       c.matches = matches;
     }
+    if (!Object.is(sumOf(v.matches), v.score)) c.score = v.score;
     verdicts.push(c);
   }
 
@@ -287,7 +341,7 @@ function compactSelection(e: Explanation, kb: KbVersion): CompactSelection | und
   let noMatchListed = tail;
   const derived = unmatchedTail(kb, new Set(verdicts.map((v) => v.at)), tail);
   if (derived.length !== tail || derived.some((at, k) => kb.sections[at]!.id !== e.sections[tailStart + k]!.id)) {
-    for (let i = tailStart; i < e.sections.length; i++) verdicts.push({ at: byId.get(e.sections[i]!.id)!, reason: 'no-match', score: 0 });
+    for (let i = tailStart; i < e.sections.length; i++) verdicts.push({ at: byId.get(e.sections[i]!.id)!, reason: 'no-match' });
     noMatchListed = 0;
   }
 
@@ -299,6 +353,13 @@ function compactSelection(e: Explanation, kb: KbVersion): CompactSelection | und
   }
   if (contextOf(kb, sent) !== e.context) return undefined;
   return { idfs, verdicts, noMatchListed, sent };
+}
+
+/** A section's score from its terms' parts, added up in order as the selector does (0 without any). */
+function sumOf(matches: readonly TermExplanation[] | undefined): number {
+  let sum = 0;
+  for (const m of matches ?? []) sum += m.score;
+  return sum;
 }
 
 /** The first `count` unpinned sections in file order that are not in `listed`. */
@@ -332,25 +393,24 @@ export function compactTurn(explanation: Explanation, systemPrompt: string, kb: 
 
 function verdictOf(kb: KbVersion, paths: readonly string[], c: CompactVerdict, query: Query, idfs: readonly (number | null)[]): SectionVerdict {
   const s = kb.sections[c.at]!;
+  const matches = c.matches?.map(([t, tf, stored]): TermExplanation => {
+    const { term, weight } = query.terms[t]!;
+    const idf = idfs[t]!;
+    return { term, weight, tf, idf, score: stored ?? termScore(kb, s, weight, idf, tf)! };
+  });
   const v: SectionVerdict = {
     id: s.id,
     title: s.title,
     path: paths[c.at]!,
     source: s.source,
     pinned: s.pinned,
-    score: c.score,
+    score: c.score ?? sumOf(matches),
     ...(c.rank === undefined ? {} : { rank: c.rank }),
     tokens: s.tokens,
     sent: SENT[c.reason],
     reason: c.reason,
   };
-  if (c.matches) {
-    v.matches = c.matches.map(([t, tf, stored]): TermExplanation => {
-      const { term, weight } = query.terms[t]!;
-      const idf = idfs[t]!;
-      return { term, weight, tf, idf, score: stored ?? termScore(kb, s, weight, idf, tf)! };
-    });
-  }
+  if (matches) v.matches = matches;
   if (s.part) v.part = s.part;
   return v;
 }
@@ -369,7 +429,7 @@ export function expandTurn(record: TurnRecord, kb?: KbVersion): { explanation: E
     const { idfs, verdicts, noMatchListed, sent } = record.selection.compact;
     const sections = verdicts.map((c) => verdictOf(kbv, paths, c, record.query, idfs));
     for (const at of unmatchedTail(kbv, new Set(verdicts.map((v) => v.at)), noMatchListed)) {
-      sections.push(verdictOf(kbv, paths, { at, reason: 'no-match', score: 0 }, record.query, idfs));
+      sections.push(verdictOf(kbv, paths, { at, reason: 'no-match' }, record.query, idfs));
     }
     const { summary } = record;
     explanation = {

@@ -143,9 +143,10 @@ export class SqliteInspector implements InspectorStore {
     }
     if (filter.section) {
       const state =
-        filter.section.state === 'sent' ? 'AND ts.sent = 1' : filter.section.state === 'dropped' ? "AND ts.reason = 'over-budget'" : '';
+        filter.section.state === 'sent' ? 'AND v.sent = 1' : filter.section.state === 'dropped' ? "AND v.reason = 'over-budget'" : '';
       where.push(
-        `seq IN (SELECT ts.turn_seq FROM turn_sections ts WHERE ts.section_ref = (SELECT ref FROM section_refs WHERE section_id = @sectionId) ${state})`,
+        `seq IN (SELECT ts.turn_seq FROM turn_sections ts JOIN verdict_reasons v ON v.code = ts.reason
+                 WHERE ts.section_ref = (SELECT ref FROM section_refs WHERE section_id = @sectionId) ${state})`,
       );
       params.sectionId = filter.section.id;
     }
@@ -168,12 +169,12 @@ export class SqliteInspector implements InspectorStore {
     return this.db
       .prepare(
         `SELECT r.section_id AS sectionId, t.sent, t.scored, t.floor, t.dropped
-         FROM (SELECT section_ref,
-                      SUM(sent) AS sent,
-                      SUM(reason = 'scored') AS scored,
-                      SUM(reason = 'floor') AS floor,
-                      SUM(reason = 'over-budget') AS dropped
-               FROM turn_sections GROUP BY section_ref) t
+         FROM (SELECT ts.section_ref,
+                      SUM(v.sent) AS sent,
+                      SUM(v.reason = 'scored') AS scored,
+                      SUM(v.reason = 'floor') AS floor,
+                      SUM(v.reason = 'over-budget') AS dropped
+               FROM turn_sections ts JOIN verdict_reasons v ON v.code = ts.reason GROUP BY ts.section_ref) t
          JOIN section_refs r ON r.ref = t.section_ref
          ORDER BY t.sent DESC, r.section_id`,
       )

@@ -4,10 +4,11 @@ import Database from 'better-sqlite3';
 import type { Explanation, Query, Reason, RetrievalConfig } from '../retrieval/index';
 import {
   compactTurn,
+  decodeSelection,
+  encodeSelection,
   expandTurn,
+  REASON_CODES,
   textHash,
-  type CompactMatch,
-  type CompactVerdict,
   type KbSection,
   type KbVersion,
   type PromptFrame,
@@ -35,19 +36,22 @@ import type { TraceStore, TurnEnd, TurnStart, TurnStatus, TurnTrace, TurnTrigger
  *   per distinct frame (a handful: with or without the nothing-matched note, …).
  * - `turns`: one row per turn. Fields an inspector filters on are plain indexed columns
  *   (created_at, conversation_id, status, floor_used, question); the query (JSON, without the
- *   question), the token split, counts, top score, term IDFs, how many unmatched sections end
- *   the verdict list, the prompt frame, usage, timings and the reply beside them.
+ *   question), the token split, counts, top score, the prompt frame, usage, timings and the
+ *   reply beside them, and `selection`: the listed verdicts as compact.ts encodes them (JSON,
+ *   versioned: KB position, reason, rank, each term's [query term, tf], the send order).
  * - `turns_question_fts`: FTS5 index over `turns.question` (kept in step by triggers),
  *   for "turns whose question mentions X".
- * - `turn_sections`: the turn's listed verdicts up to its unmatched tail, in list order
- *   (position): pinned, scored, floor, over-budget — reason, sent, score, rank, each term's
- *   [query term, tf(, score)] and the send order. Sections with no match are not stored:
- *   for a turn, any section of its KB version absent here had no match.
- *   Examples of what this makes one query:
- *     turns in which X was sent:     … WHERE section_ref = (ref of X) AND sent = 1
- *     turns in which X was dropped:  … WHERE section_ref = (ref of X) AND reason = 'over-budget'
- *     sections ever sent:            SELECT DISTINCT section_ref FROM turn_sections WHERE sent = 1
+ * - `turn_sections`: the inspector's index, one row per (section, turn) in which the section
+ *   was sent or matched, with the reason (a `verdict_reasons` code: over-budget, scored, floor,
+ *   pinned; each with whether it means sent). Sections with no match are not stored: for a
+ *   turn, any section of its KB version absent here had no match. Keyed by section first.
+ *   Examples of what this makes one query (v = verdict_reasons):
+ *     turns in which X was sent:     … WHERE section_ref = (ref of X) AND v.sent = 1
+ *     turns in which X was dropped:  … WHERE section_ref = (ref of X) AND v.reason = 'over-budget'
+ *     sections ever sent:            SELECT DISTINCT section_ref FROM turn_sections JOIN v … WHERE v.sent = 1
  *     (never sent = the KB's section ids minus that set)
+ *   No index leads with turn_seq (it would double the table): delete a range of turns'
+ *   sections by `turn_seq` before the turns themselves.
  * - `turn_payloads`: the whole explanation and/or system prompt of a turn that is not stored
  *   compactly: turns recorded before schema version 3, or one compact.ts could not reproduce.
  *
@@ -219,8 +223,7 @@ export const MIGRATIONS: readonly string[] = [
     n_over_budget     INTEGER NOT NULL,
     n_no_match        INTEGER NOT NULL,
     n_omitted         INTEGER NOT NULL,
-    term_idfs         TEXT,
-    no_match_listed   INTEGER,
+    selection         TEXT,
     prompt_frame      INTEGER REFERENCES prompt_frames (id),
     provider          TEXT    NOT NULL,
     model_id          TEXT    NOT NULL,
@@ -243,7 +246,7 @@ export const MIGRATIONS: readonly string[] = [
          json_extract(explanation, '$.counts.matched'), json_extract(explanation, '$.counts.scored'),
          json_extract(explanation, '$.counts.floor'), json_extract(explanation, '$.counts.overBudget'),
          json_extract(explanation, '$.counts.noMatch'), json_extract(explanation, '$.omitted'),
-         NULL, NULL, NULL,
+         NULL, NULL,
          provider, model_id, selection_us, reply, usage, input_tokens, output_tokens, finish_reason,
          first_token_ms, total_ms, error, finished_at
   FROM turns_v2;
@@ -255,22 +258,24 @@ export const MIGRATIONS: readonly string[] = [
   );
   INSERT INTO turn_payloads (turn_seq, explanation, system_prompt) SELECT seq, explanation, system_prompt FROM turns_v2;
 
+  CREATE TABLE verdict_reasons (
+    code   INTEGER PRIMARY KEY,
+    reason TEXT    NOT NULL UNIQUE,
+    sent   INTEGER NOT NULL
+  );
+  INSERT INTO verdict_reasons (code, reason, sent) VALUES
+    (0, 'over-budget', 0), (1, 'scored', 1), (2, 'floor', 1), (3, 'pinned', 1), (4, 'no-match', 0);
   CREATE TABLE turn_sections (
-    turn_seq    INTEGER NOT NULL REFERENCES turns (seq) ON DELETE CASCADE,
-    position    INTEGER NOT NULL,
     section_ref INTEGER NOT NULL REFERENCES section_refs (ref),
-    reason      TEXT    NOT NULL CHECK (reason IN ('pinned', 'scored', 'floor', 'over-budget', 'no-match')),
-    sent        INTEGER NOT NULL,
-    score       REAL    NOT NULL,
-    rank        INTEGER,
-    matches     TEXT,
-    send_order  INTEGER,
-    PRIMARY KEY (turn_seq, position)
+    turn_seq    INTEGER NOT NULL REFERENCES turns (seq) ON DELETE CASCADE,
+    reason      INTEGER NOT NULL REFERENCES verdict_reasons (code),
+    PRIMARY KEY (section_ref, turn_seq)
   ) WITHOUT ROWID;
   INSERT INTO section_refs (section_id) SELECT DISTINCT section_id FROM turn_sections_v2 ORDER BY section_id;
-  INSERT INTO turn_sections (turn_seq, position, section_ref, reason, sent, score, rank)
-  SELECT t.seq, s.position, r.ref, s.reason, s.sent, s.score, s.rank
-  FROM turn_sections_v2 s JOIN turns t ON t.id = s.turn_id JOIN section_refs r ON r.section_id = s.section_id;
+  INSERT INTO turn_sections (section_ref, turn_seq, reason)
+  SELECT r.ref, t.seq, v.code
+  FROM turn_sections_v2 s JOIN turns t ON t.id = s.turn_id JOIN section_refs r ON r.section_id = s.section_id
+  JOIN verdict_reasons v ON v.reason = s.reason;
   DROP TABLE turn_sections_v2;
   DROP TABLE turns_v2;
 
@@ -280,7 +285,6 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX turns_floor_used ON turns (floor_used, created_at);
   CREATE INDEX turns_question ON turns (question COLLATE NOCASE);
   CREATE INDEX turns_visitor_conversation ON turns (visitor_id, conversation_id, created_at);
-  CREATE INDEX turn_sections_by_section ON turn_sections (section_ref, reason, sent);
 
   CREATE VIRTUAL TABLE turns_question_fts USING fts5 (
     question, content = 'turns', content_rowid = 'seq', tokenize = 'porter unicode61'
@@ -322,8 +326,7 @@ interface TurnRow {
   n_over_budget: number;
   n_no_match: number;
   n_omitted: number;
-  term_idfs: string | null;
-  no_match_listed: number | null;
+  selection: string | null;
   prompt_frame: number | null;
   provider: string;
   model_id: string;
@@ -338,15 +341,6 @@ interface TurnRow {
   /** From turn_payloads (LEFT JOIN). */
   payload_explanation: string | null;
   payload_system_prompt: string | null;
-}
-
-interface SectionRow {
-  section_id: string;
-  reason: Reason;
-  score: number;
-  rank: number | null;
-  matches: string | null;
-  send_order: number | null;
 }
 
 interface KbVersionRow {
@@ -467,27 +461,17 @@ export class SqliteTraceStore implements TraceStore, InspectorStore {
         nOverBudget: e.counts.overBudget,
         nNoMatch: e.counts.noMatch,
         nOmitted: e.omitted,
-        termIdfs: compact ? JSON.stringify(compact.idfs) : null,
-        noMatchListed: compact ? compact.noMatchListed : null,
+        selection: compact ? encodeSelection(compact) : null,
         promptFrame: frame?.id ?? null,
         provider: turn.provider,
         modelId: turn.modelId,
         selectionUs: Math.round(turn.selectionUs),
       }) as { seq: number };
+      // The inspector's index of sections sent or matched (no-match is never stored).
       if (compact) {
-        const sendOrder = new Map(compact.sent.map((at, i) => [at, i]));
-        compact.verdicts.forEach((v, position) => {
-          this.sql.insertSection.run(
-            seq, position, version!.refs[v.at], v.reason, SENT.has(v.reason) ? 1 : 0, v.score, v.rank ?? null,
-            v.matches ? JSON.stringify(v.matches) : null, sendOrder.get(v.at) ?? null,
-          );
-        });
+        for (const v of compact.verdicts) if (v.reason !== 'no-match') this.sql.insertSection.run(version!.refs[v.at], seq, REASON_CODE.get(v.reason));
       } else {
-        const sendOrder = new Map(e.sentIds.map((id, i) => [id, i]));
-        e.sections.forEach((v, position) => {
-          if (v.reason === 'no-match') return;
-          this.sql.insertSection.run(seq, position, this.sectionRef(v.id), v.reason, v.sent ? 1 : 0, v.score, v.rank ?? null, null, sendOrder.get(v.id) ?? null);
-        });
+        for (const v of e.sections) if (v.reason !== 'no-match') this.sql.insertSection.run(this.sectionRef(v.id), seq, REASON_CODE.get(v.reason));
       }
       if ('whole' in record.selection || 'whole' in record.prompt) {
         this.sql.insertPayload.run(
@@ -594,19 +578,8 @@ export class SqliteTraceStore implements TraceStore, InspectorStore {
     const query = { question: row.question, ...(JSON.parse(row.query) as Omit<Query, 'question'>) };
     let selection: TurnRecord['selection'];
     if (row.payload_explanation !== null) selection = { whole: JSON.parse(row.payload_explanation) as Explanation };
-    else {
-      if (!kb) throw new Error(`turn ${row.id} has a compact trace but no KB version`);
-      const at = positionsOf(kb);
-      const rows = this.sql.turnSections.all(row.seq) as SectionRow[];
-      const verdicts = rows.map((r): CompactVerdict => {
-        const v: CompactVerdict = { at: at.get(r.section_id)!, reason: r.reason, score: r.score };
-        if (r.rank !== null) v.rank = r.rank;
-        if (r.matches !== null) v.matches = JSON.parse(r.matches) as CompactMatch[];
-        return v;
-      });
-      const sent = rows.filter((r) => r.send_order !== null).sort((a, b) => a.send_order! - b.send_order!).map((r) => at.get(r.section_id)!);
-      selection = { compact: { idfs: JSON.parse(row.term_idfs!) as (number | null)[], verdicts, noMatchListed: row.no_match_listed!, sent } };
-    }
+    else if (row.selection !== null && kb) selection = { compact: decodeSelection(row.selection) };
+    else throw new Error(`turn ${row.id} has neither a whole nor a compact explanation (or no KB version)`);
     const prompt: TurnRecord['prompt'] =
       row.payload_system_prompt !== null ? { whole: row.payload_system_prompt } : { frame: this.frameOf(row.prompt_frame!) };
     return {
@@ -721,14 +694,8 @@ export class SqliteTraceStore implements TraceStore, InspectorStore {
   }
 }
 
-const SENT = new Set<Reason>(['pinned', 'scored', 'floor']);
-
-const positions = new WeakMap<KbVersion, Map<string, number>>();
-function positionsOf(kb: KbVersion): Map<string, number> {
-  let map = positions.get(kb);
-  if (!map) positions.set(kb, (map = new Map(kb.sections.map((s, i) => [s.id, i]))));
-  return map;
-}
+/** turn_sections.reason: the code of verdict_reasons (the same list as compact.ts REASON_CODES). */
+const REASON_CODE = new Map<Reason, number>(REASON_CODES.map((r, i) => [r, i]));
 
 function statements(db: Database.Database) {
   return {
@@ -737,16 +704,14 @@ function statements(db: Database.Database) {
         id, conversation_id, visitor_id, created_at, trigger, status, question, customer_messages, query, kb_version,
         floor_used, top_score, budget, tokens_pinned, tokens_scored, tokens_floor, tokens_total,
         n_sections, n_pinned, n_matched, n_scored, n_floor, n_over_budget, n_no_match, n_omitted,
-        term_idfs, no_match_listed, prompt_frame, provider, model_id, selection_us
+        selection, prompt_frame, provider, model_id, selection_us
       ) VALUES (
         @id, @conversationId, @visitorId, @createdAt, @trigger, 'pending', @question, @customerMessages, @query, @kbVersion,
         @floorUsed, @topScore, @budget, @tokensPinned, @tokensScored, @tokensFloor, @tokensTotal,
         @nSections, @nPinned, @nMatched, @nScored, @nFloor, @nOverBudget, @nNoMatch, @nOmitted,
-        @termIdfs, @noMatchListed, @promptFrame, @provider, @modelId, @selectionUs
+        @selection, @promptFrame, @provider, @modelId, @selectionUs
       ) RETURNING seq`),
-    insertSection: db.prepare(`
-      INSERT INTO turn_sections (turn_seq, position, section_ref, reason, sent, score, rank, matches, send_order)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    insertSection: db.prepare('INSERT INTO turn_sections (section_ref, turn_seq, reason) VALUES (?, ?, ?)'),
     insertPayload: db.prepare('INSERT INTO turn_payloads (turn_seq, explanation, system_prompt) VALUES (?, ?, ?)'),
     updateTurn: db.prepare(`
       UPDATE turns SET
@@ -757,9 +722,6 @@ function statements(db: Database.Database) {
     selectTurn: db.prepare(`${SELECT_TURNS} WHERE t.id = ?`),
     selectConversation: db.prepare(`${SELECT_TURNS} WHERE t.conversation_id = ? ORDER BY t.created_at, t.seq`),
     selectVisitorConversation: db.prepare(`${SELECT_TURNS} WHERE t.conversation_id = ? AND t.visitor_id = ? ORDER BY t.created_at, t.seq`),
-    turnSections: db.prepare(`
-      SELECT r.section_id, s.reason, s.score, s.rank, s.matches, s.send_order
-      FROM turn_sections s JOIN section_refs r ON r.ref = s.section_ref WHERE s.turn_seq = ? ORDER BY s.position`),
     insertText: db.prepare('INSERT INTO texts (hash, text) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING'),
     insertSectionRef: db.prepare('INSERT INTO section_refs (section_id) VALUES (?) ON CONFLICT (section_id) DO NOTHING'),
     sectionRef: db.prepare('SELECT ref FROM section_refs WHERE section_id = ?').pluck(),
