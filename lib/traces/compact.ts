@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import {
+  bm25Idf,
   bm25TermScore,
   renderSectionBlock,
   titlePath,
@@ -85,8 +86,12 @@ export interface CompactVerdict {
 }
 
 export interface CompactSelection {
-  /** IDF of each query term (index as in `query.terms`), null for a term no section has. */
-  idfs: (number | null)[];
+  /**
+   * Per query term (index as in `query.terms`): its document frequency, from which the idf
+   * follows with the selector's formula and the KB version's section count; [idf] where that
+   * does not give it back; null for a term no listed section has.
+   */
+  idfs: (number | [number] | null)[];
   /** The explanation's verdicts in list order, up to the unmatched tail. */
   verdicts: CompactVerdict[];
   /** How many unmatched, unsent sections end the list. */
@@ -128,7 +133,7 @@ export const SELECTION_FORMAT = 1;
 
 const storedSelection = z.object({
   v: z.literal(SELECTION_FORMAT),
-  idfs: z.array(z.number().nullable()),
+  idfs: z.array(z.union([z.number().int(), z.tuple([z.number()]), z.null()])),
   /** [KB position, reason code, rank | null, [[term, tf(, score)], …] | null, score?] — trailing nulls left out. */
   verdicts: z.array(
     z.tuple([z.number().int(), z.number().int().min(0).max(REASON_CODES.length - 1)]).rest(
@@ -138,6 +143,34 @@ const storedSelection = z.object({
   noMatchListed: z.number().int(),
   sent: z.array(z.number().int()),
 });
+
+const storedQuery = z.object({
+  previous: z.string().optional(),
+  questionTerms: z.array(z.string()),
+  previousTerms: z.array(z.string()),
+  /** [term, weight, source, from?] */
+  terms: z.array(
+    z.tuple([z.string(), z.number(), z.enum(['question', 'previous', 'synonym', 'typo'])]).rest(z.string()),
+  ),
+});
+
+/** The query as JSON text, without the question (a column of its own) and with its terms as tuples. */
+export function encodeQuery(query: Query): string {
+  const terms = query.terms.map((t) => (t.from === undefined ? [t.term, t.weight, t.source] : [t.term, t.weight, t.source, t.from]));
+  const { previous, questionTerms, previousTerms } = query;
+  return JSON.stringify({ ...(previous === undefined ? {} : { previous }), questionTerms, previousTerms, terms });
+}
+
+export function decodeQuery(question: string, json: string): Query {
+  const stored = storedQuery.parse(JSON.parse(json));
+  return {
+    question,
+    ...(stored.previous === undefined ? {} : { previous: stored.previous }),
+    questionTerms: stored.questionTerms,
+    previousTerms: stored.previousTerms,
+    terms: stored.terms.map(([term, weight, source, from]) => (from === undefined ? { term, weight, source } : { term, weight, source, from })),
+  };
+}
 
 /** A compact selection as JSON text: verdicts as short tuples (≈ 20 bytes a matched section). */
 export function encodeSelection(c: CompactSelection): string {
@@ -226,6 +259,8 @@ export function kbVersionOf(index: RetrievalIndex, instructions: string): KbVers
 /** Lookups derived from a KB version, computed once per version object. */
 interface KbLookups {
   byId: Map<string, number>;
+  /** Unpinned sections: the BM25 document count N. */
+  docCount: number;
   paths: string[];
   configJson: string;
 }
@@ -236,6 +271,7 @@ function lookupsOf(kb: KbVersion): KbLookups {
   if (!l) {
     l = {
       byId: new Map(kb.sections.map((s, i) => [s.id, i])),
+      docCount: kb.sections.filter((s) => !s.pinned).length,
       paths: kb.sections.map((s) => titlePath(s)),
       configJson: JSON.stringify(kb.config),
     };
@@ -302,6 +338,7 @@ function compactSelection(e: Explanation, kb: KbVersion): CompactSelection | und
   if (e.pinnedChars !== kb.pinnedContext.length || JSON.stringify(e.config) !== configJson) return undefined;
   const termIndex = new Map(e.query.terms.map((t, i) => [t.term, i]));
   const idfs: (number | null)[] = e.query.terms.map(() => null);
+  const docCount = lookupsOf(kb).docCount;
 
   // The unmatched tail: the longest run of no-match verdicts at the end that the KB gives back.
   let tailStart = e.sections.length;
@@ -352,7 +389,18 @@ function compactSelection(e: Explanation, kb: KbVersion): CompactSelection | und
     sent.push(at);
   }
   if (contextOf(kb, sent) !== e.context) return undefined;
-  return { idfs, verdicts, noMatchListed, sent };
+  return { idfs: idfs.map((idf) => (idf === null ? null : dfOf(idf, docCount))), verdicts, noMatchListed, sent };
+}
+
+/** The document frequency that gives `idf` back (idf = ln((N + 1) / (df + 0.5))), or [idf]. */
+function dfOf(idf: number, docCount: number): number | [number] {
+  const df = Math.round((docCount + 1) / Math.exp(idf) - 0.5);
+  return Object.is(bm25Idf(docCount, df), idf) ? df : [idf];
+}
+
+function idfOf(entry: number | [number] | null, docCount: number): number {
+  if (entry === null) throw new Error('a term without an idf has matches');
+  return typeof entry === 'number' ? bm25Idf(docCount, entry) : entry[0];
 }
 
 /** A section's score from its terms' parts, added up in order as the selector does (0 without any). */
@@ -391,11 +439,11 @@ export function compactTurn(explanation: Explanation, systemPrompt: string, kb: 
 // ---------------------------------------------------------------------------
 // expand
 
-function verdictOf(kb: KbVersion, paths: readonly string[], c: CompactVerdict, query: Query, idfs: readonly (number | null)[]): SectionVerdict {
+function verdictOf(kb: KbVersion, paths: readonly string[], c: CompactVerdict, query: Query, idfs: CompactSelection['idfs']): SectionVerdict {
   const s = kb.sections[c.at]!;
   const matches = c.matches?.map(([t, tf, stored]): TermExplanation => {
     const { term, weight } = query.terms[t]!;
-    const idf = idfs[t]!;
+    const idf = idfOf(idfs[t]!, lookupsOf(kb).docCount);
     return { term, weight, tf, idf, score: stored ?? termScore(kb, s, weight, idf, tf)! };
   });
   const v: SectionVerdict = {

@@ -1,10 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { Explanation, Query, Reason, RetrievalConfig } from '../retrieval/index';
+import type { Explanation, Reason, RetrievalConfig } from '../retrieval/index';
 import {
   compactTurn,
+  decodeQuery,
   decodeSelection,
+  encodeQuery,
   encodeSelection,
   expandTurn,
   REASON_CODES,
@@ -36,7 +38,7 @@ import type { TraceStore, TurnEnd, TurnStart, TurnStatus, TurnTrace, TurnTrigger
  *   per distinct frame (a handful: with or without the nothing-matched note, …).
  * - `turns`: one row per turn. Fields an inspector filters on are plain indexed columns
  *   (created_at, conversation_id, status, floor_used, question); the query (JSON, without the
- *   question), the token split, counts, top score, the prompt frame, usage, timings and the
+ *   question, terms as tuples; NULL when the explanation is whole), the token split, counts, top score, the prompt frame, usage, timings and the
  *   reply beside them, and `selection`: the listed verdicts as compact.ts encodes them (JSON,
  *   versioned: KB position, reason, rank, each term's [query term, tf], the send order).
  * - `turns_question_fts`: FTS5 index over `turns.question` (kept in step by triggers),
@@ -139,7 +141,8 @@ export const MIGRATIONS: readonly string[] = [
   // the listed verdicts (turn_sections, now with each term's tf and the send order); the
   // system prompt is a frame around slots (prompt_frames). Turns written before keep their
   // whole explanation and prompt in turn_payloads. turns and turn_sections are rebuilt
-  // (SQLite cannot drop NOT NULL columns): renamed, copied, dropped.
+  // (SQLite cannot drop NOT NULL columns): renamed, copied, dropped. The unused
+  // case-insensitive index on the question goes (the question filter is the FTS index).
   `
   DROP TRIGGER turns_question_fts_insert;
   DROP TRIGGER turns_question_fts_delete;
@@ -206,7 +209,7 @@ export const MIGRATIONS: readonly string[] = [
     status            TEXT    NOT NULL CHECK (status IN ('pending', 'ok', 'error', 'aborted')),
     question          TEXT    NOT NULL,
     customer_messages TEXT    NOT NULL,
-    query             TEXT    NOT NULL,
+    query             TEXT,
     kb_version        INTEGER REFERENCES kb_versions (id),
     floor_used        INTEGER NOT NULL,
     top_score         REAL    NOT NULL,
@@ -240,7 +243,7 @@ export const MIGRATIONS: readonly string[] = [
   );
   INSERT INTO turns
   SELECT seq, id, conversation_id, visitor_id, created_at, trigger, status, question, customer_messages,
-         json_remove(json_extract(explanation, '$.query'), '$.question'), NULL,
+         NULL, NULL,
          floor_used, top_score, budget, tokens_pinned, tokens_scored, tokens_floor, tokens_total,
          json_extract(explanation, '$.counts.sections'), json_extract(explanation, '$.counts.pinned'),
          json_extract(explanation, '$.counts.matched'), json_extract(explanation, '$.counts.scored'),
@@ -283,7 +286,6 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX turns_conversation ON turns (conversation_id, created_at);
   CREATE INDEX turns_status ON turns (status, created_at);
   CREATE INDEX turns_floor_used ON turns (floor_used, created_at);
-  CREATE INDEX turns_question ON turns (question COLLATE NOCASE);
   CREATE INDEX turns_visitor_conversation ON turns (visitor_id, conversation_id, created_at);
 
   CREATE VIRTUAL TABLE turns_question_fts USING fts5 (
@@ -309,7 +311,7 @@ interface TurnRow {
   status: string;
   question: string;
   customer_messages: string;
-  query: string;
+  query: string | null;
   kb_version: number | null;
   floor_used: number;
   top_score: number;
@@ -444,7 +446,7 @@ export class SqliteTraceStore implements TraceStore, InspectorStore {
         trigger: turn.trigger,
         question: turn.question,
         customerMessages: JSON.stringify(turn.customerMessages),
-        query: JSON.stringify({ ...e.query, question: undefined }),
+        query: compact ? encodeQuery(e.query) : null,
         kbVersion: version.id,
         floorUsed: e.floorUsed ? 1 : 0,
         topScore: e.topScore,
@@ -575,11 +577,11 @@ export class SqliteTraceStore implements TraceStore, InspectorStore {
 
   /** The turn's record as stored: compact parts from its rows, whole parts from turn_payloads. */
   private record(row: TurnRow, kb: KbVersion | undefined): TurnRecord {
-    const query = { question: row.question, ...(JSON.parse(row.query) as Omit<Query, 'question'>) };
     let selection: TurnRecord['selection'];
     if (row.payload_explanation !== null) selection = { whole: JSON.parse(row.payload_explanation) as Explanation };
     else if (row.selection !== null && kb) selection = { compact: decodeSelection(row.selection) };
     else throw new Error(`turn ${row.id} has neither a whole nor a compact explanation (or no KB version)`);
+    const query = 'whole' in selection ? selection.whole.query : decodeQuery(row.question, row.query!);
     const prompt: TurnRecord['prompt'] =
       row.payload_system_prompt !== null ? { whole: row.payload_system_prompt } : { frame: this.frameOf(row.prompt_frame!) };
     return {
