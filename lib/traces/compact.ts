@@ -129,7 +129,7 @@ export const REASON_CODES: readonly Reason[] = ['over-budget', 'scored', 'floor'
 const CODE = new Map(REASON_CODES.map((r, i) => [r, i]));
 
 /** Format version of the stored selection; a reader refuses any other. */
-export const SELECTION_FORMAT = 1;
+const SELECTION_FORMAT = 1;
 
 const storedSelection = z.object({
   v: z.literal(SELECTION_FORMAT),
@@ -208,7 +208,7 @@ function sha256(text: string): string {
 }
 
 /** The hash of a KB version's content (sections with their texts' hashes, instructions, pinned block, config). */
-export function kbVersionHash(kb: Omit<KbVersion, 'hash'>): string {
+function kbVersionHash(kb: Omit<KbVersion, 'hash'>): string {
   return sha256(
     JSON.stringify({
       config: kb.config,
@@ -301,7 +301,7 @@ function slotTexts(kb: KbVersion, context: string): [string, string, string] {
  * unless every non-empty slot is found (a prompt not built from these texts is kept whole,
  * so frames stay few and shared).
  */
-export function promptFrame(systemPrompt: string, slots: readonly string[]): PromptFrame | undefined {
+function promptFrame(systemPrompt: string, slots: readonly string[]): PromptFrame | undefined {
   const frame: PromptFrame = [];
   let at = 0;
   for (let slot = 0; slot < slots.length; slot++) {
@@ -317,7 +317,7 @@ export function promptFrame(systemPrompt: string, slots: readonly string[]): Pro
   return frame;
 }
 
-export function fillFrame(frame: PromptFrame, slots: readonly string[]): string {
+function fillFrame(frame: PromptFrame, slots: readonly string[]): string {
   return frame.map((piece) => (typeof piece === 'string' ? piece : slots[piece]!)).join('');
 }
 

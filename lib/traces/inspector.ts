@@ -71,7 +71,8 @@ export interface InspectorStore {
   thinMatchTurns(options?: { lowScore?: number; maxTurns?: number }): ThinMatchTurn[];
 }
 
-interface SummaryRow {
+/** The turns columns a summary reads (the store's full row extends it). */
+export interface SummaryRow {
   id: string;
   conversation_id: string;
   created_at: string;

@@ -16,8 +16,8 @@ import {
   type PromptFrame,
   type TurnRecord,
 } from './compact';
-import { SqliteInspector, type InspectorStore, type TurnFilter } from './inspector';
-import type { TraceStore, TurnEnd, TurnStart, TurnStatus, TurnTrace, TurnTrigger, TurnUsage } from './types';
+import { SqliteInspector, type InspectorStore, type SummaryRow, type TurnFilter } from './inspector';
+import type { TraceStore, TurnEnd, TurnStart, TurnTrace, TurnTrigger, TurnUsage } from './types';
 
 /**
  * Turn traces in SQLite (better-sqlite3, WAL). What is stored of a turn's explanation and
@@ -301,25 +301,13 @@ export const MIGRATIONS: readonly string[] = [
   `,
 ];
 
-interface TurnRow {
+interface TurnRow extends SummaryRow {
   seq: number;
-  id: string;
-  conversation_id: string;
   visitor_id: string | null;
-  created_at: string;
   trigger: string;
-  status: string;
-  question: string;
   customer_messages: string;
   query: string | null;
   kb_version: number | null;
-  floor_used: number;
-  top_score: number;
-  budget: number;
-  tokens_pinned: number;
-  tokens_scored: number;
-  tokens_floor: number;
-  tokens_total: number;
   n_sections: number;
   n_pinned: number;
   n_matched: number;
@@ -330,15 +318,11 @@ interface TurnRow {
   n_omitted: number;
   selection: string | null;
   prompt_frame: number | null;
-  provider: string;
-  model_id: string;
   selection_us: number;
   reply: string;
   usage: string | null;
   finish_reason: string | null;
   first_token_ms: number | null;
-  total_ms: number | null;
-  error: string | null;
   finished_at: string | null;
   /** From turn_payloads (LEFT JOIN). */
   payload_explanation: string | null;
@@ -622,7 +606,7 @@ export class SqliteTraceStore implements TraceStore, InspectorStore {
       provider: row.provider,
       modelId: row.model_id,
       selectionUs: row.selection_us,
-      status: row.status as TurnStatus,
+      status: row.status,
       reply: row.reply,
     } as TurnTrace;
     if (lazy) {
