@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { EXTRA_PORT } from './env';
-import { readChatStream } from './helpers';
+import { chatBody, readChatStream } from './helpers';
 import { startApp, type Server } from './spawn';
 
 /**
@@ -82,7 +82,7 @@ test('a refund question exports the turn, its retrieval span (refund rule pinned
   const response = await fetch(`${app.url}/api/chat`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ conversationId: 'conv-otel-0001', messages: [{ role: 'user', text: 'can I get a refund?' }] }),
+    body: JSON.stringify(chatBody('conv-otel-0001', [{ role: 'user', text: 'can I get a refund?' }])),
   });
   expect(response.status).toBe(200);
   const { turnId, text } = await readChatStream(response);
