@@ -17,6 +17,7 @@ import {
   rankMatches,
   scoreInto,
   sectionsFromSources,
+  select,
   selectContext,
   type RetrievalIndex,
   type SynonymGroup,
@@ -109,6 +110,23 @@ export const oursFull: Contender = {
       query(question) {
         const e = selectContext(index, [question]);
         return e.sentIds.length + e.context.length;
+      },
+    };
+  },
+};
+
+export const oursSelect: Contender = {
+  name: 'ours: select',
+  description:
+    'select (what a chat request runs before the model call): scoring + pinned + packing into the 3,700-token budget + floor + the context text; the explanation is built later, on demand',
+  build(input) {
+    const phases: Record<string, number> = {};
+    const index = buildOurIndex(input, phases);
+    return {
+      phases,
+      query(question) {
+        const s = select(index, [question]);
+        return s.sentIds.length + s.context.length;
       },
     };
   },
@@ -260,7 +278,7 @@ export const naive: Contender = {
   },
 };
 
-export const CONTENDERS: readonly Contender[] = [oursScoring, oursFull, miniSearch, orama, wink, okapi, naive];
+export const CONTENDERS: readonly Contender[] = [oursScoring, oursSelect, oursFull, miniSearch, orama, wink, okapi, naive];
 
 export function contenderByName(name: string): Contender {
   const found = CONTENDERS.find((c) => c.name === name);

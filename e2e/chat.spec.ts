@@ -48,12 +48,15 @@ test('a refund question: the reply streams in, the model got the refund rule, th
   // The trace of that turn.
   const trace = await db.finished(turnId);
   expect(trace).toMatchObject({ status: 'ok', provider: 'openai.chat', model_id: 'stub-model', reply: STUB_REPLY, error: null });
+  // The system prompt in the trace is rebuilt from the compact trace and its KB version (no
+  // prompt text is stored for it), byte for byte what the model received.
+  expect(trace.stored_prompt).toBe(false);
   expect(trace.system_prompt).toBe(system);
   expect(trace.input_tokens).toBe(1234); // the stub's reported usage
   expect(trace.first_token_ms).toBeGreaterThan(0);
   expect(trace.total_ms).toBeGreaterThanOrEqual(trace.first_token_ms!);
   expect(trace.selection_us).toBeGreaterThan(0);
-  const sections = db.sections(turnId);
+  const sections = await db.sections(turnId);
   expect(sections.find((s) => s.section_id === 'rules/assistant-rules.md#refunds')).toMatchObject({ reason: 'pinned', sent: 1 });
   const policy = sections.filter((s) => s.section_id.startsWith('billing/refund-policy.md#'));
   expect(policy.length).toBeGreaterThan(0);
@@ -74,7 +77,7 @@ test('a vague greeting: the model still gets knowledge, and the trace says the f
 
   const trace = await db.finished(turnId);
   expect(trace.floor_used).toBe(1);
-  const sections = db.sections(turnId);
+  const sections = await db.sections(turnId);
   expect(sections.some((s) => s.reason === 'floor' && s.sent === 1)).toBe(true);
   expect(sections.some((s) => s.reason === 'scored')).toBe(false);
 });

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { expect, type Page } from '@playwright/test';
+import { SqliteTraceStore } from '../lib/traces/sqlite';
 import { STUB_URL } from './env';
 
 /** The stub model's test controls. */
@@ -52,6 +53,12 @@ export function blockOf(system: string, tag: string): string {
   return match![1]!;
 }
 
+/**
+ * A turn's row in the trace database, with `explanation` (JSON text) and `system_prompt` as the
+ * store reconstructs them from its compact trace and KB version (what /debug shows), and
+ * `stored_prompt`: whether the prompt text itself was stored (only when it could not be
+ * reconstructed).
+ */
 export interface TurnRow {
   id: string;
   conversation_id: string;
@@ -61,6 +68,7 @@ export interface TurnRow {
   floor_used: number;
   explanation: string;
   system_prompt: string;
+  stored_prompt: boolean;
   provider: string;
   model_id: string;
   reply: string;
@@ -72,6 +80,7 @@ export interface TurnRow {
   total_ms: number | null;
 }
 
+/** A section sent or matched in a turn (its verdict in the reconstructed explanation), in list order. */
 export interface SectionRow {
   section_id: string;
   reason: string;
@@ -90,16 +99,36 @@ export function traces(file: string) {
       db.close();
     }
   };
+  const readAsync = async <T>(fn: (db: Database.Database) => Promise<T>): Promise<T> => {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    try {
+      return await fn(db);
+    } finally {
+      db.close();
+    }
+  };
   return {
-    turn: (id: string) => read((db) => db.prepare('SELECT * FROM turns WHERE id = ?').get(id) as TurnRow | undefined),
-    sections: (id: string) =>
-      read((db) => db.prepare('SELECT section_id, reason, sent, score, rank FROM turn_sections WHERE turn_id = ? ORDER BY position').all(id) as SectionRow[]),
+    turn: (id: string): Promise<TurnRow | undefined> =>
+      readAsync(async (db) => {
+        const row = db.prepare('SELECT * FROM turns WHERE id = ?').get(id) as Omit<TurnRow, 'explanation' | 'system_prompt' | 'stored_prompt'> | undefined;
+        if (!row) return undefined;
+        const trace = (await new SqliteTraceStore(db).getTurn(id))!;
+        const stored = db.prepare('SELECT system_prompt FROM turn_payloads WHERE turn_seq = ?').pluck().get((row as { seq?: number }).seq);
+        return { ...row, explanation: JSON.stringify(trace.explanation), system_prompt: trace.systemPrompt, stored_prompt: typeof stored === 'string' };
+      }),
+    async sections(id: string): Promise<SectionRow[]> {
+      const trace = await this.turn(id);
+      const { sections } = JSON.parse(trace!.explanation) as { sections: { id: string; reason: string; sent: boolean; score: number; rank?: number }[] };
+      return sections
+        .filter((v) => v.reason !== 'no-match')
+        .map((v) => ({ section_id: v.id, reason: v.reason, sent: v.sent ? 1 : 0, score: v.score, rank: v.rank ?? null }));
+    },
     lastTurnId: (conversationId: string) =>
       read((db) => db.prepare('SELECT id FROM turns WHERE conversation_id = ? ORDER BY seq DESC LIMIT 1').pluck().get(conversationId) as string | undefined),
     /** Waits for the turn to leave `pending` and returns it. */
     async finished(id: string, timeout = 10_000): Promise<TurnRow> {
       await expect.poll(() => read((db) => (db.prepare('SELECT status FROM turns WHERE id = ?').get(id) as { status: string } | undefined)?.status), { timeout }).not.toMatch(/^(pending)?$/);
-      return this.turn(id)!;
+      return (await this.turn(id))!;
     },
   };
 }

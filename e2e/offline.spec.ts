@@ -33,7 +33,7 @@ test('with no key, the refund question is answered in offline mode, quoting the 
   const trace = await db.finished(turnId);
   expect(trace).toMatchObject({ status: 'ok', provider: 'offline' });
   expect(trace.system_prompt).toContain('Never promise a refund.');
-  const best = db.sections(turnId).find((s) => s.reason === 'scored' && s.sent === 1)!;
+  const best = (await db.sections(turnId)).find((s) => s.reason === 'scored' && s.sent === 1)!;
   expect(best.section_id).toMatch(/refund/);
 
   // The reply names the best section and quotes its opening sentence from content/.

@@ -8,6 +8,8 @@ import { groundingFor, groundingProviderOptions } from '../ai/grounding';
 import type { LanguageModelV3 } from '../ai/model-types';
 import { OfflineModel } from '../ai/offline-model';
 import { testIndex } from '../testing/kb';
+import { ASSISTANT_INSTRUCTIONS } from '../ai/prompt';
+import { kbVersionOf } from '../traces/compact';
 import { SqliteTraceStore } from '../traces/sqlite';
 import { TurnRecorder } from './recorder';
 import { selectForTurn, toModelMessages, type ChatText } from './turn';
@@ -35,6 +37,7 @@ async function turn(model: LanguageModelV3, messages: ChatText[], { abortAfterCh
     question: selection.explanation.query.question,
     explanation: selection.explanation,
     systemPrompt: selection.systemPrompt,
+    kb: kbVersionOf(index, ASSISTANT_INSTRUCTIONS),
     provider: model.provider,
     modelId: model.modelId,
     selectionUs: selection.selectionUs,

@@ -2,11 +2,12 @@ import 'server-only';
 import { statSync } from 'node:fs';
 import { checkKnowledgeBase, type CheckReport } from '../kb-check/index';
 import { getKnowledge, type Knowledge } from '../knowledge';
-import { analyze, budgetHealth, contentWords, countTokens, selectContext, type Explanation } from '../retrieval/index';
+import { analyze, budgetHealth, contentWords, selectContext, type Explanation } from '../retrieval/index';
 import { getInspectorStore, getTraceStore } from '../traces';
 import type { InspectorStore, SectionTraffic } from '../traces/inspector';
 import type { TurnTrace } from '../traces/types';
 import { vocabularyGaps, vocabularyOf, type VocabularyGap } from './gaps';
+import { requestSplit, type RequestSplit } from './request-split';
 
 /** What the /debug pages and /api/debug handlers read: one place, shared by both. */
 
@@ -40,33 +41,7 @@ export function tryQuestion(question: string, previous?: string): { explanation:
   return { explanation, selectionUs: Math.round((performance.now() - started) * 1000) };
 }
 
-/** Tokens of the whole request, split by where they came from. */
-export interface RequestSplit {
-  instructions: number;
-  pinned: number;
-  scored: number;
-  floor: number;
-  history: number;
-  question: number;
-}
-
-/**
- * The token split of a turn's whole request: the system prompt's own instructions (all of it
- * minus the knowledge), the knowledge parts from the explanation, earlier messages of the
- * conversation as sent with the request, and the question. o200k_base counts; the
- * provider's own count (with message framing) is shown beside it as reported usage.
- */
-export function requestSplit(trace: TurnTrace, history: string[]): RequestSplit {
-  const { tokens } = trace.explanation;
-  return {
-    instructions: Math.max(0, countTokens(trace.systemPrompt) - tokens.total),
-    pinned: tokens.pinned,
-    scored: tokens.scored,
-    floor: tokens.floor,
-    history: history.reduce((sum, text) => sum + countTokens(text), 0),
-    question: countTokens(trace.question),
-  };
-}
+export { requestSplit, type RequestSplit } from './request-split';
 
 export interface TurnDetail {
   trace: TurnTrace;

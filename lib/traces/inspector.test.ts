@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRetrievalIndex, sectionsFromSources, selectContext } from '../retrieval/index';
+import { kbVersionOf } from './compact';
 import { ftsQuery } from './inspector';
 import { SqliteTraceStore } from './sqlite';
 import type { TurnStatus } from './types';
@@ -27,6 +28,7 @@ async function storeWith(turns: { q: string; status?: TurnStatus; at: string; co
       question: t.q,
       explanation,
       systemPrompt: `system\n${explanation.context}`,
+      kb: kbVersionOf(index, 'system'),
       provider: 'offline',
       modelId: 'offline-extractive',
       selectionUs: 12,
@@ -79,7 +81,7 @@ describe('SqliteTraceStore as the InspectorStore', () => {
     const explanation = selectContext(tight, ['refund']);
     await store.startTurn({
       id: 't', conversationId: 'c', createdAt: '2026-11-29T10:00:00.000Z', trigger: 'submit-message',
-      customerMessages: ['refund'], question: 'refund', explanation, systemPrompt: 's', provider: 'offline', modelId: 'm', selectionUs: 1,
+      customerMessages: ['refund'], question: 'refund', explanation, systemPrompt: 's', kb: kbVersionOf(tight, 's'), provider: 'offline', modelId: 'm', selectionUs: 1,
     });
     const inspector = store;
     expect(inspector.listTurns({ section: { id: 'refunds.md#refund-policy', state: 'dropped' } }, 1, 10).total).toBe(1);

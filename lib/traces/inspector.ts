@@ -71,7 +71,8 @@ export interface InspectorStore {
   thinMatchTurns(options?: { lowScore?: number; maxTurns?: number }): ThinMatchTurn[];
 }
 
-interface SummaryRow {
+/** The turns columns a summary reads (the store's full row extends it). */
+export interface SummaryRow {
   id: string;
   conversation_id: string;
   created_at: string;
@@ -143,8 +144,11 @@ export class SqliteInspector implements InspectorStore {
     }
     if (filter.section) {
       const state =
-        filter.section.state === 'sent' ? 'AND ts.sent = 1' : filter.section.state === 'dropped' ? "AND ts.reason = 'over-budget'" : '';
-      where.push(`EXISTS (SELECT 1 FROM turn_sections ts WHERE ts.turn_id = turns.id AND ts.section_id = @sectionId ${state})`);
+        filter.section.state === 'sent' ? 'AND v.sent = 1' : filter.section.state === 'dropped' ? "AND v.reason = 'over-budget'" : '';
+      where.push(
+        `seq IN (SELECT ts.turn_seq FROM turn_sections ts JOIN verdict_reasons v ON v.code = ts.reason
+                 WHERE ts.section_ref = (SELECT ref FROM section_refs WHERE section_id = @sectionId) ${state})`,
+      );
       params.sectionId = filter.section.id;
     }
     const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
@@ -165,12 +169,15 @@ export class SqliteInspector implements InspectorStore {
   sectionTraffic(): SectionTraffic[] {
     return this.db
       .prepare(
-        `SELECT section_id AS sectionId,
-                SUM(sent) AS sent,
-                SUM(reason = 'scored') AS scored,
-                SUM(reason = 'floor') AS floor,
-                SUM(reason = 'over-budget') AS dropped
-         FROM turn_sections GROUP BY section_id ORDER BY sent DESC, section_id`,
+        `SELECT r.section_id AS sectionId, t.sent, t.scored, t.floor, t.dropped
+         FROM (SELECT ts.section_ref,
+                      SUM(v.sent) AS sent,
+                      SUM(v.reason = 'scored') AS scored,
+                      SUM(v.reason = 'floor') AS floor,
+                      SUM(v.reason = 'over-budget') AS dropped
+               FROM turn_sections ts JOIN verdict_reasons v ON v.code = ts.reason GROUP BY ts.section_ref) t
+         JOIN section_refs r ON r.ref = t.section_ref
+         ORDER BY t.sent DESC, r.section_id`,
       )
       .all() as SectionTraffic[];
   }

@@ -1,14 +1,19 @@
-import { mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildSystemPrompt } from '../ai/prompt';
+import { requestSplit } from '../debug/request-split';
 import { selectContext } from '../retrieval/index';
 import { testIndex } from '../testing/kb';
+import { kbVersionOf } from './compact';
 import { MIGRATIONS, SqliteTraceStore } from './sqlite';
-import type { TurnStart } from './types';
+import type { TurnStart, TurnTrace } from './types';
 
 const index = testIndex();
+const INSTRUCTIONS = 'Answer from the knowledge below.';
+const kb = kbVersionOf(index, INSTRUCTIONS);
 const stores: SqliteTraceStore[] = [];
 
 function tempFile(): string {
@@ -37,7 +42,8 @@ function turn(question: string, overrides: Partial<TurnStart> = {}): TurnStart {
     customerMessages: [question],
     question,
     explanation,
-    systemPrompt: `<instructions>…</instructions>\n${explanation.context}`,
+    systemPrompt: buildSystemPrompt(explanation, index.pinnedContext, INSTRUCTIONS),
+    kb,
     provider: 'offline',
     modelId: 'lumacast-extractive-v1',
     selectionUs: 42.4,
@@ -138,22 +144,36 @@ describe('SqliteTraceStore', () => {
     await store.startTurn(refund);
     await store.startTurn(vague);
 
-    const rows = store.db.prepare('SELECT section_id, reason, sent, rank FROM turn_sections WHERE turn_id = ? ORDER BY position').all(refund.id) as {
-      section_id: string;
-      reason: string;
-      sent: number;
-      rank: number | null;
-    }[];
-    const expected = refund.explanation.sections.filter((v) => v.reason !== 'no-match');
+    const rows = store.db
+      .prepare(
+        `SELECT r.section_id, v.reason, v.sent FROM turn_sections s JOIN section_refs r ON r.ref = s.section_ref
+         JOIN verdict_reasons v ON v.code = s.reason WHERE s.turn_seq = (SELECT seq FROM turns WHERE id = ?) ORDER BY r.section_id`,
+      )
+      .all(refund.id) as { section_id: string; reason: string; sent: number }[];
+    const expected = refund.explanation.sections.filter((v) => v.reason !== 'no-match').sort((a, b) => (a.id < b.id ? -1 : 1));
     expect(rows.map((r) => [r.section_id, r.reason, r.sent])).toEqual(expected.map((v) => [v.id, v.reason, v.sent ? 1 : 0]));
-    expect(rows.find((r) => r.section_id === 'rules.md#refunds')).toMatchObject({ reason: 'pinned', sent: 1, rank: null });
-    expect(rows.find((r) => r.reason === 'scored')!.rank).toBe(1);
+    expect(rows.find((r) => r.section_id === 'rules.md#refunds')).toMatchObject({ reason: 'pinned', sent: 1 });
+    expect(rows.some((r) => r.reason === 'scored')).toBe(true);
 
     const sentIn = (id: string) =>
-      store.db.prepare('SELECT turn_id FROM turn_sections WHERE section_id = ? AND sent = 1 ORDER BY turn_id').pluck().all(id);
+      store.db
+        .prepare(
+          `SELECT t.id FROM turn_sections s JOIN turns t ON t.seq = s.turn_seq JOIN verdict_reasons v ON v.code = s.reason
+           WHERE s.section_ref = (SELECT ref FROM section_refs WHERE section_id = ?) AND v.sent = 1 ORDER BY t.id`,
+        )
+        .pluck()
+        .all(id);
     expect(sentIn('rules.md#refunds')).toEqual([refund.id, vague.id].sort());
 
-    const everSent = new Set(store.db.prepare('SELECT DISTINCT section_id FROM turn_sections WHERE sent = 1').pluck().all() as string[]);
+    const everSent = new Set(
+      store.db
+        .prepare(
+          `SELECT DISTINCT r.section_id FROM turn_sections s JOIN section_refs r ON r.ref = s.section_ref
+           JOIN verdict_reasons v ON v.code = s.reason WHERE v.sent = 1`,
+        )
+        .pluck()
+        .all() as string[],
+    );
     const neverSent = index.sections.map((s) => s.id).filter((id) => !everSent.has(id));
     expect(neverSent.length).toBeGreaterThanOrEqual(0);
     expect(neverSent.every((id) => !refund.explanation.sentIds.includes(id) && !vague.explanation.sentIds.includes(id))).toBe(true);
@@ -174,8 +194,53 @@ describe('SqliteTraceStore', () => {
     expect(hits).toEqual(['How do I start a live stream from OBS?']); // porter stemming: streaming ~ stream
     const plan = (sql: string) => JSON.stringify(store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all());
     expect(plan("SELECT * FROM turns WHERE status = 'error' ORDER BY created_at")).toContain('turns_status');
-    expect(plan("SELECT turn_id FROM turn_sections WHERE section_id = 'x' AND sent = 1")).toMatch(/USING (COVERING )?INDEX turn_sections_by_/);
-    expect(plan("SELECT turn_id FROM turn_sections WHERE section_id = 'x' AND reason = 'over-budget'")).toContain('turn_sections_by_section');
+    expect(plan('SELECT turn_seq FROM turn_sections WHERE section_ref = 1 AND reason = 0')).toMatch(/SEARCH turn_sections USING PRIMARY KEY \(section_ref=\?/);
+  });
+
+  it('reads a turn back exactly from its compact record, also from a fresh store that must read the KB version from disk', async () => {
+    const file = tempFile();
+    const store = open(file);
+    const starts = ['can I get a refund?', 'refund refund timelines 14 days billing', 'hi, I need some help', 'live stream OBS latency'].map((q) => turn(q));
+    for (const start of starts) await store.startTurn(start);
+    await store.close();
+    const fresh = open(file);
+    for (const start of starts) {
+      const trace = (await fresh.getTurn(start.id))!;
+      expect(trace.explanation).toStrictEqual(JSON.parse(JSON.stringify(start.explanation)));
+      expect(trace.systemPrompt).toBe(start.systemPrompt);
+      expect(trace.kbVersion).toBe(kb.hash);
+    }
+    // Nothing of it is whole: no payload rows, and the KB version was written once.
+    const count = (table: string) => (fresh.db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number);
+    expect(count('turn_payloads')).toBe(0);
+    expect(count('kb_versions')).toBe(1);
+    expect(count('kb_sections')).toBe(index.sections.length);
+    expect(count('texts')).toBe(new Set([...index.sections.map((s) => s.text), INSTRUCTIONS, index.pinnedContext]).size);
+    // The conversation lists expand lazily, to the same.
+    const listed = await fresh.listTurnsByConversation(starts[0]!.conversationId);
+    expect(listed.find((t) => t.id === starts[1]!.id)!.explanation).toStrictEqual(JSON.parse(JSON.stringify(starts[1]!.explanation)));
+  });
+
+  it('keeps a turn it cannot store compactly whole (a prompt not built from the KB version, an explanation of another KB)', async () => {
+    const store = open();
+    const other = testIndex({ budget: 500, floor: 60 });
+    const start = turn('refund', { kb: kbVersionOf(other, 'other'), systemPrompt: 'a prompt of its own' });
+    await store.startTurn(start);
+    const trace = (await store.getTurn(start.id))!;
+    expect(trace.explanation).toStrictEqual(JSON.parse(JSON.stringify(start.explanation)));
+    expect(trace.systemPrompt).toBe('a prompt of its own');
+    expect(store.db.prepare('SELECT COUNT(*) FROM turn_payloads WHERE explanation IS NOT NULL AND system_prompt IS NOT NULL').pluck().get()).toBe(1);
+  });
+
+  it('rolls a failed start back whole, KB version included, and records the next one', async () => {
+    const store = open();
+    const start = turn('refund');
+    await store.startTurn(start);
+    await expect(store.startTurn({ ...start, kb: kbVersionOf(testIndex({ budget: 450, floor: 60 }), INSTRUCTIONS) })).rejects.toThrow(/UNIQUE/);
+    expect(store.db.prepare('SELECT COUNT(*) FROM kb_versions').pluck().get()).toBe(1);
+    const next = turn('refund', { kb: kbVersionOf(testIndex({ budget: 450, floor: 60 }), INSTRUCTIONS) });
+    await store.startTurn(next);
+    expect((await store.getTurn(next.id))!.explanation).toStrictEqual(JSON.parse(JSON.stringify(next.explanation)));
   });
 
   it('opens an existing v1 database created by another process', () => {
@@ -186,6 +251,62 @@ describe('SqliteTraceStore', () => {
       expect.arrayContaining(['turns', 'turn_sections', 'turns_question_fts']),
     );
     db.close();
+  });
+});
+
+describe('migrating a database written before compact traces (fixtures/traces-v2.db, schema version 2)', () => {
+  const FIXTURE = path.join(import.meta.dirname, 'fixtures', 'traces-v2.db');
+
+  it('keeps every old turn readable with the same explanation and system prompt, the /debug filters and counts working, and records new turns compactly', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'traces-migrate-'));
+    const file = path.join(dir, 'traces.db');
+    copyFileSync(FIXTURE, file);
+    const before = new Database(file, { readonly: true });
+    expect(before.pragma('user_version', { simple: true })).toBe(2);
+    const old = before.prepare('SELECT * FROM turns ORDER BY seq').all() as Record<string, string | number | null>[];
+    const oldSections = before.prepare('SELECT turn_id, section_id, reason, sent FROM turn_sections ORDER BY turn_id, section_id').all();
+    before.close();
+    expect(old).toHaveLength(5);
+
+    const store = open(file);
+    expect(store.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    expect(store.db.pragma('foreign_key_check')).toEqual([]);
+    expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
+    for (const row of old) {
+      const trace = (await store.getTurn(row.id as string))!;
+      const explanation = JSON.parse(row.explanation as string) as TurnTrace['explanation'];
+      expect(trace.explanation).toStrictEqual(explanation);
+      expect(trace.systemPrompt).toBe(row.system_prompt);
+      expect(trace).toMatchObject({ question: row.question, status: row.status, reply: row.reply, conversationId: row.conversation_id, visitorId: row.visitor_id });
+      expect(trace.kbVersion).toBeUndefined();
+      // What the turn page renders from the trace: the same token split as before the migration.
+      const asBefore = { ...trace, explanation, systemPrompt: row.system_prompt as string };
+      expect(requestSplit(trace, ['earlier question'])).toEqual(requestSplit(asBefore, ['earlier question']));
+    }
+    const migratedSections = store.db
+      .prepare(
+        `SELECT t.id AS turn_id, r.section_id, v.reason, v.sent FROM turn_sections s JOIN turns t ON t.seq = s.turn_seq
+         JOIN section_refs r ON r.ref = s.section_ref JOIN verdict_reasons v ON v.code = s.reason ORDER BY t.id, r.section_id`,
+      )
+      .all();
+    expect(migratedSections).toEqual(oldSections);
+    expect(store.listTurns({ text: 'refund' }, 1, 10).turns.map((t) => t.id)).toEqual(['v2-turn-refund']);
+    expect(store.listTurns({ text: 'money card' }, 1, 10).turns.map((t) => t.id)).toEqual(['v2-turn-followup']);
+    expect(store.listTurns({ conversationId: 'conv-v2-b' }, 1, 10).turns.map((t) => t.id)).toEqual(['v2-turn-stream', 'v2-turn-floor']);
+    expect(store.listTurns({ floorUsed: true }, 1, 10).total).toBe(5);
+    expect(store.listTurns({ status: 'aborted' }, 1, 10).turns.map((t) => t.id)).toEqual(['v2-turn-stream']);
+    expect(store.listTurns({ section: { id: 'rules.md#refunds', state: 'sent' } }, 1, 10).total).toBe(5);
+    expect(store.sectionTraffic().find((t) => t.sectionId === 'rules.md#refunds')).toMatchObject({ sent: 5 });
+    expect(store.countTurns()).toBe(5);
+
+    // The pending turn still finishes once; a new turn is compact and sits beside the old ones.
+    expect(await store.finishTurn('v2-turn-pending', { status: 'ok', reply: 'done', totalMs: 1 })).toBe(true);
+    expect(await store.finishTurn('v2-turn-pending', { status: 'ok', reply: 'again', totalMs: 1 })).toBe(false);
+    const fresh = turn('can I get a refund?', { conversationId: 'conv-v2-a', createdAt: '2026-12-01T10:00:00.000Z' });
+    await store.startTurn(fresh);
+    expect((await store.getTurn(fresh.id))!.systemPrompt).toBe(fresh.systemPrompt);
+    expect((await store.listTurnsByConversation('conv-v2-a')).map((t) => t.id)).toEqual(['v2-turn-refund', 'v2-turn-followup', fresh.id]);
+    expect(store.db.prepare('SELECT COUNT(*) FROM turn_payloads').pluck().get()).toBe(5);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Explanation } from '../retrieval/index';
+import type { KbVersion } from './compact';
 
 /**
  * Turn traces: one record per chat request, written when the turn starts and completed
@@ -40,6 +41,11 @@ export interface TurnStart {
   explanation: Explanation;
   /** The exact system prompt sent to the model. */
   systemPrompt: string;
+  /**
+   * The KB version the turn was selected on (compact.ts `kbVersionOf(index, instructions)`):
+   * stored once per version, so the turn's record keeps only what is specific to it.
+   */
+  kb: KbVersion;
   /** AI SDK provider id, e.g. `openai.chat`, `openai.responses`, `offline`. */
   provider: string;
   modelId: string;
@@ -62,7 +68,9 @@ export interface TurnEnd {
   error?: string;
 }
 
-export interface TurnTrace extends TurnStart {
+export interface TurnTrace extends Omit<TurnStart, 'kb'> {
+  /** The content hash of the KB version the turn was selected on (absent for turns recorded before KB versions were). */
+  kbVersion?: string;
   status: TurnStatus;
   reply: string;
   usage?: TurnUsage;

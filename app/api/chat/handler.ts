@@ -8,6 +8,7 @@ import { bodyFailureResponse, jsonError, viaHttps } from '../../../lib/http';
 import type { Knowledge } from '../../../lib/knowledge/load';
 import type { RateLimiter } from '../../../lib/rate-limit/index';
 import { clientKey } from '../../../lib/rate-limit/client';
+import { kbVersionOf } from '../../../lib/traces/compact';
 import type { TraceStore } from '../../../lib/traces/types';
 import { conversationFromTurns, historyForTurn, type TurnHistory } from '../../../lib/chat/history';
 import type { ChatMessageMetadata, ChatUIMessage } from '../../../lib/chat/message';
@@ -152,6 +153,7 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
         question: selection.explanation.query.question,
         explanation: selection.explanation,
         systemPrompt: selection.systemPrompt,
+        kb: kbVersionOf(knowledge.index, knowledge.instructions),
         provider: chat.provider,
         modelId: chat.modelId,
         selectionUs: selection.selectionUs,

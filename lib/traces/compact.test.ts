@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { buildSystemPrompt } from '../ai/prompt';
+import { demoBenchQuestions } from '../../bench/questions';
+import { demoKnowledge } from '../../app/api/chat/testing';
+import { createRetrievalIndex, sectionsFromSources, selectContext, type RetrievalConfigInput, type RetrievalIndex } from '../retrieval/index';
+import { TEST_SOURCES } from '../testing/kb';
+import { compactTurn, expandTurn, kbVersionOf, type TurnRecord } from './compact';
+
+const INSTRUCTIONS = '<the assistant instructions>\nAnswer from the knowledge.';
+
+/** Selects, builds the prompt as the chat does, and round-trips both through the codec (and JSON, as the store does). */
+function roundTrip(index: RetrievalIndex, messages: string[], instructions = INSTRUCTIONS) {
+  const explanation = selectContext(index, messages);
+  const systemPrompt = buildSystemPrompt(explanation, index.pinnedContext, instructions);
+  const kb = kbVersionOf(index, instructions);
+  const record = JSON.parse(JSON.stringify(compactTurn(explanation, systemPrompt, kb))) as TurnRecord;
+  return { explanation, systemPrompt, record, expanded: expandTurn(record, kb) };
+}
+
+function expectExact(index: RetrievalIndex, messages: string[]) {
+  const { explanation, systemPrompt, record, expanded } = roundTrip(index, messages);
+  expect('compact' in record.selection, 'the explanation is stored compactly').toBe(true);
+  expect('frame' in record.prompt, 'the prompt is stored as a frame').toBe(true);
+  expect(expanded.explanation).toEqual(explanation);
+  // What the old store kept (JSON text): the same object, key for key.
+  expect(expanded.explanation).toStrictEqual(JSON.parse(JSON.stringify(explanation)));
+  expect(expanded.systemPrompt).toBe(systemPrompt);
+  return { explanation, record };
+}
+
+const LONG = Array.from({ length: 120 }, (_, i) => `Step ${i + 1}: open the encoder settings, check the bitrate and the keyframe interval of stream ${i}.`).join('\n');
+
+function splitIndex(config: RetrievalConfigInput = { budget: 400, floor: 60 }): RetrievalIndex {
+  return createRetrievalIndex(
+    { sections: sectionsFromSources([...TEST_SOURCES, { file: 'product/encoder.md', text: `# Encoder guide\n${LONG}` }]), synonyms: [] },
+    config,
+  );
+}
+
+describe('compact traces: expandTurn(compactTurn(explanation)) gives back the explanation and the exact prompt', () => {
+  const demo = demoKnowledge();
+
+  it('for 275 varied questions on the demo KB (golden set, off-topic ones that take the floor), and follow-ups', () => {
+    const questions = demoBenchQuestions();
+    let floor = 0;
+    let overBudget = 0;
+    questions.forEach((q, i) => {
+      const messages = i % 3 === 2 ? [questions[i - 1]!, q] : [q];
+      const { explanation } = expectExact(demo.index, messages);
+      if (explanation.floorUsed) floor++;
+      if (explanation.counts.overBudget > 0) overBudget++;
+    });
+    expect(floor).toBeGreaterThan(10);
+    expect(overBudget).toBeGreaterThan(10);
+  });
+
+  it('with the demo KB’s own instructions, as the chat builds its prompt', () => {
+    const { explanation, systemPrompt, record, expanded } = roundTrip(demo.index, ['can I get a refund?'], demo.instructions);
+    expect(expanded).toEqual({ explanation, systemPrompt });
+    expect(record.prompt).toMatchObject({ frame: expect.arrayContaining([0, 1, 2]) });
+  });
+
+  it('when nothing matched (the floor fills in, the prompt carries the nothing-matched note)', () => {
+    expectExact(demo.index, ['zzqx wibble']);
+    const { explanation, systemPrompt } = roundTrip(demo.index, ['zzqx wibble']);
+    expect(explanation.counts.matched).toBe(0);
+    expect(explanation.floorUsed).toBe(true);
+    expect(systemPrompt).toMatch(/None of the sections below matched/);
+  });
+
+  it('for sections split into parts, sent and over budget', () => {
+    const index = splitIndex();
+    expect(index.sections.some((s) => s.part)).toBe(true);
+    const { explanation } = expectExact(index, ['encoder bitrate keyframe settings']);
+    const parts = explanation.sections.filter((v) => v.part);
+    expect(parts.some((v) => v.sent)).toBe(true);
+    expect(parts.some((v) => v.reason === 'over-budget')).toBe(true);
+  });
+
+  it('for lists cut at explainLimit (omitted sections), with late picks and with an empty list', () => {
+    for (const explainLimit of [0, 1, 3, 10]) {
+      const index = splitIndex({ budget: 400, floor: 60, explainLimit });
+      for (const q of ['encoder bitrate keyframe settings', 'refund', 'stream', 'nothing here at all']) {
+        const { explanation } = expectExact(index, [q]);
+        expect(explanation.sections.length).toBeLessThanOrEqual(index.pinned.length + explanation.counts.scored + explanation.counts.floor + explainLimit);
+      }
+    }
+    const cut = selectContext(splitIndex({ budget: 400, floor: 60, explainLimit: 1 }), ['encoder bitrate keyframe settings']);
+    expect(cut.omitted).toBeGreaterThan(0);
+  });
+
+  it('stores little per turn: no section text, no unmatched verdicts, no prompt text', () => {
+    const { explanation, record } = expectExact(demo.index, ['how do I get a refund for my annual plan?']);
+    const json = JSON.stringify(record);
+    expect(json.length).toBeLessThan(JSON.stringify(explanation).length / 10);
+    expect(json).not.toContain(explanation.context.slice(0, 200));
+    expect(record.selection).toMatchObject({ compact: { noMatchListed: explanation.counts.noMatch } });
+    // Each term's score is recomputed from the KB version, not stored.
+    const matches = 'compact' in record.selection ? record.selection.compact.verdicts.flatMap((v) => v.matches ?? []) : [];
+    expect(matches.length).toBeGreaterThan(10);
+    expect(matches.every((m) => m.length === 2)).toBe(true);
+  });
+
+  it('keeps what it cannot derive whole: an explanation of another KB, a prompt that is not built from it', () => {
+    const other = kbVersionOf(splitIndex(), INSTRUCTIONS);
+    const explanation = selectContext(demo.index, ['refund']);
+    const record = compactTurn(explanation, 'a prompt of its own', other);
+    expect(record.selection).toEqual({ whole: explanation });
+    expect(record.prompt).toEqual({ whole: 'a prompt of its own' });
+    expect(expandTurn(record, other)).toEqual({ explanation, systemPrompt: 'a prompt of its own' });
+    // A prompt of other wording around the same texts: still a frame, still exact.
+    const own = `${demo.instructions}\n---\n${explanation.context}`;
+    const kb = kbVersionOf(demo.index, demo.instructions);
+    const framed = compactTurn(explanation, own, kb);
+    expect(framed.prompt).toHaveProperty('frame');
+    expect(expandTurn(framed, kb).systemPrompt).toBe(own);
+  });
+
+  it('gives one KB version per index and instructions, with a content hash that changes with any of it', () => {
+    const a = kbVersionOf(demo.index, demo.instructions);
+    expect(kbVersionOf(demo.index, demo.instructions)).toBe(a);
+    expect(a.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(kbVersionOf(demo.index, 'other instructions').hash).not.toBe(a.hash);
+    expect(kbVersionOf(splitIndex(), INSTRUCTIONS).hash).not.toBe(kbVersionOf(splitIndex({ budget: 500, floor: 60 }), INSTRUCTIONS).hash);
+    expect(kbVersionOf(splitIndex(), INSTRUCTIONS).hash).toBe(kbVersionOf(splitIndex(), INSTRUCTIONS).hash);
+  });
+});

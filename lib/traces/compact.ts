@@ -1,0 +1,500 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import {
+  bm25Idf,
+  bm25TermScore,
+  renderSectionBlock,
+  titlePath,
+  type Explanation,
+  type Query,
+  type Reason,
+  type RetrievalConfig,
+  type RetrievalIndex,
+  type SectionPart,
+  type SectionVerdict,
+  type TermExplanation,
+  type TokenSplit,
+} from '../retrieval/index';
+
+/**
+ * Compact turn traces: the codec between a turn's Explanation + system prompt and what the
+ * trace store keeps of them.
+ *
+ * A turn's explanation is mostly the knowledge base itself: a verdict for every section
+ * (title, path, source, tokens), the context text (the sent sections' blocks) and, in the
+ * system prompt, the KB's instructions and pinned block again. So the KB version is stored
+ * once (`KbVersion`: every section with its text, the instructions, the pinned block, the
+ * retrieval config), and per turn only what is specific to it (`TurnRecord`):
+ *
+ * - the query, the summary figures (token split, counts, top score, omitted);
+ * - the listed verdicts except the unmatched tail: KB position, reason, score, rank, and each
+ *   term's part as [query term, tf] — the term's score is recomputed from the KB version's
+ *   BM25 document length with the selector's own formula, and stored only where that does
+ *   not give the same number;
+ * - how many unmatched sections end the list (they are the KB's unpinned sections not listed
+ *   above, in file order);
+ * - what was sent, in send order (the context text is their blocks, joined);
+ * - the system prompt as a frame: its text around three slots (the instructions, the pinned
+ *   block, this turn's reference text), so an old turn reads back byte for byte even after
+ *   the prompt's wording changes in code.
+ *
+ * `compactTurn` checks every derived piece against the real one as it goes (cheap string and
+ * number comparisons); where one would not come back identical it keeps the whole
+ * explanation (or the whole prompt) instead, so `expandTurn(compactTurn(e, p, kb), kb)` always
+ * gives back `e` and `p` (tested: compact.test.ts).
+ */
+
+/** One section of a KB version, as sent: `KbVersion.sections` is the index's sections (parts of split ones included). */
+export interface KbSection {
+  id: string;
+  title: string;
+  parents: readonly string[];
+  source: string;
+  line: number;
+  tokens: number;
+  pinned: boolean;
+  part?: SectionPart;
+  text: string;
+  /** BM25 document length (weighted terms of heading path and body); absent for pinned sections, which are not scored. */
+  bm25Length?: number;
+}
+
+/** Everything of a KB in service that a turn's explanation and prompt draw on, keyed by a content hash. */
+export interface KbVersion {
+  /** SHA-256 (hex) over the config, instructions, pinned block, average document length and every section with its text's hash. */
+  hash: string;
+  sections: readonly KbSection[];
+  instructions: string;
+  /** The pinned sections' blocks, as the context text starts. */
+  pinnedContext: string;
+  config: RetrievalConfig;
+  avgDocLength: number;
+}
+
+/** [query term index, tf] — the score recomputed — or [query term index, tf, score] when it is stored. */
+export type CompactMatch = [term: number, tf: number] | [term: number, tf: number, score: number];
+
+/** One listed verdict; everything else about the section comes from the KB version. */
+export interface CompactVerdict {
+  /** Position of the section in `KbVersion.sections`. */
+  at: number;
+  reason: Reason;
+  /** Absent when it is the sum of the terms' scores (0 without matches), as the selector adds them up. */
+  score?: number;
+  rank?: number;
+  matches?: CompactMatch[];
+}
+
+export interface CompactSelection {
+  /**
+   * Per query term (index as in `query.terms`): its document frequency, from which the idf
+   * follows with the selector's formula and the KB version's section count; [idf] where that
+   * does not give it back; null for a term no listed section has.
+   */
+  idfs: (number | [number] | null)[];
+  /** The explanation's verdicts in list order, up to the unmatched tail. */
+  verdicts: CompactVerdict[];
+  /** How many unmatched, unsent sections end the list. */
+  noMatchListed: number;
+  /** KB positions of the sections sent, in send order (`sentIds`). */
+  sent: number[];
+}
+
+/** Literal text, or a slot: 0 the KB's instructions, 1 its pinned block (end trimmed), 2 the turn's reference text (end trimmed). */
+export type PromptFrame = (string | 0 | 1 | 2)[];
+
+export interface TurnSummary {
+  budget: number;
+  tokens: TokenSplit;
+  floorUsed: boolean;
+  counts: Explanation['counts'];
+  topScore: number;
+  omitted: number;
+}
+
+/** What the store keeps of one turn's explanation and prompt. */
+export interface TurnRecord {
+  query: Query;
+  summary: TurnSummary;
+  /** Compact, or the whole explanation (turns written before compact traces, or one the codec could not reproduce). */
+  selection: { compact: CompactSelection } | { whole: Explanation };
+  prompt: { frame: PromptFrame } | { whole: string };
+}
+
+// ---------------------------------------------------------------------------
+// The stored form of a compact selection (one JSON text per turn)
+
+/** Verdict reasons by code, as stored (the store's `verdict_reasons` table holds the same list). */
+export const REASON_CODES: readonly Reason[] = ['over-budget', 'scored', 'floor', 'pinned', 'no-match'];
+const CODE = new Map(REASON_CODES.map((r, i) => [r, i]));
+
+/** Format version of the stored selection; a reader refuses any other. */
+const SELECTION_FORMAT = 1;
+
+const storedSelection = z.object({
+  v: z.literal(SELECTION_FORMAT),
+  idfs: z.array(z.union([z.number().int(), z.tuple([z.number()]), z.null()])),
+  /** [KB position, reason code, rank | null, [[term, tf(, score)], …] | null, score?] — trailing nulls left out. */
+  verdicts: z.array(
+    z.tuple([z.number().int(), z.number().int().min(0).max(REASON_CODES.length - 1)]).rest(
+      z.union([z.number(), z.null(), z.array(z.tuple([z.number().int(), z.number()]).rest(z.number()))]),
+    ),
+  ),
+  noMatchListed: z.number().int(),
+  sent: z.array(z.number().int()),
+});
+
+const storedQuery = z.object({
+  previous: z.string().optional(),
+  questionTerms: z.array(z.string()),
+  previousTerms: z.array(z.string()),
+  /** [term, weight, source, from?] */
+  terms: z.array(
+    z.tuple([z.string(), z.number(), z.enum(['question', 'previous', 'synonym', 'typo'])]).rest(z.string()),
+  ),
+});
+
+/** The query as JSON text, without the question (a column of its own) and with its terms as tuples. */
+export function encodeQuery(query: Query): string {
+  const terms = query.terms.map((t) => (t.from === undefined ? [t.term, t.weight, t.source] : [t.term, t.weight, t.source, t.from]));
+  const { previous, questionTerms, previousTerms } = query;
+  return JSON.stringify({ ...(previous === undefined ? {} : { previous }), questionTerms, previousTerms, terms });
+}
+
+export function decodeQuery(question: string, json: string): Query {
+  const stored = storedQuery.parse(JSON.parse(json));
+  return {
+    question,
+    ...(stored.previous === undefined ? {} : { previous: stored.previous }),
+    questionTerms: stored.questionTerms,
+    previousTerms: stored.previousTerms,
+    terms: stored.terms.map(([term, weight, source, from]) => (from === undefined ? { term, weight, source } : { term, weight, source, from })),
+  };
+}
+
+/** A compact selection as JSON text: verdicts as short tuples (≈ 20 bytes a matched section). */
+export function encodeSelection(c: CompactSelection): string {
+  const verdicts = c.verdicts.map((v) => {
+    const tuple: (number | null | CompactMatch[])[] = [v.at, CODE.get(v.reason)!, v.rank ?? null, v.matches ?? null];
+    if (v.score !== undefined) tuple.push(v.score);
+    while (tuple.at(-1) === null) tuple.pop();
+    return tuple;
+  });
+  return JSON.stringify({ v: SELECTION_FORMAT, idfs: c.idfs, verdicts, noMatchListed: c.noMatchListed, sent: c.sent });
+}
+
+/** Reads `encodeSelection`'s text back; throws (naming the field) on anything else. */
+export function decodeSelection(json: string): CompactSelection {
+  const stored = storedSelection.parse(JSON.parse(json));
+  return {
+    idfs: stored.idfs,
+    verdicts: stored.verdicts.map(([at, code, rank, matches, score]) => {
+      const v: CompactVerdict = { at, reason: REASON_CODES[code]! };
+      if (typeof rank === 'number') v.rank = rank;
+      if (Array.isArray(matches)) v.matches = matches as CompactMatch[];
+      if (typeof score === 'number') v.score = score;
+      return v;
+    }),
+    noMatchListed: stored.noMatchListed,
+    sent: stored.sent,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// KB versions
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** The hash of a KB version's content (sections with their texts' hashes, instructions, pinned block, config). */
+function kbVersionHash(kb: Omit<KbVersion, 'hash'>): string {
+  return sha256(
+    JSON.stringify({
+      config: kb.config,
+      instructions: kb.instructions,
+      pinnedContext: kb.pinnedContext,
+      avgDocLength: kb.avgDocLength,
+      sections: kb.sections.map(({ text, ...s }) => ({ ...s, text: textHash(text) })),
+    }),
+  );
+}
+
+/** Content address of a text (texts table). */
+export function textHash(text: string): string {
+  return sha256(text);
+}
+
+const versionsByIndex = new WeakMap<RetrievalIndex, Map<string, KbVersion>>();
+
+/** The KB version of an index and instructions, built (and hashed) once per loaded index. */
+export function kbVersionOf(index: RetrievalIndex, instructions: string): KbVersion {
+  let byInstructions = versionsByIndex.get(index);
+  if (!byInstructions) versionsByIndex.set(index, (byInstructions = new Map()));
+  let version = byInstructions.get(instructions);
+  if (!version) {
+    const doc = new Map(index.pool.map((s, i) => [s, i]));
+    const sections: KbSection[] = index.sections.map((s) => {
+      const d = doc.get(s);
+      return {
+        id: s.id,
+        title: s.title,
+        parents: s.parents,
+        source: s.source,
+        line: s.line,
+        tokens: s.tokens,
+        pinned: s.pinned,
+        ...(s.part ? { part: s.part } : {}),
+        text: s.text,
+        ...(d === undefined ? {} : { bm25Length: index.bm25.docLengths[d]! }),
+      };
+    });
+    const content = { sections, instructions, pinnedContext: index.pinnedContext, config: index.config, avgDocLength: index.bm25.avgDocLength };
+    version = { hash: kbVersionHash(content), ...content };
+    byInstructions.set(instructions, version);
+  }
+  return version;
+}
+
+/** Lookups derived from a KB version, computed once per version object. */
+interface KbLookups {
+  byId: Map<string, number>;
+  /** Unpinned sections: the BM25 document count N. */
+  docCount: number;
+  paths: string[];
+  configJson: string;
+}
+const lookups = new WeakMap<KbVersion, KbLookups>();
+
+function lookupsOf(kb: KbVersion): KbLookups {
+  let l = lookups.get(kb);
+  if (!l) {
+    l = {
+      byId: new Map(kb.sections.map((s, i) => [s.id, i])),
+      docCount: kb.sections.filter((s) => !s.pinned).length,
+      paths: kb.sections.map((s) => titlePath(s)),
+      configJson: JSON.stringify(kb.config),
+    };
+    lookups.set(kb, l);
+  }
+  return l;
+}
+
+const samePart = (a: SectionPart | undefined, b: SectionPart | undefined) =>
+  a === b || (a !== undefined && b !== undefined && a.index === b.index && a.count === b.count && a.sectionId === b.sectionId);
+
+const SENT: Record<Reason, boolean> = { pinned: true, scored: true, floor: true, 'no-match': false, 'over-budget': false };
+
+// ---------------------------------------------------------------------------
+// Prompt frames
+
+function reference(context: string, kb: KbVersion): string {
+  return context.slice(kb.pinnedContext.length);
+}
+
+function slotTexts(kb: KbVersion, context: string): [string, string, string] {
+  return [kb.instructions, kb.pinnedContext.trimEnd(), reference(context, kb).trimEnd()];
+}
+
+/**
+ * The prompt's text around the slots, each slot looked for after the previous one; undefined
+ * unless every non-empty slot is found (a prompt not built from these texts is kept whole,
+ * so frames stay few and shared).
+ */
+function promptFrame(systemPrompt: string, slots: readonly string[]): PromptFrame | undefined {
+  const frame: PromptFrame = [];
+  let at = 0;
+  for (let slot = 0; slot < slots.length; slot++) {
+    const text = slots[slot]!;
+    if (!text) continue;
+    const found = systemPrompt.indexOf(text, at);
+    if (found < 0) return undefined;
+    if (found > at) frame.push(systemPrompt.slice(at, found));
+    frame.push(slot as 0 | 1 | 2);
+    at = found + text.length;
+  }
+  if (at < systemPrompt.length) frame.push(systemPrompt.slice(at));
+  return frame;
+}
+
+function fillFrame(frame: PromptFrame, slots: readonly string[]): string {
+  return frame.map((piece) => (typeof piece === 'string' ? piece : slots[piece]!)).join('');
+}
+
+// ---------------------------------------------------------------------------
+// compact
+
+function summaryOf(e: Explanation): TurnSummary {
+  return { budget: e.budget, tokens: e.tokens, floorUsed: e.floorUsed, counts: e.counts, topScore: e.topScore, omitted: e.omitted };
+}
+
+function termScore(kb: KbVersion, section: KbSection, weight: number, idf: number, tf: number): number | undefined {
+  return section.bm25Length === undefined ? undefined : weight * bm25TermScore(idf, tf, section.bm25Length, kb.avgDocLength, kb.config);
+}
+
+/** The compact selection, or undefined when some part of `e` would not come back identical from it. */
+function compactSelection(e: Explanation, kb: KbVersion): CompactSelection | undefined {
+  const { byId, paths, configJson } = lookupsOf(kb);
+  if (e.pinnedChars !== kb.pinnedContext.length || JSON.stringify(e.config) !== configJson) return undefined;
+  const termIndex = new Map(e.query.terms.map((t, i) => [t.term, i]));
+  const idfs: (number | null)[] = e.query.terms.map(() => null);
+  const docCount = lookupsOf(kb).docCount;
+
+  // The unmatched tail: the longest run of no-match verdicts at the end that the KB gives back.
+  let tailStart = e.sections.length;
+  const plainNoMatch = (v: SectionVerdict) => v.reason === 'no-match' && v.score === 0 && v.rank === undefined && v.matches === undefined;
+  while (tailStart > 0 && plainNoMatch(e.sections[tailStart - 1]!)) tailStart--;
+
+  const verdicts: CompactVerdict[] = [];
+  const listed = new Set<number>();
+  for (let i = 0; i < e.sections.length; i++) {
+    const v = e.sections[i]!;
+    const at = byId.get(v.id);
+    if (at === undefined) return undefined;
+    const s = kb.sections[at]!;
+    if (v.title !== s.title || v.path !== paths[at] || v.source !== s.source || v.pinned !== s.pinned || v.tokens !== s.tokens) return undefined;
+    if (!samePart(v.part, s.part) || v.sent !== SENT[v.reason]) return undefined;
+    listed.add(at);
+    if (i >= tailStart) continue;
+    const c: CompactVerdict = { at, reason: v.reason };
+    if (v.rank !== undefined) c.rank = v.rank;
+    if (v.matches) {
+      const matches: CompactMatch[] = [];
+      for (const m of v.matches) {
+        const t = termIndex.get(m.term);
+        if (t === undefined || e.query.terms[t]!.weight !== m.weight) return undefined;
+        if (idfs[t] === null) idfs[t] = m.idf;
+        else if (idfs[t] !== m.idf) return undefined;
+        matches.push(Object.is(termScore(kb, s, m.weight, m.idf, m.tf), m.score) ? [t, m.tf] : [t, m.tf, m.score]);
+      }
+      c.matches = matches;
+    }
+    if (!Object.is(sumOf(v.matches), v.score)) c.score = v.score;
+    verdicts.push(c);
+  }
+
+  // The tail must be the KB's first unlisted unpinned sections in file order; else list it explicitly.
+  const tail = e.sections.length - tailStart;
+  let noMatchListed = tail;
+  const derived = unmatchedTail(kb, new Set(verdicts.map((v) => v.at)), tail);
+  if (derived.length !== tail || derived.some((at, k) => kb.sections[at]!.id !== e.sections[tailStart + k]!.id)) {
+    for (let i = tailStart; i < e.sections.length; i++) verdicts.push({ at: byId.get(e.sections[i]!.id)!, reason: 'no-match' });
+    noMatchListed = 0;
+  }
+
+  const sent: number[] = [];
+  for (const id of e.sentIds) {
+    const at = byId.get(id);
+    if (at === undefined || !listed.has(at)) return undefined;
+    sent.push(at);
+  }
+  if (contextOf(kb, sent) !== e.context) return undefined;
+  return { idfs: idfs.map((idf) => (idf === null ? null : dfOf(idf, docCount))), verdicts, noMatchListed, sent };
+}
+
+/** The document frequency that gives `idf` back (idf = ln((N + 1) / (df + 0.5))), or [idf]. */
+function dfOf(idf: number, docCount: number): number | [number] {
+  const df = Math.round((docCount + 1) / Math.exp(idf) - 0.5);
+  return Object.is(bm25Idf(docCount, df), idf) ? df : [idf];
+}
+
+function idfOf(entry: number | [number] | null, docCount: number): number {
+  if (entry === null) throw new Error('a term without an idf has matches');
+  return typeof entry === 'number' ? bm25Idf(docCount, entry) : entry[0];
+}
+
+/** A section's score from its terms' parts, added up in order as the selector does (0 without any). */
+function sumOf(matches: readonly TermExplanation[] | undefined): number {
+  let sum = 0;
+  for (const m of matches ?? []) sum += m.score;
+  return sum;
+}
+
+/** The first `count` unpinned sections in file order that are not in `listed`. */
+function unmatchedTail(kb: KbVersion, listed: ReadonlySet<number>, count: number): number[] {
+  const tail: number[] = [];
+  for (let at = 0; at < kb.sections.length && tail.length < count; at++) {
+    if (!kb.sections[at]!.pinned && !listed.has(at)) tail.push(at);
+  }
+  return tail;
+}
+
+function contextOf(kb: KbVersion, sent: readonly number[]): string {
+  return sent.map((at) => renderSectionBlock(kb.sections[at]!)).join('');
+}
+
+/** What the store keeps of a turn: compact where every part comes back identical, whole where not. */
+export function compactTurn(explanation: Explanation, systemPrompt: string, kb: KbVersion): TurnRecord {
+  const compact = compactSelection(explanation, kb);
+  const slots = slotTexts(kb, explanation.context);
+  const frame = explanation.context.startsWith(kb.pinnedContext) ? promptFrame(systemPrompt, slots) : undefined;
+  return {
+    query: explanation.query,
+    summary: summaryOf(explanation),
+    selection: compact ? { compact } : { whole: explanation },
+    prompt: frame && fillFrame(frame, slots) === systemPrompt ? { frame } : { whole: systemPrompt },
+  };
+}
+
+// ---------------------------------------------------------------------------
+// expand
+
+function verdictOf(kb: KbVersion, paths: readonly string[], c: CompactVerdict, query: Query, idfs: CompactSelection['idfs']): SectionVerdict {
+  const s = kb.sections[c.at]!;
+  const matches = c.matches?.map(([t, tf, stored]): TermExplanation => {
+    const { term, weight } = query.terms[t]!;
+    const idf = idfOf(idfs[t]!, lookupsOf(kb).docCount);
+    return { term, weight, tf, idf, score: stored ?? termScore(kb, s, weight, idf, tf)! };
+  });
+  const v: SectionVerdict = {
+    id: s.id,
+    title: s.title,
+    path: paths[c.at]!,
+    source: s.source,
+    pinned: s.pinned,
+    score: c.score ?? sumOf(matches),
+    ...(c.rank === undefined ? {} : { rank: c.rank }),
+    tokens: s.tokens,
+    sent: SENT[c.reason],
+    reason: c.reason,
+  };
+  if (matches) v.matches = matches;
+  if (s.part) v.part = s.part;
+  return v;
+}
+
+/** The turn's explanation and exact system prompt, from its record and (for compact parts) its KB version. */
+export function expandTurn(record: TurnRecord, kb?: KbVersion): { explanation: Explanation; systemPrompt: string } {
+  const needKb = (): KbVersion => {
+    if (!kb) throw new Error('a compact trace needs its KB version to be read');
+    return kb;
+  };
+  let explanation: Explanation;
+  if ('whole' in record.selection) explanation = record.selection.whole;
+  else {
+    const kbv = needKb();
+    const { paths } = lookupsOf(kbv);
+    const { idfs, verdicts, noMatchListed, sent } = record.selection.compact;
+    const sections = verdicts.map((c) => verdictOf(kbv, paths, c, record.query, idfs));
+    for (const at of unmatchedTail(kbv, new Set(verdicts.map((v) => v.at)), noMatchListed)) {
+      sections.push(verdictOf(kbv, paths, { at, reason: 'no-match' }, record.query, idfs));
+    }
+    const { summary } = record;
+    explanation = {
+      query: record.query,
+      budget: summary.budget,
+      config: kbv.config,
+      tokens: summary.tokens,
+      floorUsed: summary.floorUsed,
+      counts: summary.counts,
+      topScore: summary.topScore,
+      sections,
+      omitted: summary.omitted,
+      sentIds: sent.map((at) => kbv.sections[at]!.id),
+      context: contextOf(kbv, sent),
+      pinnedChars: kbv.pinnedContext.length,
+    };
+  }
+  const systemPrompt = 'whole' in record.prompt ? record.prompt.whole : fillFrame(record.prompt.frame, slotTexts(needKb(), explanation.context));
+  return { explanation, systemPrompt };
+}
