@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import {
+  bm25FieldNorm,
   bm25Idf,
-  bm25TermScore,
+  bm25Saturation,
   renderSectionBlock,
   titlePath,
   type Explanation,
@@ -71,8 +72,16 @@ export interface KbVersion {
   avgDocLength: number;
 }
 
-/** [query term index, tf] — the score recomputed — or [query term index, tf, score] when it is stored. */
-export type CompactMatch = [term: number, tf: number] | [term: number, tf: number, score: number];
+/**
+ * One clause's part of a section's score: [query term index, tf, tf̃, weight, group, score],
+ * trailing nulls left out. tf̃ (tf over the section's length norm, bm25.ts) and the score
+ * (weight · saturation(idf, tf̃)) are recomputed from the KB version and stored only when that
+ * does not give them back bit for bit; the weight is stored only when it is not the query
+ * term's (a synonym group's clause); a group lists [term index, tf, share] per term.
+ */
+export type CompactMatch = [term: number, tf: number, ...rest: (number | null | CompactGroupTerm[])[]];
+/** [query term index, tf] — the share recomputed as the term's weight over the clause's — or [index, tf, share]. */
+export type CompactGroupTerm = [term: number, tf: number] | [term: number, tf: number, share: number];
 
 /** One listed verdict; everything else about the section comes from the KB version. */
 export interface CompactVerdict {
@@ -96,6 +105,8 @@ export interface CompactSelection {
   verdicts: CompactVerdict[];
   /** How many unmatched, unsent sections end the list. */
   noMatchListed: number;
+  /** True when the KB's pinned sections lead both lists and are left out of `verdicts` and `sent` (they always do). */
+  pinnedLead?: boolean;
   /** KB positions of the sections sent, in send order (`sentIds`). */
   sent: number[];
 }
@@ -137,10 +148,19 @@ const storedSelection = z.object({
   /** [KB position, reason code, rank | null, [[term, tf(, score)], …] | null, score?] — trailing nulls left out. */
   verdicts: z.array(
     z.tuple([z.number().int(), z.number().int().min(0).max(REASON_CODES.length - 1)]).rest(
-      z.union([z.number(), z.null(), z.array(z.tuple([z.number().int(), z.number()]).rest(z.number()))]),
+      z.union([
+        z.number(),
+        z.null(),
+        z.array(
+          z.tuple([z.number().int(), z.number()]).rest(
+            z.union([z.number(), z.null(), z.array(z.tuple([z.number().int(), z.number()]).rest(z.number()))]),
+          ),
+        ),
+      ]),
     ),
   ),
   noMatchListed: z.number().int(),
+  p: z.literal(1).optional(),
   sent: z.array(z.number().int()),
 });
 
@@ -180,7 +200,7 @@ export function encodeSelection(c: CompactSelection): string {
     while (tuple.at(-1) === null) tuple.pop();
     return tuple;
   });
-  return JSON.stringify({ v: SELECTION_FORMAT, idfs: c.idfs, verdicts, noMatchListed: c.noMatchListed, sent: c.sent });
+  return JSON.stringify({ v: SELECTION_FORMAT, idfs: c.idfs, verdicts, noMatchListed: c.noMatchListed, ...(c.pinnedLead ? { p: 1 } : {}), sent: c.sent });
 }
 
 /** Reads `encodeSelection`'s text back; throws (naming the field) on anything else. */
@@ -196,6 +216,7 @@ export function decodeSelection(json: string): CompactSelection {
       return v;
     }),
     noMatchListed: stored.noMatchListed,
+    ...(stored.p ? { pinnedLead: true } : {}),
     sent: stored.sent,
   };
 }
@@ -246,10 +267,10 @@ export function kbVersionOf(index: RetrievalIndex, instructions: string): KbVers
         pinned: s.pinned,
         ...(s.part ? { part: s.part } : {}),
         text: s.text,
-        ...(d === undefined ? {} : { bm25Length: index.bm25.docLengths[d]! }),
+        ...(d === undefined ? {} : { bm25Length: index.bm25.fieldLengths.reduce((n, lengths) => n + lengths[d]!, 0) }),
       };
     });
-    const content = { sections, instructions, pinnedContext: index.pinnedContext, config: index.config, avgDocLength: index.bm25.avgDocLength };
+    const content = { sections, instructions, pinnedContext: index.pinnedContext, config: index.config, avgDocLength: index.bm25.avgFieldLengths.reduce((n, a) => n + a, 0) };
     version = { hash: kbVersionHash(content), ...content };
     byInstructions.set(instructions, version);
   }
@@ -328,8 +349,42 @@ function summaryOf(e: Explanation): TurnSummary {
   return { budget: e.budget, tokens: e.tokens, floorUsed: e.floorUsed, counts: e.counts, topScore: e.topScore, omitted: e.omitted };
 }
 
-function termScore(kb: KbVersion, section: KbSection, weight: number, idf: number, tf: number): number | undefined {
-  return section.bm25Length === undefined ? undefined : weight * bm25TermScore(idf, tf, section.bm25Length, kb.avgDocLength, kb.config);
+/** A clause's score as the selector computes it (bm25.ts). */
+function clauseScore(kb: KbVersion, weight: number, idf: number, normalisedTf: number): number {
+  return weight * bm25Saturation(idf, normalisedTf, kb.config.k1);
+}
+
+/**
+ * tf̃ as the selector computes it for a one-field index (the default): each term's
+ * occurrences over the section's length norm, weighted by its share of a synonym group;
+ * undefined when the section has no stored length.
+ */
+function normalisedTfOf(kb: KbVersion, section: KbSection, tf: number, group: readonly { tf: number; share: number }[] | undefined): number | undefined {
+  if (section.bm25Length === undefined) return undefined;
+  const factor = 1 / bm25FieldNorm(section.bm25Length, kb.avgDocLength, kb.config.b);
+  if (!group) return 1 * (tf * factor);
+  let sum = 0;
+  for (const g of group) sum += g.share * (g.tf * factor);
+  return sum;
+}
+
+function compactMatch(m: TermExplanation, t: number, queryWeights: readonly number[], termIndex: ReadonlyMap<string, number>, kb: KbVersion, section: KbSection): CompactMatch | undefined {
+  const queryWeight = queryWeights[t]!;
+  const weight = m.weight === queryWeight ? null : m.weight;
+  let group: CompactGroupTerm[] | null = null;
+  if (m.group) {
+    group = [];
+    for (const g of m.group) {
+      const gt = termIndex.get(g.term);
+      if (gt === undefined) return undefined;
+      group.push(Object.is(queryWeights[gt]! / m.weight, g.share) ? [gt, g.tf] : [gt, g.tf, g.share]);
+    }
+  }
+  const score = Object.is(clauseScore(kb, m.weight, m.idf, m.normalisedTf), m.score) ? null : m.score;
+  const normalisedTf = Object.is(normalisedTfOf(kb, section, m.tf, m.group), m.normalisedTf) ? null : m.normalisedTf;
+  const tuple: CompactMatch = [t, m.tf, normalisedTf, weight, group, score];
+  while (tuple.length > 2 && tuple.at(-1) === null) tuple.pop();
+  return tuple;
 }
 
 /** The compact selection, or undefined when some part of `e` would not come back identical from it. */
@@ -362,10 +417,12 @@ function compactSelection(e: Explanation, kb: KbVersion): CompactSelection | und
       const matches: CompactMatch[] = [];
       for (const m of v.matches) {
         const t = termIndex.get(m.term);
-        if (t === undefined || e.query.terms[t]!.weight !== m.weight) return undefined;
+        if (t === undefined) return undefined;
         if (idfs[t] === null) idfs[t] = m.idf;
         else if (idfs[t] !== m.idf) return undefined;
-        matches.push(Object.is(termScore(kb, s, m.weight, m.idf, m.tf), m.score) ? [t, m.tf] : [t, m.tf, m.score]);
+        const match = compactMatch(m, t, e.query.terms.map((q) => q.weight), termIndex, kb, s);
+        if (!match) return undefined;
+        matches.push(match);
       }
       c.matches = matches;
     }
@@ -389,7 +446,23 @@ function compactSelection(e: Explanation, kb: KbVersion): CompactSelection | und
     sent.push(at);
   }
   if (contextOf(kb, sent) !== e.context) return undefined;
-  return { idfs: idfs.map((idf) => (idf === null ? null : dfOf(idf, docCount))), verdicts, noMatchListed, sent };
+  const pinned = pinnedPositions(kb);
+  const leads = (list: readonly number[]) => pinned.every((at, i) => list[i] === at);
+  const pinnedVerdicts = verdicts.slice(0, pinned.length);
+  const pinnedLead =
+    leads(sent) && leads(pinnedVerdicts.map((v) => v.at)) && pinnedVerdicts.every((v) => v.reason === 'pinned' && v.rank === undefined && !v.matches && v.score === undefined);
+  return {
+    idfs: idfs.map((idf) => (idf === null ? null : dfOf(idf, docCount))),
+    verdicts: pinnedLead ? verdicts.slice(pinned.length) : verdicts,
+    noMatchListed,
+    ...(pinnedLead ? { pinnedLead } : {}),
+    sent: pinnedLead ? sent.slice(pinned.length) : sent,
+  };
+}
+
+/** KB positions of the pinned sections, in file order (the order they are sent and listed). */
+export function pinnedPositions(kb: KbVersion): number[] {
+  return kb.sections.flatMap((s, at) => (s.pinned ? [at] : []));
 }
 
 /** The document frequency that gives `idf` back (idf = ln((N + 1) / (df + 0.5))), or [idf]. */
@@ -441,10 +514,18 @@ export function compactTurn(explanation: Explanation, systemPrompt: string, kb: 
 
 function verdictOf(kb: KbVersion, paths: readonly string[], c: CompactVerdict, query: Query, idfs: CompactSelection['idfs']): SectionVerdict {
   const s = kb.sections[c.at]!;
-  const matches = c.matches?.map(([t, tf, stored]): TermExplanation => {
-    const { term, weight } = query.terms[t]!;
+  const matches = c.matches?.map(([t, tf, storedTf, storedWeight, storedGroup, storedScore]): TermExplanation => {
+    const term = query.terms[t]!.term;
+    const weight = typeof storedWeight === 'number' ? storedWeight : query.terms[t]!.weight;
+    const group = Array.isArray(storedGroup)
+      ? (storedGroup as CompactGroupTerm[]).map(([gt, gtf, share]) => ({ term: query.terms[gt]!.term, tf: gtf, share: share ?? query.terms[gt]!.weight / weight }))
+      : undefined;
+    const normalisedTf = typeof storedTf === 'number' ? storedTf : normalisedTfOf(kb, s, tf, group)!;
     const idf = idfOf(idfs[t]!, lookupsOf(kb).docCount);
-    return { term, weight, tf, idf, score: stored ?? termScore(kb, s, weight, idf, tf)! };
+    const score = typeof storedScore === 'number' ? storedScore : clauseScore(kb, weight, idf, normalisedTf);
+    const part: TermExplanation = { term, weight, tf, normalisedTf, idf, score };
+    if (group) part.group = group;
+    return part;
   });
   const v: SectionVerdict = {
     id: s.id,
@@ -474,7 +555,10 @@ export function expandTurn(record: TurnRecord, kb?: KbVersion): { explanation: E
   else {
     const kbv = needKb();
     const { paths } = lookupsOf(kbv);
-    const { idfs, verdicts, noMatchListed, sent } = record.selection.compact;
+    const { idfs, noMatchListed, pinnedLead } = record.selection.compact;
+    const pinned = pinnedLead ? pinnedPositions(kbv) : [];
+    const verdicts: CompactVerdict[] = [...pinned.map((at): CompactVerdict => ({ at, reason: 'pinned' })), ...record.selection.compact.verdicts];
+    const sent = [...pinned, ...record.selection.compact.sent];
     const sections = verdicts.map((c) => verdictOf(kbv, paths, c, record.query, idfs));
     for (const at of unmatchedTail(kbv, new Set(verdicts.map((v) => v.at)), noMatchListed)) {
       sections.push(verdictOf(kbv, paths, { at, reason: 'no-match' }, record.query, idfs));

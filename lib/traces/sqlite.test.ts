@@ -124,14 +124,20 @@ describe('SqliteTraceStore', () => {
   });
 
   it('migrates a version-1 database: its turns are kept, with no visitor', async () => {
-    const file = tempFile();
-    const v1 = open(file);
-    await v1.startTurn(turn('from before'));
-    v1.db.exec('DROP INDEX turns_visitor_conversation; DROP TABLE admin_state; ALTER TABLE turns DROP COLUMN visitor_id');
-    v1.db.pragma('user_version = 1');
-    await v1.close();
+    // A real version-1 file: the first migration only, and a turn row as that version wrote it.
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'traces-v1-')), 'traces.db');
+    const v1 = new Database(file);
+    v1.exec(MIGRATIONS[0]!);
+    v1.pragma('user_version = 1');
+    v1.prepare(
+      `INSERT INTO turns (id, conversation_id, created_at, trigger, status, question, customer_messages, query_terms, floor_used,
+         top_score, budget, tokens_pinned, tokens_scored, tokens_floor, tokens_total, explanation, system_prompt, provider, model_id, selection_us)
+       VALUES ('turn-v1', 'conv-aaaaaaaa', '2026-11-01T00:00:00.000Z', 'submit-message', 'ok', 'from before', '["from before"]', '[]', 0,
+         0, 3700, 0, 0, 0, 0, ?, 'the prompt', 'offline', 'extractive-v1', 10)`,
+    ).run(JSON.stringify(selectContext(testIndex(), ['from before'])));
+    v1.close();
     const reopened = open(file);
-    expect(reopened.db.pragma('user_version', { simple: true })).toBe(2);
+    expect(reopened.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     const [old] = await reopened.listTurnsByConversation('conv-aaaaaaaa');
     expect(old!.question).toBe('from before');
     expect(old!.visitorId).toBeUndefined();

@@ -9,6 +9,7 @@ import {
   encodeQuery,
   encodeSelection,
   expandTurn,
+  pinnedPositions,
   REASON_CODES,
   textHash,
   type KbSection,
@@ -455,6 +456,7 @@ export class SqliteTraceStore implements TraceStore, InspectorStore {
       }) as { seq: number };
       // The inspector's index of sections sent or matched (no-match is never stored).
       if (compact) {
+        if (compact.pinnedLead) for (const at of pinnedPositions(turn.kb)) this.sql.insertSection.run(version!.refs[at], seq, REASON_CODE.get('pinned'));
         for (const v of compact.verdicts) if (v.reason !== 'no-match') this.sql.insertSection.run(version!.refs[v.at], seq, REASON_CODE.get(v.reason));
       } else {
         for (const v of e.sections) if (v.reason !== 'no-match') this.sql.insertSection.run(this.sectionRef(v.id), seq, REASON_CODE.get(v.reason));
