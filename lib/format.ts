@@ -14,3 +14,8 @@ export function formatPercent(share: number, digits?: number): string {
   if (Number.isNaN(share)) return '—';
   return `${(share * 100).toFixed(digits ?? (share < 0.1 ? 1 : 0))}%`;
 }
+
+/** A zod issue list as one line: "path: message; path: message" (`root` names an issue with no path). */
+export function formatIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[], root = 'value'): string {
+  return issues.map((issue) => `${issue.path.map(String).join('.') || root}: ${issue.message}`).join('; ');
+}

@@ -5,6 +5,7 @@
  *
  * See `usage` below, or the README's "Explain CLI" section.
  */
+import { formatIssues } from '../lib/format.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -116,7 +117,7 @@ function main(argv: string[]): number {
       try {
         item = batchLineSchema.parse(JSON.parse(line));
       } catch (error) {
-        const detail = error instanceof z.ZodError ? error.issues.map((x) => `${x.path.join('.') || 'line'}: ${x.message}`).join('; ') : (error as Error).message;
+        const detail = error instanceof z.ZodError ? formatIssues(error.issues, 'line') : (error as Error).message;
         throw new UsageError(`${values.batch}:${i + 1}: expected {"q": "...", "history"?: ["..."]}: ${detail}`);
       }
       out.push(JSON.stringify(selectContext(index, [...(item.history ?? []), item.q])));
@@ -140,7 +141,7 @@ try {
     console.error(`explain: ${error.message}`);
     process.exitCode = 1;
   } else if (error instanceof z.ZodError) {
-    console.error(`explain: invalid setting: ${error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`);
+    console.error(`explain: invalid setting: ${formatIssues(error.issues)}`);
     process.exitCode = 2;
   } else {
     throw error;

@@ -7,6 +7,7 @@
  * Exit status: 0 clean (warnings and info alone do not fail), 1 errors (or a KB that
  * does not load), 2 usage errors.
  */
+import { formatIssues } from '../lib/format.ts';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -72,7 +73,7 @@ try {
     console.error(`kb:check: ${error.message}`);
     process.exitCode = 1;
   } else if (error instanceof z.ZodError) {
-    console.error(`kb:check: invalid setting: ${error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`);
+    console.error(`kb:check: invalid setting: ${formatIssues(error.issues)}`);
     process.exitCode = 2;
   } else {
     throw error;

@@ -6,6 +6,7 @@ import { parseTurnFilter, turnFilterQuery } from '@/lib/debug/filters';
 import { getKnowledge } from '@/lib/knowledge';
 import { requireAdmin } from '@/lib/debug/access';
 import { formatNumber } from '@/lib/format';
+import { headingPath } from '@/lib/retrieval/context';
 
 export const dynamic = 'force-dynamic';
 
@@ -65,7 +66,7 @@ export default async function TurnsPage({ searchParams }: { searchParams: Promis
             <option value="">any section</option>
             {sections.map((s) => (
               <option key={s.id} value={s.id}>
-                {[...s.parents, s.title].join(' › ')}
+                {headingPath(s)}
               </option>
             ))}
           </select>

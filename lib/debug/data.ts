@@ -2,7 +2,7 @@ import 'server-only';
 import { statSync } from 'node:fs';
 import { checkKnowledgeBase, type CheckReport } from '../kb-check/index';
 import { getKnowledge, type Knowledge } from '../knowledge';
-import { analyze, budgetHealth, contentWords, selectContext, type Explanation } from '../retrieval/index';
+import { analyze, budgetHealth, contentWords, headingPath, selectContext, type Explanation } from '../retrieval/index';
 import { getInspectorStore, getTraceStore } from '../traces';
 import type { InspectorStore, SectionTraffic } from '../traces/inspector';
 import type { TurnTrace } from '../traces/types';
@@ -111,7 +111,7 @@ export function healthReport(): HealthReport {
     const t = traffic.get(s.id);
     return {
       id: s.id,
-      path: [...s.parents, s.title].join(' › '),
+      path: headingPath(s),
       source: s.source,
       tokens: s.tokens,
       pinned: s.pinned,

@@ -54,11 +54,6 @@ const NON_ASCII = /[^\x00-\x7f]/;
 const COMBINING_MARKS = /\p{M}+/gu;
 const MAX_WORD_LENGTH = 40;
 
-/** True for words the analyzer drops (checked on the normalised, unstemmed word). */
-export function isStopWord(word: string): boolean {
-  return STOP_WORDS.has(word);
-}
-
 /** Lowercase and strip accents. */
 export function normalizeWord(raw: string): string {
   const lower = raw.toLowerCase();

@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bm25Idf, bm25Saturation, bm25TermScore, buildBm25Index, explainDocument, rankMatches, scoreInto, type FieldSpec, type WeightedFields, type WeightedTerm } from './bm25';
+import { bm25Idf, bm25Saturation, bm25TermScore, buildBm25Index, explainTermIds, rankMatches, scoreInto, type FieldSpec, type Bm25Index, type Bm25Params, type WeightedFields, type WeightedTerm } from './bm25';
+
+const explainDocument = (index: Bm25Index, query: readonly WeightedTerm[], params: Bm25Params, doc: number) =>
+  explainTermIds(index, query.map((t) => index.termIds.get(t.term) ?? -1), query, params, doc);
 
 const params = { k1: 1.2, b: 0.75 };
 

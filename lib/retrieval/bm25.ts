@@ -214,22 +214,6 @@ function normalisedTf(freqs: readonly Float32Array[], factors: readonly Float64A
   return tf;
 }
 
-/** One term's postings: the documents that contain it (ascending), how often per field, and its idf. */
-export interface Posting {
-  docs: Int32Array;
-  freqs: Float32Array[];
-  idf: number;
-}
-
-/** A term's postings as views on the index, or undefined if no document contains it. */
-export function postingOf(index: Bm25Index, term: string): Posting | undefined {
-  const id = index.termIds.get(term);
-  if (id === undefined) return undefined;
-  const from = index.starts[id]!;
-  const to = index.starts[id + 1]!;
-  return { docs: index.docs.subarray(from, to), freqs: index.freqs.map((f) => f.subarray(from, to)), idf: index.idfs[id]! };
-}
-
 export interface WeightedTerm {
   term: string;
   weight: number;
@@ -450,20 +434,10 @@ export interface TermExplanation {
   group?: { term: string; tf: number; share: number }[];
 }
 
-/** Breaks a document's score into per-clause parts, with the same functions `scoreInto` uses. */
-export function explainDocument(
-  index: Bm25Index,
-  query: readonly WeightedTerm[],
-  params: Bm25Params,
-  doc: number,
-): TermExplanation[] {
-  return explainTermIds(index, query.map((t) => index.termIds.get(t.term) ?? -1), query, params, doc);
-}
-
 /**
- * `explainDocument` with the query terms' numbers already looked up (`termIds[i]` is the
- * number of `query[i].term`, −1 if no document contains it): the selector looks them up
- * once per question instead of once per explained section.
+ * Breaks a document's score into per-clause parts, with the same functions `scoreInto` uses.
+ * `termIds[i]` is the number of `query[i].term` (−1 if no document contains it): the
+ * explanation looks them up once per question instead of once per explained section.
  */
 export function explainTermIds(
   index: Bm25Index,

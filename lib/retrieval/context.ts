@@ -31,9 +31,14 @@ export function partLabel(section: Pick<RenderableSection, 'part'>): string {
   return section.part ? ` (part ${section.part.index} of ${section.part.count})` : '';
 }
 
-/** The title path, outermost first: "Billing FAQ › Can I get a refund?" (and "(part 2 of 4)" for a part). */
+/** The heading path, outermost first: "Billing FAQ › Can I get a refund?". */
+export function headingPath(section: Pick<RenderableSection, 'title' | 'parents'>): string {
+  return [...section.parents, section.title].join(' › ');
+}
+
+/** The title path of the context text: the heading path, and "(part 2 of 4)" for a part. */
 export function titlePath(section: Pick<RenderableSection, 'title' | 'parents' | 'part'>): string {
-  return [...section.parents, section.title].join(' › ') + partLabel(section);
+  return headingPath(section) + partLabel(section);
 }
 
 /** One section's block, exactly as it appears in the context text. */

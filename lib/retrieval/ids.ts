@@ -1,4 +1,5 @@
 import { slug } from 'github-slugger';
+import { headingPath } from './context';
 import type { ParsedSection } from './markdown';
 import type { LoadNotice } from './types';
 
@@ -49,7 +50,7 @@ export function assignSectionIds(file: string, sections: readonly ParsedSection[
         kind: 'duplicate-heading',
         file,
         line: section.line,
-        message: `the heading path "${[...section.parents, section.title].join(' › ')}" repeats line ${firstLine.get(qualified)}: this one is #${id}; rename one of them`,
+        message: `the heading path "${headingPath(section)}" repeats line ${firstLine.get(qualified)}: this one is #${id}; rename one of them`,
       });
     } else {
       firstLine.set(qualified, section.line);

@@ -1,3 +1,4 @@
+import { headingPath } from './context';
 import type { BudgetHealth } from './health';
 import type { Explanation, RetrievalIndex, SectionVerdict } from './select';
 
@@ -86,7 +87,7 @@ export function formatSection(index: Pick<RetrievalIndex, 'sections'>, id: strin
   if (!hit) return undefined;
   const sectionId = hit.part?.sectionId ?? hit.id;
   const parts = hit.part ? index.sections.filter((s) => s.part?.sectionId === sectionId) : [hit];
-  const head = `${[...hit.parents, hit.title].join(' › ')}\n${sectionId}  (${hit.source}:${hit.line})${hit.pinned ? '  pinned' : ''}`;
+  const head = `${headingPath(hit)}\n${sectionId}  (${hit.source}:${hit.line})${hit.pinned ? '  pinned' : ''}`;
   const body = parts.map((p) =>
     p.part ? `--- part ${p.part.index} of ${p.part.count}: ${p.id}, ${p.tokens} tokens ---\n${p.text}` : `--- ${p.tokens} tokens ---\n${p.text}`,
   );

@@ -1,3 +1,4 @@
+import { headingPath } from '../../retrieval/context';
 import type { Section } from '../../retrieval/types';
 import type { Finding } from '../types';
 import type { Check } from './types';
@@ -19,7 +20,7 @@ export const splitSections: Check = {
         file: first.source,
         line: first.line,
         sectionId,
-        message: `"${[...first.parents, first.title].join(' › ')}" (~${tokens} tokens) is longer than ${index.maxPartTokens} tokens: it is sent as ${list.length} parts, each scored on its own`,
+        message: `"${headingPath(first)}" (~${tokens} tokens) is longer than ${index.maxPartTokens} tokens: it is sent as ${list.length} parts, each scored on its own`,
         suggestion: 'fine as it is; sub-headings would give the parts titles of their own',
         details: { parts: list.map((s) => ({ id: s.id, tokens: s.tokens })) },
       };

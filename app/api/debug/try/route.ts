@@ -1,3 +1,4 @@
+import { formatIssues } from '@/lib/format';
 import { z } from 'zod';
 import { refuseNonAdmin } from '@/lib/debug/access';
 import { tryQuestion } from '@/lib/debug/data';
@@ -20,7 +21,7 @@ export async function POST(request: Request) {
   if (!body.ok) return bodyFailureResponse(body);
   const parsed = bodySchema.safeParse(body.value);
   if (!parsed.success) {
-    return jsonError(400, parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
+    return jsonError(400, formatIssues(parsed.error.issues, 'body'));
   }
   return json(tryQuestion(parsed.data.question, parsed.data.previous));
 }

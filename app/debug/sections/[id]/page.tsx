@@ -3,6 +3,7 @@ import { Card } from '@/components/debug/card';
 import { requireAdmin } from '@/lib/debug/access';
 import { formatNumber } from '@/lib/format';
 import { getKnowledge } from '@/lib/knowledge';
+import { headingPath } from '@/lib/retrieval/context';
 
 export const dynamic = 'force-dynamic';
 
@@ -24,7 +25,7 @@ export default async function SectionPage({ params }: { params: Promise<{ id: st
     <div className="space-y-6">
       <div>
         <h1 className="text-xl font-semibold text-slate-900" data-testid="section-path">
-          {[...hit.parents, hit.title].join(' › ')}
+          {headingPath(hit)}
         </h1>
         <p className="font-mono text-xs text-slate-500">
           {sectionId} · {hit.source}:{hit.line} · {formatNumber(tokens)} tokens{hit.pinned ? ' · pinned' : ''}
