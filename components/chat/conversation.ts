@@ -1,4 +1,4 @@
-import type { ChatUIMessage } from '@/lib/chat/message';
+import { CONVERSATION_ID, type ChatUIMessage } from '@/lib/chat/message';
 
 /** The customer's conversation id and the widget's open state, kept in the browser. */
 
@@ -21,7 +21,7 @@ function storage(kind: 'local' | 'session'): Storage | undefined {
 
 export function storedConversationId(): string | undefined {
   const id = storage('local')?.getItem(CONVERSATION_KEY);
-  return id && /^[A-Za-z0-9_-]{8,64}$/.test(id) ? id : undefined;
+  return id && CONVERSATION_ID.test(id) ? id : undefined;
 }
 
 export function storeConversationId(id: string): void {

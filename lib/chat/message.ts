@@ -7,3 +7,6 @@ export type ChatMessageMetadata = {
 };
 
 export type ChatUIMessage = UIMessage<ChatMessageMetadata>;
+
+/** A conversation id as the browser makes it and the server accepts it (8–64 letters, digits, `-` or `_`). */
+export const CONVERSATION_ID = /^[A-Za-z0-9_-]{8,64}$/;

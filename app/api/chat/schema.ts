@@ -1,3 +1,4 @@
+import { CONVERSATION_ID } from '../../../lib/chat/message';
 import { z } from 'zod';
 import { readJsonBody, type BodyFailure } from '../../../lib/http';
 
@@ -21,7 +22,7 @@ import { readJsonBody, type BodyFailure } from '../../../lib/http';
  * text parts, and the last message must be the customer's.
  */
 
-export const CONVERSATION_ID = /^[A-Za-z0-9_-]{8,64}$/;
+export { CONVERSATION_ID };
 export const conversationIdSchema = z
   .string({ error: 'id must be a string' })
   .regex(CONVERSATION_ID, 'the conversation id must be 8 to 64 letters, digits, "-" or "_"');

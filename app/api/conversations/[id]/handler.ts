@@ -1,6 +1,6 @@
 import { conversationFromTurns } from '../../../../lib/chat/history';
 import { visitorOf } from '../../../../lib/chat/visitor';
-import { jsonError } from '../../../../lib/http';
+import { json, jsonError } from '../../../../lib/http';
 import type { TraceStore } from '../../../../lib/traces/types';
 import { CONVERSATION_ID } from '../../chat/schema';
 
@@ -28,6 +28,6 @@ export function createConversationHandler(deps: ConversationDependencies) {
       console.error('[conversations] the trace store could not be read:', error);
       return jsonError(503, 'The conversation history is not available right now.');
     }
-    return Response.json({ conversationId: id, messages: conversationFromTurns(turns) }, { headers: { 'cache-control': 'no-store' } });
+    return json({ conversationId: id, messages: conversationFromTurns(turns) });
   };
 }

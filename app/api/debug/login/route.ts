@@ -2,7 +2,7 @@ import { ADMIN_COOKIE, adminSettings, adminThrottle, checkToken, createSessionVa
 import { originProblem, safeNext, signInUrl } from '@/lib/admin/origin';
 import { sessionGeneration } from '@/lib/admin/sessions';
 import { env } from '@/lib/env';
-import { bodyFailureResponse, jsonError, readTextBody, viaHttps } from '@/lib/http';
+import { bodyFailureResponse, json, jsonError, readTextBody, viaHttps } from '@/lib/http';
 import { clientKey } from '@/lib/rate-limit/client';
 import { getTraceDatabase } from '@/lib/traces';
 
@@ -60,7 +60,7 @@ export async function POST(request: Request): Promise<Response> {
   }
 
   // A relative Location: request.url names the host Next was started with, not the one the browser used.
-  const response = wantsJson ? Response.json({ ok: true }, { headers: { 'cache-control': 'no-store' } }) : redirect(next);
+  const response = wantsJson ? json({ ok: true }) : redirect(next);
   const secure = viaHttps(request);
   const value = createSessionValue(settings.token, sessionGeneration(getTraceDatabase()));
   response.headers.append(
