@@ -6,7 +6,7 @@ describe('parseEnv', () => {
     expect(parseEnv({})).toEqual({
       OPENAI_MODEL: 'gpt-4o-mini',
       KB_PATH: 'content',
-      KB_CACHE_PATH: 'data/kb-cache.json',
+      KB_CACHE_PATH: 'data/kb-cache',
       TRACE_DB_PATH: 'data/traces.db',
       MODEL_TIMEOUT_MS: 30_000,
       MODEL_MAX_RETRIES: 1,

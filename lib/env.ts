@@ -29,11 +29,11 @@ export const envSchema = z.object({
   /** Minimum non-pinned knowledge in tokens, topped up in file order (selector default: 2000; 0 disables). */
   KB_FLOOR: nonNegativeInt('KB_FLOOR').optional(),
   /**
-   * Where the parsed KB (sections and token counts, by file content hash) is kept between
-   * processes, so a restart or a new instance on the same KB does not parse and tokenize it
-   * again. Relative to the working directory; empty: no cache on disk.
+   * Folder where the parsed KB (sections and token counts, by file content hash) is kept
+   * between processes, one file per KB folder, so a restart or a new instance on the same KB
+   * does not parse and tokenize it again. Relative to the working directory; empty: no cache.
    */
-  KB_CACHE_PATH: z.string().trim().default('data/kb-cache.json'),
+  KB_CACHE_PATH: z.string().trim().default('data/kb-cache'),
   /** SQLite file for turn traces, relative to the working directory. */
   TRACE_DB_PATH: z.string().trim().min(1).default('data/traces.db'),
   /**

@@ -56,11 +56,11 @@ async function measure(label: string, kbPath: string): Promise<void> {
 }
 
 /** ms from spawning `next start` (offline model) to the end of its first answered chat. */
-async function firstAnswer(kbPath: string, cacheFile: string, port: number): Promise<number> {
+async function firstAnswer(kbPath: string, cacheDir: string, port: number): Promise<number> {
   const started = performance.now();
   const app = await startApp(port, {
     KB_PATH: kbPath,
-    KB_CACHE_PATH: cacheFile,
+    KB_CACHE_PATH: cacheDir,
     OPENAI_API_KEY: '',
     TRACE_DB_PATH: path.join(mkdtempSync(path.join(tmpdir(), 'bench-cold-')), 'traces.db'),
     CHAT_RATE_LIMIT_PER_MINUTE: '0',
@@ -77,9 +77,9 @@ async function firstAnswer(kbPath: string, cacheFile: string, port: number): Pro
 }
 
 async function measureStart(label: string, kbPath: string, port: number): Promise<void> {
-  const cacheFile = path.join(mkdtempSync(path.join(tmpdir(), 'bench-kb-cache-')), 'kb-cache.json');
-  const cold = await firstAnswer(kbPath, cacheFile, port);
-  const cached = await firstAnswer(kbPath, cacheFile, port);
+  const cacheDir = mkdtempSync(path.join(tmpdir(), 'bench-kb-cache-'));
+  const cold = await firstAnswer(kbPath, cacheDir, port);
+  const cached = await firstAnswer(kbPath, cacheDir, port);
   console.log(`${label}\n  process start → first answered chat: ${cold.toFixed(0)} ms with nothing cached, ${cached.toFixed(0)} ms with the parsed KB cached`);
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TokenCounter, type BuiltDocument } from '../retrieval/index';
@@ -15,6 +16,17 @@ import { TokenCounter, type BuiltDocument } from '../retrieval/index';
 
 /** Bump when what the parser produces for the same bytes changes (formats.ts, markdown.ts, ids.ts, context.ts). */
 export const KB_CACHE_FORMAT = 'kb-sections-1';
+
+/**
+ * The cache file of one KB: one file per KB folder (by a hash of its absolute path) in the
+ * cache folder, so servers on different KBs in one working directory do not overwrite each
+ * other's cache. Undefined when the cache is off (empty folder setting).
+ */
+export function kbCacheFile(cacheDir: string, kbPath: string, cwd = process.cwd()): string | undefined {
+  if (!cacheDir) return undefined;
+  const key = createHash('sha1').update(path.resolve(cwd, kbPath)).digest('hex').slice(0, 16);
+  return path.join(cacheDir, `${key}.json`);
+}
 
 export interface KbCaches {
   tokens: TokenCounter;

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { kbCacheFile } from './disk-cache';
 import { KnowledgeHolder, KnowledgeUnavailableError, type KnowledgeLog } from './holder';
 
 // Root reads every file, whatever its mode (CI runs as root), so "unreadable" is simulated:
@@ -213,5 +214,15 @@ describe('the parsed KB kept on disk between processes', () => {
     const b = holdWithCache(root, cacheFile);
     expect(b.holder.get().index.sections).toHaveLength(3);
     expect(JSON.parse(fs.readFileSync(cacheFile, 'utf8')).format).toBe('kb-sections-1');
+  });
+});
+
+describe('kbCacheFile', () => {
+  it('gives each KB folder its own cache file in the cache folder, and none when the cache is off', () => {
+    const a = kbCacheFile('data/kb-cache', 'content', '/srv/app');
+    expect(a).toMatch(/^data\/kb-cache\/[0-9a-f]{16}\.json$/);
+    expect(kbCacheFile('data/kb-cache', '/srv/app/content', '/elsewhere')).toBe(a);
+    expect(kbCacheFile('data/kb-cache', 'other-kb', '/srv/app')).not.toBe(a);
+    expect(kbCacheFile('', 'content')).toBeUndefined();
   });
 });

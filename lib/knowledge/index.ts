@@ -1,5 +1,6 @@
 import 'server-only';
 import { env } from '../env';
+import { kbCacheFile } from './disk-cache';
 import { KnowledgeHolder } from './holder';
 import type { Knowledge } from './load';
 
@@ -20,7 +21,7 @@ const cache = globalThis as typeof globalThis & { __supportChatKnowledgeHolder?:
 export function knowledgeHolder(): KnowledgeHolder {
   if (!cache.__supportChatKnowledgeHolder) {
     const settings = env();
-    const holder = new KnowledgeHolder({ settings, cacheFile: settings.KB_CACHE_PATH || undefined });
+    const holder = new KnowledgeHolder({ settings, cacheFile: kbCacheFile(settings.KB_CACHE_PATH, settings.KB_PATH) });
     holder.watch(settings.KB_RELOAD_INTERVAL_MS);
     cache.__supportChatKnowledgeHolder = holder;
   }
