@@ -1,5 +1,4 @@
 import 'server-only';
-import { statSync } from 'node:fs';
 import { checkKnowledgeBase, type CheckReport } from '../kb-check/index';
 import { getKnowledge, type Knowledge } from '../knowledge';
 import { analyze, budgetHealth, contentWords, headingPath, selectContext, type Explanation } from '../retrieval/index';
@@ -94,9 +93,8 @@ const checksByLoad = new WeakMap<Knowledge, CheckReport>();
 function kbChecks(knowledge: Knowledge): CheckReport {
   let report = checksByLoad.get(knowledge);
   if (!report) {
-    const { index } = knowledge;
-    const root = statSync(knowledge.path).isDirectory() ? knowledge.path : undefined;
-    report = checkKnowledgeBase({ sections: [...index.sections], synonyms: [...index.synonyms], root }, { config: index.config });
+    // The KB as loaded (skipped files, notices, identity included), checked with the settings in service.
+    report = checkKnowledgeBase(knowledge.kb, { config: knowledge.index.config });
     checksByLoad.set(knowledge, report);
   }
   return report;

@@ -34,10 +34,6 @@ export interface KnowledgeSettings {
   KB_FLOOR?: number;
 }
 
-export interface KnowledgeLoadOptions extends LoadOptions {
-  tokens?: TokenCounter;
-}
-
 const number = (n: number) => n.toLocaleString('en-US');
 
 /** "12 files read, 1 skipped, 3 ignored; 235 sections (2 split into 5 parts), 40,970 tokens; 512 ms". */
@@ -66,7 +62,7 @@ function indexed(kbPath: string, kb: KnowledgeBase, settings: KnowledgeSettings,
  * KnowledgeBaseError (`file:line: reason`), a budget the pinned block does not fit in
  * throws RetrievalConfigError.
  */
-export function loadKnowledge(settings: KnowledgeSettings, cwd = process.cwd(), options: KnowledgeLoadOptions = {}): Knowledge {
+export function loadKnowledge(settings: KnowledgeSettings, cwd = process.cwd(), options: LoadOptions = {}): Knowledge {
   const started = performance.now();
   const kbPath = path.resolve(cwd, settings.KB_PATH);
   const tokens = options.tokens ?? new TokenCounter();
@@ -74,7 +70,7 @@ export function loadKnowledge(settings: KnowledgeSettings, cwd = process.cwd(), 
 }
 
 /** The same, yielding to the event loop while files are read and parsed (reloads in a running server). */
-export async function loadKnowledgeAsync(settings: KnowledgeSettings, cwd = process.cwd(), options: KnowledgeLoadOptions = {}): Promise<Knowledge> {
+export async function loadKnowledgeAsync(settings: KnowledgeSettings, cwd = process.cwd(), options: LoadOptions = {}): Promise<Knowledge> {
   const started = performance.now();
   const kbPath = path.resolve(cwd, settings.KB_PATH);
   const tokens = options.tokens ?? new TokenCounter();

@@ -1,6 +1,5 @@
 import { explainTermIds, type TermExplanation } from './bm25';
 import type { Selection } from './packer';
-import { ranksAbove } from './rank-heap';
 import type { Explanation, Reason, SectionVerdict } from './select';
 import type { Section } from './types';
 
@@ -47,12 +46,9 @@ function verdict(section: Section, path: string, sent: boolean, reason: Reason):
   };
 }
 
-/** Matched documents in rank order (score desc, then file order). */
-function rankOrder(selection: Selection): number[] {
-  const { docs, scores } = selection.matched;
-  const byDoc = new Float64Array(selection.index.pool.length);
-  docs.forEach((doc, i) => (byDoc[doc] = scores[i]!));
-  return Array.from(docs).sort((a, b) => (ranksAbove(byDoc, a, b) ? -1 : 1));
+/** Positions in `selection.matched` in rank order (score desc, then file order). */
+function rankOrder({ docs, scores }: Selection['matched']): number[] {
+  return Array.from(docs.keys()).sort((a, b) => scores[b]! - scores[a]! || docs[a]! - docs[b]!);
 }
 
 export function explain(selection: Selection, limit = selection.index.config.explainLimit): Explanation {
@@ -60,21 +56,22 @@ export function explain(selection: Selection, limit = selection.index.config.exp
   const { pool, bm25, config } = index;
   const termIds = query.terms.map((t) => bm25.termIds.get(t.term) ?? -1);
   const sentBy = new Map(selection.sent.map((s) => [s.doc, s.reason]));
-  const scoreOf = new Map<number, number>();
-  selection.matched.docs.forEach((doc, i) => scoreOf.set(doc, selection.matched.scores[i]!));
+  const { docs, scores } = selection.matched;
+  const matchedDocs = new Set(docs);
 
   const sections: SectionVerdict[] = index.pinned.map((s, i) => verdict(s, index.pinnedPaths[i]!, true, 'pinned'));
   let listed = 0; // unsent sections listed, against `limit`
-  rankOrder(selection).forEach((doc, i) => {
+  rankOrder(selection.matched).forEach((at, i) => {
+    const doc = docs[at]!;
     const sent = sentBy.get(doc) === 'scored';
     if (!sent && listed >= limit) return;
     if (!sent) listed++;
     const matches = explainTermIds(bm25, termIds, query.terms, config, doc);
-    sections.push(matchedVerdict(pool[doc]!, index.poolPaths[doc]!, scoreOf.get(doc)!, sent, i + 1, matches));
+    sections.push(matchedVerdict(pool[doc]!, index.poolPaths[doc]!, scores[at]!, sent, i + 1, matches));
   });
   for (const { doc, reason } of selection.sent) if (reason === 'floor') sections.push(verdict(pool[doc]!, index.poolPaths[doc]!, true, 'floor'));
   for (let doc = 0; doc < pool.length && listed < limit; doc++) {
-    if (sentBy.has(doc) || scoreOf.has(doc)) continue;
+    if (sentBy.has(doc) || matchedDocs.has(doc)) continue;
     sections.push(verdict(pool[doc]!, index.poolPaths[doc]!, false, 'no-match'));
     listed++;
   }
