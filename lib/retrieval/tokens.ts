@@ -20,8 +20,6 @@ export type CountTokens = (text: string) => number;
 export class TokenCounter {
   private readonly counts: Map<string, number>;
   private used = new Set<string>();
-  hits = 0;
-  misses = 0;
 
   constructor(entries: Iterable<[string, number]> = []) {
     this.counts = new Map(entries);
@@ -36,19 +34,11 @@ export class TokenCounter {
     const key = createHash('sha1').update(text).digest('base64');
     this.used.add(key);
     const known = this.counts.get(key);
-    if (known !== undefined) {
-      this.hits++;
-      return known;
-    }
-    this.misses++;
+    if (known !== undefined) return known;
     const n = countO200k(text);
     this.counts.set(key, n);
     return n;
   };
-
-  get size(): number {
-    return this.counts.size;
-  }
 
   /** Forgets every count not asked for since the last prune: called after each load, so edits cannot grow it without bound. */
   prune(): void {
