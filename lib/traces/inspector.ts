@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { TurnStatus } from './types';
+import { LOOP_FILTERS, LOOP_SUMMARY_COLUMNS } from './loop-sql';
+import type { TurnStatus, Vote } from './types';
 
 /**
  * Read-side queries behind /debug: the turns list with its filters, per-section statistics
@@ -18,6 +19,10 @@ export interface TurnFilter {
   conversationId?: string;
   /** Only turns in which this section was sent / dropped (over budget) / either. */
   section?: { id: string; state: 'sent' | 'dropped' | 'any' };
+  /** Only turns voted up / down / either way. */
+  feedback?: Vote | 'any';
+  /** Only turns whose reply states numbers the sent knowledge does not (true), or only checked turns with none (false). */
+  unverifiedNumbers?: boolean;
 }
 
 export interface TurnSummary {
@@ -34,6 +39,9 @@ export interface TurnSummary {
   modelId: string;
   totalMs: number | null;
   error: string | null;
+  feedback: Vote | null;
+  /** Numbers the reply states that the sent knowledge does not; null until the turn ended. */
+  unverifiedNumbers: number | null;
 }
 
 export interface TurnPage {
@@ -62,6 +70,39 @@ export interface ThinMatchTurn {
   question: string;
 }
 
+/** One day's votes (UTC day of the turn). */
+export interface FeedbackDay {
+  /** YYYY-MM-DD */
+  day: string;
+  turns: number;
+  up: number;
+  down: number;
+}
+
+/** A section sent (scored or floor) in down-voted turns. */
+export interface DownVotedSection {
+  sectionId: string;
+  /** Down-voted turns it was sent in. */
+  turns: number;
+}
+
+/** A customer question in its conversation: what rephrasings are found in (lib/debug/rephrase.ts). */
+export interface ConversationTurn {
+  id: string;
+  conversationId: string;
+  question: string;
+  floorUsed: boolean;
+  topScore: number;
+  createdAt: string;
+}
+
+/** A recorded question with the customer message before it: what kb:impact asks again. */
+export interface RecentQuestion {
+  turnId: string;
+  /** The last two customer messages, oldest first (the selector's query). */
+  messages: string[];
+}
+
 export interface InspectorStore {
   listTurns(filter: TurnFilter, page: number, pageSize: number): TurnPage;
   countTurns(): number;
@@ -69,6 +110,14 @@ export interface InspectorStore {
   sectionTraffic(): SectionTraffic[];
   /** Turns where the floor filled in or the best score was below `lowScore` (default 2), newest first, at most `maxTurns` (5000). */
   thinMatchTurns(options?: { lowScore?: number; maxTurns?: number }): ThinMatchTurn[];
+  /** Turns and votes per UTC day, for turns created at or after `since` (ISO), oldest day first. */
+  feedbackByDay(options: { since: string }): Promise<FeedbackDay[]>;
+  /** Sections sent as scored or floor in down-voted turns, most often first, at most `limit`. */
+  downVotedSections(limit: number): Promise<DownVotedSection[]>;
+  /** The customer questions (submit-message turns) among the newest `maxTurns` turns, by conversation, oldest first in each. */
+  conversationTurns(maxTurns: number): Promise<ConversationTurn[]>;
+  /** The newest `limit` turns' last two customer messages, newest first. */
+  recentQuestions(limit: number): Promise<RecentQuestion[]>;
 }
 
 /** The turns columns a summary reads (the store's full row extends it). */
@@ -89,10 +138,12 @@ export interface SummaryRow {
   model_id: string;
   total_ms: number | null;
   error: string | null;
+  feedback: Vote | null;
+  n_unverified: number | null;
 }
 
 const SUMMARY_COLUMNS = `id, conversation_id, created_at, question, status, floor_used, top_score, budget,
-  tokens_pinned, tokens_scored, tokens_floor, tokens_total, provider, model_id, total_ms, error`;
+  tokens_pinned, tokens_scored, tokens_floor, tokens_total, provider, model_id, total_ms, error, ${LOOP_SUMMARY_COLUMNS}`;
 
 function summary(row: SummaryRow): TurnSummary {
   return {
@@ -109,6 +160,8 @@ function summary(row: SummaryRow): TurnSummary {
     modelId: row.model_id,
     totalMs: row.total_ms,
     error: row.error,
+    feedback: row.feedback,
+    unverifiedNumbers: row.n_unverified,
   };
 }
 
@@ -119,7 +172,7 @@ export function ftsQuery(text: string): string | undefined {
   return words.slice(0, 12).map((w) => `"${w}"*`).join(' ');
 }
 
-export class SqliteInspector implements InspectorStore {
+export class SqliteInspector implements Pick<InspectorStore, 'listTurns' | 'countTurns' | 'sectionTraffic' | 'thinMatchTurns'> {
   constructor(private readonly db: Database.Database) {}
 
   listTurns(filter: TurnFilter, page: number, pageSize: number): TurnPage {
@@ -151,6 +204,11 @@ export class SqliteInspector implements InspectorStore {
       );
       params.sectionId = filter.section.id;
     }
+    if (filter.feedback) {
+      where.push(LOOP_FILTERS.feedback(filter.feedback));
+      if (filter.feedback !== 'any') params.feedback = filter.feedback;
+    }
+    if (filter.unverifiedNumbers !== undefined) where.push(LOOP_FILTERS.unverified(filter.unverifiedNumbers));
     const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM turns ${whereSql}`).get(params) as { n: number }).n;
     const size = Math.min(Math.max(1, Math.floor(pageSize)), 200);

@@ -18,7 +18,18 @@ import {
   type TurnRecord,
 } from './compact';
 import { SqliteInspector, type InspectorStore, type SummaryRow, type TurnFilter } from './inspector';
-import type { TraceStore, TurnEnd, TurnStart, TurnTrace, TurnTrigger, TurnUsage } from './types';
+import {
+  decodeNumberCheck,
+  decodeSources,
+  encodeNumberCheck,
+  encodeSources,
+  feedbackOf,
+  LOOP_MIGRATION,
+  LOOP_TURN_COLUMNS,
+  LOOP_TURN_JOIN,
+  SqliteLoop,
+} from './loop-sql';
+import type { TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace, TurnTrigger, TurnUsage } from './types';
 
 /**
  * Turn traces in SQLite (better-sqlite3, WAL). What is stored of a turn's explanation and
@@ -57,6 +68,8 @@ import type { TraceStore, TurnEnd, TurnStart, TurnTrace, TurnTrigger, TurnUsage 
  *   sections by `turn_seq` before the turns themselves.
  * - `turn_payloads`: the whole explanation and/or system prompt of a turn that is not stored
  *   compactly: turns recorded before schema version 3, or one compact.ts could not reproduce.
+ * - `turn_feedback`, and the turns columns `sources`, `number_check`, `n_unverified`: the
+ *   support lead's loop (schema 4; its SQL is all in loop-sql.ts).
  *
  * The schema version is `PRAGMA user_version`; MIGRATIONS[i] moves it from i to i + 1 and
  * runs at open, in a transaction. Append migrations, never edit a released one.
@@ -300,9 +313,11 @@ export const MIGRATIONS: readonly string[] = [
     INSERT INTO turns_question_fts (turns_question_fts, rowid, question) VALUES ('delete', old.seq, old.question);
   END;
   `,
+  // 4: a reply's sources and number check, feedback on replies (loop-sql.ts). Older turns have none.
+  LOOP_MIGRATION,
 ];
 
-interface TurnRow extends SummaryRow {
+interface TurnRow extends Omit<SummaryRow, 'feedback'> {
   seq: number;
   visitor_id: string | null;
   trigger: string;
@@ -328,6 +343,12 @@ interface TurnRow extends SummaryRow {
   /** From turn_payloads (LEFT JOIN). */
   payload_explanation: string | null;
   payload_system_prompt: string | null;
+  sources: string | null;
+  number_check: string | null;
+  /** From turn_feedback (LEFT JOIN). */
+  feedback_vote: string | null;
+  feedback_reason: string | null;
+  feedback_at: string | null;
 }
 
 interface KbVersionRow {
@@ -353,8 +374,8 @@ interface KbSectionRow {
   text: string;
 }
 
-const SELECT_TURNS = `SELECT t.*, p.explanation AS payload_explanation, p.system_prompt AS payload_system_prompt
-  FROM turns t LEFT JOIN turn_payloads p ON p.turn_seq = t.seq`;
+const SELECT_TURNS = `SELECT t.*, p.explanation AS payload_explanation, p.system_prompt AS payload_system_prompt, ${LOOP_TURN_COLUMNS}
+  FROM turns t LEFT JOIN turn_payloads p ON p.turn_seq = t.seq ${LOOP_TURN_JOIN}`;
 
 /** KB versions read back from the database, most recently used last (a few are enough: versions change rarely). */
 const KB_CACHE_SIZE = 4;
@@ -395,6 +416,7 @@ function migrate(db: Database.Database): void {
 export class SqliteTraceStore implements TraceStore, InspectorStore {
   readonly db: Database.Database;
   private readonly inspector: SqliteInspector;
+  private readonly loop: SqliteLoop;
   private readonly ownsDb: boolean;
   private readonly sql: ReturnType<typeof statements>;
   /** KB versions this store wrote or read: database id, and the section ref of each position. */
@@ -411,6 +433,7 @@ export class SqliteTraceStore implements TraceStore, InspectorStore {
     this.ownsDb = typeof source === 'string';
     this.db = typeof source === 'string' ? openTraceDatabase(source) : source;
     this.inspector = new SqliteInspector(this.db);
+    this.loop = new SqliteLoop(this.db);
     this.sql = statements(this.db);
   }
 
@@ -453,6 +476,7 @@ export class SqliteTraceStore implements TraceStore, InspectorStore {
         provider: turn.provider,
         modelId: turn.modelId,
         selectionUs: Math.round(turn.selectionUs),
+        sources: encodeSources(turn.sources),
       }) as { seq: number };
       // The inspector's index of sections sent or matched (no-match is never stored).
       if (compact) {
@@ -628,6 +652,12 @@ export class SqliteTraceStore implements TraceStore, InspectorStore {
     if (row.total_ms !== null) trace.totalMs = row.total_ms;
     if (row.error !== null) trace.error = row.error;
     if (row.finished_at !== null) trace.finishedAt = row.finished_at;
+    const sources = decodeSources(row.sources);
+    if (sources) trace.sources = sources;
+    const numbers = decodeNumberCheck(row.number_check);
+    if (numbers) trace.numbers = numbers;
+    const feedback = feedbackOf(row);
+    if (feedback) trace.feedback = feedback;
     return trace;
   }
 
@@ -644,6 +674,7 @@ export class SqliteTraceStore implements TraceStore, InspectorStore {
       totalMs: end.totalMs,
       error: end.error ?? null,
       finishedAt: new Date().toISOString(),
+      ...encodeNumberCheck(end.numbers),
     });
     return result.changes === 1;
   }
@@ -659,6 +690,10 @@ export class SqliteTraceStore implements TraceStore, InspectorStore {
 
   async listVisitorConversation(conversationId: string, visitorId: string): Promise<TurnTrace[]> {
     return (this.sql.selectVisitorConversation.all(conversationId, visitorId) as TurnRow[]).map((row) => this.fromRow(row, true));
+  }
+
+  async setFeedback(turnId: string, feedback: TurnFeedback): Promise<boolean> {
+    return this.loop.setFeedback(turnId, feedback);
   }
 
   async close(): Promise<void> {
@@ -680,6 +715,22 @@ export class SqliteTraceStore implements TraceStore, InspectorStore {
   thinMatchTurns(options?: { lowScore?: number; maxTurns?: number }) {
     return this.inspector.thinMatchTurns(options);
   }
+
+  feedbackByDay(options: { since: string }) {
+    return this.loop.feedbackByDay(options);
+  }
+
+  downVotedSections(limit: number) {
+    return this.loop.downVotedSections(limit);
+  }
+
+  conversationTurns(maxTurns: number) {
+    return this.loop.conversationTurns(maxTurns);
+  }
+
+  recentQuestions(limit: number) {
+    return this.loop.recentQuestions(limit);
+  }
 }
 
 /** turn_sections.reason: the code of verdict_reasons (the same list as compact.ts REASON_CODES). */
@@ -692,12 +743,12 @@ function statements(db: Database.Database) {
         id, conversation_id, visitor_id, created_at, trigger, status, question, customer_messages, query, kb_version,
         floor_used, top_score, budget, tokens_pinned, tokens_scored, tokens_floor, tokens_total,
         n_sections, n_pinned, n_matched, n_scored, n_floor, n_over_budget, n_no_match, n_omitted,
-        selection, prompt_frame, provider, model_id, selection_us
+        selection, prompt_frame, provider, model_id, selection_us, sources
       ) VALUES (
         @id, @conversationId, @visitorId, @createdAt, @trigger, 'pending', @question, @customerMessages, @query, @kbVersion,
         @floorUsed, @topScore, @budget, @tokensPinned, @tokensScored, @tokensFloor, @tokensTotal,
         @nSections, @nPinned, @nMatched, @nScored, @nFloor, @nOverBudget, @nNoMatch, @nOmitted,
-        @selection, @promptFrame, @provider, @modelId, @selectionUs
+        @selection, @promptFrame, @provider, @modelId, @selectionUs, @sources
       ) RETURNING seq`),
     insertSection: db.prepare('INSERT INTO turn_sections (section_ref, turn_seq, reason) VALUES (?, ?, ?)'),
     insertPayload: db.prepare('INSERT INTO turn_payloads (turn_seq, explanation, system_prompt) VALUES (?, ?, ?)'),
@@ -705,7 +756,8 @@ function statements(db: Database.Database) {
       UPDATE turns SET
         status = @status, reply = @reply, usage = @usage, input_tokens = @inputTokens,
         output_tokens = @outputTokens, finish_reason = @finishReason, first_token_ms = @firstTokenMs,
-        total_ms = @totalMs, error = @error, finished_at = @finishedAt
+        total_ms = @totalMs, error = @error, finished_at = @finishedAt,
+        number_check = @numberCheck, n_unverified = @nUnverified
       WHERE id = @id AND status = 'pending'`),
     selectTurn: db.prepare(`${SELECT_TURNS} WHERE t.id = ?`),
     selectConversation: db.prepare(`${SELECT_TURNS} WHERE t.conversation_id = ? ORDER BY t.created_at, t.seq`),
