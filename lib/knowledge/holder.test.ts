@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { kbCacheFile } from './disk-cache';
+import { KB_CACHE_FORMAT, kbCacheFile } from './disk-cache';
 import { KnowledgeHolder, KnowledgeUnavailableError, type KnowledgeLog } from './holder';
 
 // Root reads every file, whatever its mode (CI runs as root), so "unreadable" is simulated:
@@ -213,7 +213,7 @@ describe('the parsed KB kept on disk between processes', () => {
     writeFileSync(cacheFile, '{not json');
     const b = holdWithCache(root, cacheFile);
     expect(b.holder.get().index.sections).toHaveLength(3);
-    expect(JSON.parse(fs.readFileSync(cacheFile, 'utf8')).format).toBe('kb-sections-1');
+    expect(JSON.parse(fs.readFileSync(cacheFile, 'utf8')).format).toBe(KB_CACHE_FORMAT);
   });
 });
 

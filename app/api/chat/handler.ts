@@ -12,7 +12,9 @@ import { kbVersionOf } from '../../../lib/traces/compact';
 import type { TraceStore } from '../../../lib/traces/types';
 import { conversationFromTurns, historyForTurn, type TurnHistory } from '../../../lib/chat/history';
 import type { ChatMessageMetadata, ChatUIMessage } from '../../../lib/chat/message';
+import { checkNumbers } from '../../../lib/chat/numbers';
 import { TurnRecorder } from '../../../lib/chat/recorder';
+import { replySources, sourcePart } from '../../../lib/chat/sources';
 import { selectForTurn, toModelMessages } from '../../../lib/chat/turn';
 import { newVisitorId, visitorOf, visitorSetCookie } from '../../../lib/chat/visitor';
 import { startTurnTelemetry } from '../../../lib/telemetry/turn';
@@ -137,6 +139,7 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
     //    Traced as the retrieval span of the turn when OpenTelemetry export is on (lib/telemetry).
     const telemetry = startTurnTelemetry(conversationId);
     const selection = telemetry.select(knowledge, () => selectForTurn(knowledge.index, messages, knowledge.instructions));
+    const sources = replySources(selection.selection, knowledge.pages);
     const chat = deps.chat();
 
     // 6. Record the turn before the model is called, so even a crash mid-stream leaves a trace.
@@ -157,8 +160,10 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
         provider: chat.provider,
         modelId: chat.modelId,
         selectionUs: selection.selectionUs,
+        sources,
       });
-      recorder = new TurnRecorder(traces, turnId, startedAt);
+      // When the reply ends, its numbers are checked against the knowledge sent (lib/chat/numbers.ts).
+      recorder = new TurnRecorder(traces, turnId, startedAt, { checkReply: (reply) => checkNumbers(reply, selection.selection.context) });
     } catch (error) {
       telemetry.end(error);
       return unavailable('the turn could not be recorded', error);
@@ -182,13 +187,14 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
       experimental_telemetry: telemetry.model,
       ...telemetry.track(turnId, recorder.callbacks),
     }));
-    // The response starts now, with the turn id, while the model is still being asked:
-    // the customer's first byte does not wait for the provider's.
+    // The response starts now, with the turn id and the reply's sources (the AI SDK's source
+    // parts), while the model is still being asked: the first byte does not wait for the provider's.
     const metadata: ChatMessageMetadata = { turnId, conversationId };
     const customerError = (error: unknown) => describeModelError(error).customer;
     const stream = createUIMessageStream<ChatUIMessage>({
       execute: ({ writer }) => {
         writer.write({ type: 'start', messageMetadata: metadata });
+        for (const source of sources) writer.write(sourcePart(source));
         writer.merge(
           result.toUIMessageStream<ChatUIMessage>({
             sendStart: false,
