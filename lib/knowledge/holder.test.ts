@@ -105,6 +105,25 @@ describe('a broken knowledge base at start-up', () => {
 });
 
 describe('a knowledge base edited while running', () => {
+  it('tells onReload the KB it replaced and the new one (not at the first load, not after a refused edit)', async () => {
+    const root = kb(GOOD);
+    const reloads: [number, number][] = [];
+    const holder = new KnowledgeHolder({
+      settings: { KB_PATH: root },
+      log: recorder(),
+      onReload: (previous, next) => void reloads.push([previous.index.sections.length, next.index.sections.length]),
+    });
+    holders.push(holder);
+    write(root, { 'b.md': '# Other\nTwo.' });
+    await holder.check();
+    expect(await holder.check()).toBe('reloaded');
+    expect(reloads).toEqual([[3, 4]]);
+    write(root, { 'rules.md': '---\npinned: true\n---\n# Rules\n<!-- pinned --> misplaced\n\n<!-- pinned -->' });
+    await holder.check();
+    expect(await holder.check()).toBe('refused');
+    expect(reloads).toHaveLength(1);
+  });
+
   it('is reloaded once the edit has settled', async () => {
     const root = kb(GOOD);
     const { holder, log } = hold(root);

@@ -35,6 +35,8 @@ export interface KnowledgeHolderOptions {
   log?: KnowledgeLog;
   /** The parsed KB kept between processes (disk-cache.ts); none when absent. */
   cacheFile?: string;
+  /** Called after an edited KB replaced the one in service (what changed: lib/debug/reload-impact.ts). */
+  onReload?: (previous: Knowledge, next: Knowledge) => void;
 }
 
 /** What one check found. */
@@ -114,6 +116,15 @@ export class KnowledgeHolder {
     }
   }
 
+  /** Tells `onReload`; a failing listener is only logged (the reload stands). */
+  private notifyReload(previous: Knowledge, next: Knowledge): void {
+    try {
+      this.options.onReload?.(previous, next);
+    } catch (error) {
+      this.log.error(`[knowledge] after the reload: ${message(error)}`);
+    }
+  }
+
   /** Writes the caches for the next process; a cache that cannot be written is only logged. */
   private saveCache(): void {
     if (!this.cacheFile) return;
@@ -166,12 +177,13 @@ export class KnowledgeHolder {
     this.settled = signature;
     try {
       const next = await loadKnowledgeAsync(this.options.settings, this.options.cwd, { tokens: this.tokens, documents: this.documents, pinnedFiles: this.pinnedFiles() });
-      const first = !this.current;
+      const previous = this.current;
       this.current = next;
       this.lastError = undefined;
-      this.log.info(`[knowledge] ${first ? 'loaded the fixed knowledge base' : 'reloaded after an edit'}: ${next.summary}`);
+      this.log.info(`[knowledge] ${previous ? 'reloaded after an edit' : 'loaded the fixed knowledge base'}: ${next.summary}`);
       this.logSkipped(next);
       this.saveCache();
+      if (previous) this.notifyReload(previous, next);
       return 'reloaded';
     } catch (error) {
       if (this.current) {

@@ -1,4 +1,5 @@
 import 'server-only';
+import { noteReload } from '../debug/reload-impact';
 import { env } from '../env';
 import { kbCacheFile } from './disk-cache';
 import { KnowledgeHolder } from './holder';
@@ -21,7 +22,7 @@ const cache = globalThis as typeof globalThis & { __supportChatKnowledgeHolder?:
 export function knowledgeHolder(): KnowledgeHolder {
   if (!cache.__supportChatKnowledgeHolder) {
     const settings = env();
-    const holder = new KnowledgeHolder({ settings, cacheFile: kbCacheFile(settings.KB_CACHE_PATH, settings.KB_PATH) });
+    const holder = new KnowledgeHolder({ settings, cacheFile: kbCacheFile(settings.KB_CACHE_PATH, settings.KB_PATH), onReload: noteReload });
     holder.watch(settings.KB_RELOAD_INTERVAL_MS);
     cache.__supportChatKnowledgeHolder = holder;
   }
