@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { MessageText } from '@/components/chat/message-text';
+import { HelpText } from '@/components/chat/help-text';
 import { getKnowledge } from '@/lib/knowledge';
 
 export const dynamic = 'force-dynamic';
@@ -29,7 +29,7 @@ export default async function HelpPage({ params }: { params: Promise<{ page: str
         {sections.map((s) => (
           <section key={s.id} id={s.id.slice(s.id.indexOf('#') + 1)} className="space-y-2 leading-relaxed">
             {s.title !== page.title && <h2 className="text-xl font-semibold text-slate-900">{s.title}</h2>}
-            <MessageText text={s.text} />
+            <HelpText text={s.text} />
           </section>
         ))}
       </article>
