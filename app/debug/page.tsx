@@ -84,8 +84,8 @@ export default async function TurnsPage({ searchParams }: { searchParams: Promis
           Feedback
           <select name="feedback" defaultValue={filter.feedback ?? ''} className={selectClass} data-testid="filter-feedback">
             <option value="">any</option>
-            <option value="down">👎 down-voted</option>
-            <option value="up">👍 up-voted</option>
+            <option value="down">down-voted</option>
+            <option value="up">up-voted</option>
             <option value="any">voted either way</option>
           </select>
         </label>

@@ -58,11 +58,11 @@ export function ReplyFeedback({ turnId, initial }: { turnId: string; initial?: C
       title={label}
       onClick={() => choose(value)}
       data-testid={`chat-vote-${value}`}
-      className={`rounded-md p-1 transition focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 ${
+      className={`rounded-md p-1.5 transition sm:p-1 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 ${
         vote === value ? 'bg-brand-50 text-brand-700' : 'text-slate-400 hover:bg-slate-100 hover:text-slate-700'
       }`}
     >
-      <Icon className="h-3.5 w-3.5" />
+      <Icon className="h-4 w-4 sm:h-3.5 sm:w-3.5" />
     </button>
   );
 

@@ -35,7 +35,7 @@ export function ReplySources({ parts }: { parts: readonly Part[] }) {
         aria-controls={listId}
         onClick={() => setOpen(!open)}
         data-testid="chat-sources-toggle"
-        className="flex items-center gap-1 rounded text-xs font-medium text-slate-500 hover:text-slate-800 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
+        className="-my-1 flex items-center gap-1 rounded py-1 text-xs font-medium text-slate-500 hover:text-slate-800 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
       >
         <span aria-hidden="true" className={`inline-block transition-transform ${open ? 'rotate-90' : ''}`}>
           ›

@@ -30,7 +30,7 @@ export function FeedbackHealth({ feedback, downVoted }: Pick<LoopHealth, 'feedba
                 <tr className="text-slate-500">
                   <th className="py-1 pr-3 font-medium">Day (UTC)</th>
                   <th className="w-1/2 py-1 pr-3 font-medium">Down-voted share</th>
-                  <th className="py-1 text-right font-medium">Votes · turns</th>
+                  <th className="py-1 text-right font-medium">Votes and turns</th>
                 </tr>
               </thead>
               <tbody>
@@ -50,7 +50,7 @@ export function FeedbackHealth({ feedback, downVoted }: Pick<LoopHealth, 'feedba
                           </div>
                         </td>
                         <td className="py-1 text-right tabular-nums text-slate-500">
-                          👎 {d.down} · 👍 {d.up} · {d.turns}
+                          {d.down} down · {d.up} up · {d.turns} turns
                         </td>
                       </tr>
                     );
@@ -62,7 +62,8 @@ export function FeedbackHealth({ feedback, downVoted }: Pick<LoopHealth, 'feedba
       </Card>
       <Card
         title="Sent in down-voted turns"
-        description="Scored or floor sections most often in the knowledge of a down-voted reply (pinned sections are in every reply). Sections to read first."
+        description="Sections that scored for a down-voted reply (its grounding), most often first: the pages to read first. Pinned and floor sections are left out."
+
         testId="health-down-voted-sections"
       >
         {downVoted.length === 0 ? (
@@ -75,7 +76,7 @@ export function FeedbackHealth({ feedback, downVoted }: Pick<LoopHealth, 'feedba
                   {s.path}
                 </Link>
                 <span className="shrink-0 font-mono text-xs text-slate-500">
-                  {s.downVoted}× <span className="text-slate-400">of {s.sent} sent</span>
+                  {s.downVoted}× <span className="text-slate-400">of {s.sent} scored</span>
                 </span>
               </li>
             ))}

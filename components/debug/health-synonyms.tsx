@@ -1,10 +1,10 @@
 import Link from 'next/link';
-import type { LoopHealth } from '@/lib/debug/loop-health';
+import { MIN_CONVERSATIONS, type LoopHealth } from '@/lib/debug/loop-health';
 import { Card } from './card';
 
 /** /debug/health: synonym candidates learned from rephrasing, and the synonyms.json that adds them (nothing is applied). */
 export function SynonymCandidates({ synonyms }: Pick<LoopHealth, 'synonyms'>) {
-  const { candidates, file, fileName } = synonyms;
+  const { candidates, file, changes, fileName } = synonyms;
   return (
     <Card
       title="Synonym candidates from rephrasing"
@@ -34,7 +34,10 @@ export function SynonymCandidates({ synonyms }: Pick<LoopHealth, 'synonyms'>) {
                       {c.as}
                       {c.alsoAs.length > 0 && <span className="block text-xs text-slate-400">also: {c.alsoAs.slice(0, 4).join(', ')}</span>}
                     </td>
-                    <td className="py-1.5 pr-3 text-right tabular-nums">{c.count}</td>
+                    <td className="py-1.5 pr-3 text-right tabular-nums">
+                      {c.count}
+                      {c.count >= MIN_CONVERSATIONS && <span className="ml-1 rounded bg-emerald-50 px-1 text-xs text-emerald-700">proposed</span>}
+                    </td>
                     <td className="py-1.5 text-xs text-slate-600">
                       <Link href={`/debug?conversation=${encodeURIComponent(example.conversationId)}`} className="hover:underline">
                         “{example.first.question}” → “{example.second.question}”
@@ -45,9 +48,24 @@ export function SynonymCandidates({ synonyms }: Pick<LoopHealth, 'synonyms'>) {
               })}
             </tbody>
           </table>
-          {file && (
+          {!file ? (
+            <p className="text-sm text-slate-500">
+              No candidate seen in {MIN_CONVERSATIONS} conversations yet: one rephrasing may be chance. Watch these, or try one with{' '}
+              <code className="rounded bg-slate-100 px-1 text-xs">npm run explain -- --with-synonyms FILE</code>.
+            </p>
+          ) : (
             <details>
-              <summary className="cursor-pointer text-sm text-brand-700">The {fileName} with these candidates added (ready to paste)</summary>
+              <summary className="cursor-pointer text-sm text-brand-700">
+                The {fileName} with the candidates seen in {MIN_CONVERSATIONS}+ conversations added (ready to paste)
+              </summary>
+              <ul className="mt-2 space-y-0.5 text-sm text-slate-700" data-testid="synonyms-changes">
+                {changes.map((c) => (
+                  <li key={c.word}>
+                    <span className="font-mono text-emerald-700">+ {c.word}</span> {c.created ? 'in a new group' : 'joins'}{' '}
+                    <span className="font-mono text-xs text-slate-500">{JSON.stringify(c.group)}</span>
+                  </li>
+                ))}
+              </ul>
               <p className="mt-2 text-xs text-slate-500">
                 Try it first: save it as a file and run <code className="rounded bg-slate-100 px-1">npm run explain -- --with-synonyms FILE &quot;a customer&apos;s question&quot;</code>. Keep the groups that help; delete the rest.
               </p>

@@ -15,12 +15,14 @@ const WARN = 'bg-amber-50 text-amber-800 ring-amber-600/20';
 
 export function FeedbackBadge({ vote }: { vote: 'up' | 'down' | null | undefined }) {
   if (!vote) return <span className="text-slate-300">—</span>;
-  return <Badge className={vote === 'down' ? DOWN : UP}>{vote === 'down' ? '👎 down' : '👍 up'}</Badge>;
+  return <Badge className={`whitespace-nowrap ${vote === 'down' ? DOWN : UP}`}>{vote === 'down' ? 'voted down' : 'voted up'}</Badge>;
 }
 
+/** null: not checked (the turn has not ended); 0: every number stated was found in the knowledge sent. */
 export function UnverifiedBadge({ count }: { count: number | null | undefined }) {
-  if (!count) return <span className="text-slate-300">—</span>;
-  return <Badge className={WARN}>{count} unverified</Badge>;
+  if (count === null || count === undefined) return <span className="text-slate-300">—</span>;
+  if (count === 0) return <span className="text-xs text-slate-400">none</span>;
+  return <Badge className={`whitespace-nowrap ${WARN}`}>{count} unverified</Badge>;
 }
 
 /** The reply with each unverified number's text marked. */

@@ -16,11 +16,13 @@ import { formatSynonymsFile, synonymCandidates, synonymsWithCandidates, type Syn
 const FEEDBACK_DAYS = 30;
 /** Turns read for rephrasings. */
 const REPHRASE_TURNS = 5000;
+/** A candidate goes into the proposed synonyms.json once seen in this many conversations (one may be chance). */
+export const MIN_CONVERSATIONS = 2;
 
 export interface DownVotedSectionUse {
   sectionId: string;
   path: string;
-  /** Down-voted turns it was sent in, and all turns it was sent in (scored or floor). */
+  /** Down-voted turns it scored in, and all turns it scored in. */
   downVoted: number;
   sent: number;
 }
@@ -30,8 +32,10 @@ export interface LoopHealth {
   downVoted: DownVotedSectionUse[];
   synonyms: {
     candidates: SynonymCandidate[];
-    /** The KB's synonyms file with every candidate added, ready to paste; undefined without candidates. */
+    /** The KB's synonyms file with the candidates seen in MIN_CONVERSATIONS or more added, ready to paste; undefined without such. */
     file?: string;
+    /** What that file changes: each word added, and the group it is now in. */
+    changes: { word: string; group: string[]; created: boolean }[];
     /** Its name in the KB (synonyms.json). */
     fileName: string;
   };
@@ -49,9 +53,11 @@ async function synonymsPanel(knowledge: Knowledge): Promise<LoopHealth['synonyms
   const turns = await getInspector().conversationTurns(REPHRASE_TURNS);
   const candidates = synonymCandidates(turns, ANALYZER, knownWords(knowledge));
   const fileName = knowledge.kb.synonymsFile ?? 'synonyms.json';
-  if (candidates.length === 0) return { candidates, fileName };
-  const { groups } = synonymsWithCandidates(knowledge.kb.synonyms.map((g) => g.words), candidates, analyze);
-  return { candidates, file: formatSynonymsFile(groups), fileName };
+  const proposed = candidates.filter((c) => c.count >= MIN_CONVERSATIONS);
+  if (proposed.length === 0) return { candidates, changes: [], fileName };
+  const { groups, placed } = synonymsWithCandidates(knowledge.kb.synonyms.map((g) => g.words), proposed, analyze);
+  const changes = placed.map((p) => ({ word: p.word, group: groups[p.group]!, created: p.created }));
+  return { candidates, file: formatSynonymsFile(groups), changes, fileName };
 }
 
 export async function loopHealth(): Promise<LoopHealth> {
@@ -71,7 +77,7 @@ export async function loopHealth(): Promise<LoopHealth> {
     downVoted: downVotedSections.map((d) => {
       const section = sections.get(d.sectionId);
       const t = traffic.get(d.sectionId);
-      return { sectionId: d.sectionId, path: section ? headingPath(section) : d.sectionId, downVoted: d.turns, sent: (t?.scored ?? 0) + (t?.floor ?? 0) };
+      return { sectionId: d.sectionId, path: section ? headingPath(section) : d.sectionId, downVoted: d.turns, sent: t?.scored ?? 0 };
     }),
     synonyms: await synonymsPanel(knowledge),
     reload: lastReloadImpact(),

@@ -79,7 +79,7 @@ export interface FeedbackDay {
   down: number;
 }
 
-/** A section sent (scored or floor) in down-voted turns. */
+/** A section sent because it scored in down-voted turns. */
 export interface DownVotedSection {
   sectionId: string;
   /** Down-voted turns it was sent in. */
@@ -112,7 +112,7 @@ export interface InspectorStore {
   thinMatchTurns(options?: { lowScore?: number; maxTurns?: number }): ThinMatchTurn[];
   /** Turns and votes per UTC day, for turns created at or after `since` (ISO), oldest day first. */
   feedbackByDay(options: { since: string }): Promise<FeedbackDay[]>;
-  /** Sections sent as scored or floor in down-voted turns, most often first, at most `limit`. */
+  /** Sections sent because they scored (not pinned, not floor) in down-voted turns, most often first, at most `limit`. */
   downVotedSections(limit: number): Promise<DownVotedSection[]>;
   /** The customer questions (submit-message turns) among the newest `maxTurns` turns, by conversation, oldest first in each. */
   conversationTurns(maxTurns: number): Promise<ConversationTurn[]>;

@@ -95,7 +95,7 @@ export class SqliteLoop {
         JOIN turn_sections ts ON ts.turn_seq = f.turn_seq
         JOIN verdict_reasons v ON v.code = ts.reason
         JOIN section_refs r ON r.ref = ts.section_ref
-        WHERE f.vote = 'down' AND v.reason IN ('scored', 'floor')
+        WHERE f.vote = 'down' AND v.reason = 'scored'
         GROUP BY r.section_id ORDER BY turns DESC, r.section_id LIMIT @limit`),
       conversationTurns: db.prepare(`
         SELECT id, conversation_id, question, floor_used, top_score, created_at FROM turns

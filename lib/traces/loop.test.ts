@@ -121,6 +121,7 @@ for (const [name, create] of Object.entries(STORES)) {
       const sections = await s.downVotedSections(10);
       expect(sections[0]).toEqual({ sectionId: 'billing/refund-policy.md#refund-policy', turns: 2 });
       expect(sections.map((x) => x.sectionId)).not.toContain('rules.md#refunds'); // pinned: in every turn, says nothing
+      expect(sections.map((x) => x.sectionId)).not.toContain('product/live.md#live-streaming'); // only the floor of the down-voted turns
       expect(sections.map((x) => x.sectionId)).not.toContain('product/live.md#stream-latency'); // only in an up-voted turn
     });
 
