@@ -1,10 +1,7 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ADMIN_TOKEN, EXTRA_PORT, OFFLINE_URL } from './env';
 import { ask, openChat, question, replies, stub } from './helpers';
-import { startApp } from './spawn';
+import { startKbCopyApp } from './kb-copy';
 
 /**
  * Screenshots of the chat for people, not assertions: skipped unless SCREENSHOTS names a
@@ -61,16 +58,8 @@ test('screenshot of a failed reply (phone)', async ({ page }) => {
 
 test('screenshots of the health panel: feedback, down-voted sections, synonym candidates, since the last reload', async ({ page }) => {
   test.setTimeout(90_000);
-  const root = mkdtempSync(path.join(tmpdir(), 'e2e-screens-health-'));
-  cpSync(path.join(import.meta.dirname, '..', 'content'), path.join(root, 'content'), { recursive: true });
-  const app = await startApp(EXTRA_PORT + 12, {
-    KB_PATH: path.join(root, 'content'),
-    KB_RELOAD_INTERVAL_MS: '150',
-    OPENAI_API_KEY: '',
-    ADMIN_TOKEN,
-    TRACE_DB_PATH: path.join(root, 'traces.db'),
-    CHAT_RATE_LIMIT_PER_MINUTE: '0',
-  });
+  const server = await startKbCopyApp(EXTRA_PORT + 12, 'e2e-screens-health-');
+  const { app } = server;
   try {
     // Conversations: rephrasings (a thin question, then one that matched), and votes on the replies.
     const conversations: [string, string[], ('up' | 'down' | undefined)[]][] = [
@@ -88,8 +77,7 @@ test('screenshots of the health panel: feedback, down-voted sections, synonym ca
         if (vote) await page.request.post(`${app.url}/api/feedback`, { data: { turnId, vote, ...(vote === 'down' ? { reason: 'did not answer my question' } : {}) } });
       }
     }
-    const rules = path.join(root, 'content', 'rules', 'assistant-rules.md');
-    writeFileSync(rules, readFileSync(rules, 'utf8').replace('---\npinned: true\n---\n', '').replace(/^(#{1,3} (?!Refunds$).*)$/gm, '$1\n<!-- pinned -->'));
+    server.unpinRefundRule();
     await app.waitForOutput(/pinned rule\(s\) are no longer sent/, 20_000);
 
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -102,7 +90,6 @@ test('screenshots of the health panel: feedback, down-voted sections, synonym ca
     await page.goto(`${app.url}/debug?feedback=down`);
     await page.screenshot({ path: `${dir}/debug-4-feedback-filter.png` });
   } finally {
-    await app.stop();
-    rmSync(root, { recursive: true, force: true });
+    await server.stop();
   }
 });

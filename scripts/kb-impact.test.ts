@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { selectContext } from '../lib/retrieval/index';
+import { unpinRefundRule } from '../lib/testing/edits';
 import { testIndex } from '../lib/testing/kb';
 import { kbVersionOf } from '../lib/traces/compact';
 import { SqliteTraceStore } from '../lib/traces/sqlite';
@@ -36,11 +37,8 @@ function editFile(folder: string, file: string, change: (text: string) => string
   writeFileSync(at, after);
 }
 
-/** The rules file with every section pinned by its own marker except Refunds: the refund rule is unpinned. */
-function unpinRefundRule(folder: string): void {
-  editFile(folder, 'rules/assistant-rules.md', (text) =>
-    text.replace('---\npinned: true\n---\n', '').replace(/^(#{1,3} (?!Refunds$).*)$/gm, '$1\n<!-- pinned -->'),
-  );
+function unpinRefundRuleIn(folder: string): void {
+  editFile(folder, 'rules/assistant-rules.md', unpinRefundRule);
 }
 
 const QUESTIONS = ['can I get a refund?', 'how do I start a live stream?', '{"q": "and for annual plans?", "history": ["can I get a refund?"]}', 'why does my video keep buffering'];
@@ -53,7 +51,7 @@ function questionsFile(lines = QUESTIONS): string {
 
 describe('kb:impact', () => {
   it('exits 1 when an edit unpins the refund rule, naming the rule and the questions it is no longer sent for', () => {
-    const work = editedDemoKb(unpinRefundRule);
+    const work = editedDemoKb(unpinRefundRuleIn);
     const { code, stdout } = kbImpact(['--base', path.join(root, 'content'), '--kb', work, '--questions', questionsFile()]);
     expect(code).toBe(1);
     expect(stdout).toMatch(/LOST RULE: Assistant rules › Refunds \[rules\/assistant-rules\.md#refunds\] is no longer sent for 2 questions:/);
@@ -79,7 +77,7 @@ describe('kb:impact', () => {
     git('init', '-q');
     git('add', '.');
     git('commit', '-qm', 'kb');
-    unpinRefundRule(path.join(repo, 'kb'));
+    unpinRefundRuleIn(path.join(repo, 'kb'));
 
     const db = path.join(repo, 'traces.db');
     const store = new SqliteTraceStore(db);
