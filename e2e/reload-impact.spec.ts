@@ -13,7 +13,7 @@ import { startKbCopyApp, type KbCopyApp } from './kb-copy';
 let server: KbCopyApp;
 
 test.beforeAll(async () => {
-  server = await startKbCopyApp(EXTRA_PORT + 11, 'e2e-reload-impact-');
+  server = await startKbCopyApp(EXTRA_PORT + 14, 'e2e-reload-impact-');
 });
 
 test.afterAll(async () => {

@@ -58,7 +58,7 @@ test('screenshot of a failed reply (phone)', async ({ page }) => {
 
 test('screenshots of the health panel: feedback, down-voted sections, synonym candidates, since the last reload', async ({ page }) => {
   test.setTimeout(90_000);
-  const server = await startKbCopyApp(EXTRA_PORT + 12, 'e2e-screens-health-');
+  const server = await startKbCopyApp(EXTRA_PORT + 15, 'e2e-screens-health-');
   const { app } = server;
   try {
     // Conversations: rephrasings (a thin question, then one that matched), and votes on the replies.
