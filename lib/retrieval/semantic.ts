@@ -81,6 +81,13 @@ export function sectionVectors(model: string, vectors: (Float32Array | undefined
   return { model, dimensions, vectors, norms };
 }
 
+/** Gives pool section `doc` its vector (one that arrived after the KB was loaded). */
+export function setSectionVector(sections: SectionVectors, doc: number, vector: Float32Array): void {
+  sections.vectors[doc] = vector;
+  sections.norms[doc] = Math.sqrt(dot(vector, vector));
+  if (sections.dimensions === 0) sections.dimensions = vector.length;
+}
+
 function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let sum = 0;
   for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
