@@ -13,7 +13,7 @@ import { unembeddedCount, type SemanticQuery } from '../retrieval/index';
  * What is embedded: the same customer messages the BM25 query is built from (the last two,
  * oldest first), so a follow-up keeps its subject in both rankings.
  */
-export async function semanticQueryFor(knowledge: Knowledge, customerMessages: readonly string[], signal?: AbortSignal): Promise<SemanticQuery | undefined> {
+export async function semanticQueryFor(knowledge: Pick<Knowledge, 'embeddings'>, customerMessages: readonly string[], signal?: AbortSignal): Promise<SemanticQuery | undefined> {
   const embeddings = knowledge.embeddings;
   if (!embeddings) return undefined;
   const { embedder, vectors } = embeddings;

@@ -1,4 +1,5 @@
 import 'server-only';
+import { semanticQueryFor } from '../chat/semantic';
 import { checkKnowledgeBase, type CheckReport } from '../kb-check/index';
 import { getKnowledge, type Knowledge } from '../knowledge';
 import { analyze, budgetHealth, contentWords, headingPath, selectContext, type Explanation } from '../retrieval/index';
@@ -31,12 +32,13 @@ function kbVocabulary(knowledge: Knowledge): Set<string> {
   return vocabulary;
 }
 
-/** Runs the selector on a question without calling the model ("Try a question"). */
-export function tryQuestion(question: string, previous?: string): { explanation: Explanation; selectionUs: number } {
-  const { index } = getKnowledge();
+/** Runs the selector on a question without calling the model ("Try a question"), with the semantic stage when it is on. */
+export async function tryQuestion(question: string, previous?: string): Promise<{ explanation: Explanation; selectionUs: number }> {
+  const knowledge = getKnowledge();
   const messages = previous?.trim() ? [previous, question] : [question];
+  const semantic = await semanticQueryFor(knowledge, messages);
   const started = performance.now();
-  const explanation = selectContext(index, messages);
+  const explanation = selectContext(knowledge.index, messages, semantic);
   return { explanation, selectionUs: Math.round((performance.now() - started) * 1000) };
 }
 
