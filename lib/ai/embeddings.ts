@@ -95,11 +95,18 @@ function checkedVectors(vectors: number[][], expected: number): number[][] {
   return vectors;
 }
 
+/**
+ * Our errors are told apart by name, not `instanceof`: the embedder lives in the KB holder,
+ * which Next.js may have loaded from another bundle than the caller's (one class per bundle).
+ * The SDK's own `isInstance` checks a global marker and works across bundles.
+ */
+const named = (error: unknown, name: string): error is Error => error instanceof Error && error.name === name;
+
 /** One sentence for the trace and the log: why an embedding call failed. */
 export function describeEmbeddingError(error: unknown): string {
   if (RetryError.isInstance(error)) return `${describeEmbeddingError(error.lastError)} (${error.errors.length} attempts)`;
-  if (error instanceof EmbeddingTimeoutError) return error.message;
-  if (error instanceof EmbeddingResponseError) return `the embedding model's answer was not usable: ${error.message}`;
+  if (named(error, 'EmbeddingTimeoutError')) return error.message;
+  if (named(error, 'EmbeddingResponseError')) return `the embedding model's answer was not usable: ${error.message}`;
   if (InvalidResponseDataError.isInstance(error) || TypeValidationError.isInstance(error) || JSONParseError.isInstance(error)) {
     return `the embedding model's answer was not usable: ${error.message.slice(0, 200)}`;
   }

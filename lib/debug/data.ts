@@ -2,11 +2,12 @@ import 'server-only';
 import { semanticQueryFor } from '../chat/semantic';
 import { checkKnowledgeBase, type CheckReport } from '../kb-check/index';
 import { getKnowledge, type Knowledge } from '../knowledge';
-import { analyze, budgetHealth, contentWords, headingPath, selectContext, type Explanation } from '../retrieval/index';
+import { analyze, budgetHealth, contentWords, headingPath, selectContext, unembeddedCount, type Explanation } from '../retrieval/index';
 import { getInspectorStore, getTraceStore } from '../traces';
 import type { InspectorStore, SectionTraffic } from '../traces/inspector';
 import type { TurnTrace } from '../traces/types';
 import { vocabularyGaps, vocabularyOf, type VocabularyGap } from './gaps';
+import { RECENT_TURNS, semanticAdvice, type SemanticAdvice } from './semantic-advice';
 import { requestSplit, type RequestSplit } from './request-split';
 
 /** What the /debug pages and /api/debug handlers read: one place, shared by both. */
@@ -85,8 +86,32 @@ export interface HealthReport {
   /** Matched but dropped most often for lack of budget. */
   mostDropped: SectionUse[];
   gaps: VocabularyGap[];
+  /** When to consider the semantic stage: recent turns that hit the floor or scored low. */
+  semantic: SemanticAdvice & { stage: SemanticStageState | undefined };
   /** kb:check's findings for the KB in service (computed once per load). */
   checks: CheckReport;
+}
+
+/** The semantic stage in service (EMBEDDING_MODEL set): its model and how far the section embeddings got. */
+export interface SemanticStageState {
+  model: string;
+  status: 'embedding' | 'ready' | 'failed';
+  error?: string;
+  unembedded: number;
+  sections: number;
+}
+
+function semanticStageState(knowledge: Knowledge): SemanticStageState | undefined {
+  const embeddings = knowledge.embeddings;
+  if (!embeddings) return undefined;
+  const { vectors } = embeddings;
+  return {
+    model: embeddings.embedder.settings.model,
+    status: embeddings.status,
+    ...(embeddings.error ? { error: embeddings.error } : {}),
+    unembedded: unembeddedCount(vectors),
+    sections: vectors.vectors.length,
+  };
 }
 
 const checksByLoad = new WeakMap<Knowledge, CheckReport>();
@@ -102,7 +127,7 @@ function kbChecks(knowledge: Knowledge): CheckReport {
   return report;
 }
 
-export function healthReport(): HealthReport {
+export async function healthReport(): Promise<HealthReport> {
   const knowledge = getKnowledge();
   const { index } = knowledge;
   const inspector = getInspector();
@@ -133,6 +158,7 @@ export function healthReport(): HealthReport {
     mostSent: uses.filter((u) => !u.pinned && u.sent > 0).sort((a, b) => b.sent - a.sent).slice(0, 15),
     mostDropped: uses.filter((u) => u.dropped > 0).sort((a, b) => b.dropped - a.dropped).slice(0, 10),
     gaps: vocabularyGaps(inspector.thinMatchTurns(), kbVocabulary(knowledge), ANALYZER),
+    semantic: { ...semanticAdvice(await inspector.recentTurnScores(RECENT_TURNS)), stage: semanticStageState(knowledge) },
     checks: kbChecks(knowledge),
   };
 }

@@ -62,6 +62,15 @@ export interface ThinMatchTurn {
   question: string;
 }
 
+/** A recent turn's best BM25 score and whether the floor filled in: what /debug/health's "when to consider the semantic stage" reads. */
+export interface RecentTurnScore {
+  id: string;
+  question: string;
+  createdAt: string;
+  floorUsed: boolean;
+  topScore: number;
+}
+
 export interface InspectorStore {
   listTurns(filter: TurnFilter, page: number, pageSize: number): TurnPage;
   countTurns(): number;
@@ -69,6 +78,8 @@ export interface InspectorStore {
   sectionTraffic(): SectionTraffic[];
   /** Turns where the floor filled in or the best score was below `lowScore` (default 2), newest first, at most `maxTurns` (5000). */
   thinMatchTurns(options?: { lowScore?: number; maxTurns?: number }): ThinMatchTurn[];
+  /** The newest `limit` turns' best scores and floor use, newest first. */
+  recentTurnScores(limit: number): Promise<RecentTurnScore[]>;
 }
 
 /** The turns columns a summary reads (the store's full row extends it). */
@@ -180,6 +191,13 @@ export class SqliteInspector implements InspectorStore {
          ORDER BY t.sent DESC, r.section_id`,
       )
       .all() as SectionTraffic[];
+  }
+
+  async recentTurnScores(limit: number): Promise<RecentTurnScore[]> {
+    const rows = this.db
+      .prepare('SELECT id, question, created_at, floor_used, top_score FROM turns ORDER BY seq DESC LIMIT @limit')
+      .all({ limit }) as { id: string; question: string; created_at: string; floor_used: number; top_score: number }[];
+    return rows.map((r) => ({ id: r.id, question: r.question, createdAt: r.created_at, floorUsed: r.floor_used === 1, topScore: r.top_score }));
   }
 
   thinMatchTurns({ lowScore = 2, maxTurns = 5000 }: { lowScore?: number; maxTurns?: number } = {}): ThinMatchTurn[] {

@@ -245,6 +245,17 @@ describe('SqliteTraceStore', () => {
     expect(JSON.parse(stored)).toMatchObject({ v: 2, s: { stage: ['fallback', 'stub-embed', 'the embedding model answered HTTP 500: stub', 3] } });
   });
 
+  it('lists the newest turns’ best scores and floor use, for /debug/health', async () => {
+    const store = open();
+    const starts = [turn('can I get a refund?'), turn('hi, I need some help'), turn('live stream OBS latency')];
+    for (const start of starts) await store.startTurn(start);
+    const recent = await store.recentTurnScores(2);
+    expect(recent).toEqual(
+      starts.slice(1).reverse().map((t) => ({ id: t.id, question: t.question, createdAt: t.createdAt, floorUsed: t.explanation.floorUsed, topScore: t.explanation.topScore })),
+    );
+    expect(recent.some((r) => r.floorUsed)).toBe(true);
+  });
+
   it('keeps a turn it cannot store compactly whole (a prompt not built from the KB version, an explanation of another KB)', async () => {
     const store = open();
     const other = testIndex({ budget: 500, floor: 60 });

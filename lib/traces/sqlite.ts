@@ -680,6 +680,10 @@ export class SqliteTraceStore implements TraceStore, InspectorStore {
   thinMatchTurns(options?: { lowScore?: number; maxTurns?: number }) {
     return this.inspector.thinMatchTurns(options);
   }
+
+  recentTurnScores(limit: number) {
+    return this.inspector.recentTurnScores(limit);
+  }
 }
 
 /** turn_sections.reason: the code of verdict_reasons (the same list as compact.ts REASON_CODES). */

@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { Card, Stat } from '@/components/debug/card';
+import { SemanticAdvicePanel } from '@/components/debug/semantic-advice-panel';
 import { healthReport } from '@/lib/debug/data';
 import { requireAdmin } from '@/lib/debug/access';
 import { formatNumber as n, formatPercent as pct } from '@/lib/format';
@@ -29,7 +30,7 @@ function PinnedShareBar({ share }: { share: number }) {
 
 export default async function HealthPage() {
   await requireAdmin(); // before anything is read: see lib/debug/access.ts
-  const report = healthReport();
+  const report = await healthReport();
   const { budget } = report;
   const neverSentShare = report.neverSent.length / Math.max(1, budget.sections);
   const neverSentTokenShare = report.neverSentTokens / Math.max(1, budget.kbTokens);
@@ -165,6 +166,8 @@ export default async function HealthPage() {
           </ul>
         )}
       </Card>
+
+      <SemanticAdvicePanel advice={report.semantic} />
 
       <Card
         title="Vocabulary gaps"
