@@ -165,8 +165,8 @@ test('screenshot of /debug with the semantic stage on (set SCREENSHOTS=<folder>)
   const { turnId } = await chat(PARAPHRASE);
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(`${app.url}/debug/turns/${turnId}`);
-  await page.getByTestId('ranked-sections').scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${dir}/debug-semantic-turn.png`, fullPage: true });
+  await page.getByTestId('ranked-sections').screenshot({ path: `${dir}/debug-semantic-ranked.png` });
   await page.goto(`${app.url}/debug/health`);
   await page.getByTestId('semantic-advice').screenshot({ path: `${dir}/debug-semantic-health.png` });
 });

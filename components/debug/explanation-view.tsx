@@ -103,7 +103,11 @@ function VerdictRow({ v, top, fused }: { v: SectionVerdict; top: number; fused: 
         ) : (
           <span className="flex items-center gap-1.5 font-mono text-xs">
             {fused && <LexicalRank v={v} />}
-            <ScoreBar score={v.score} top={top} />
+            {fused && v.fusion && v.fusion.lexicalRank === undefined ? (
+              <span className="text-slate-400">no BM25 match</span>
+            ) : (
+              <ScoreBar score={v.score} top={top} />
+            )}
           </span>
         )}
       </td>

@@ -23,7 +23,10 @@ export function SemanticAdvicePanel({ advice }: { advice: SemanticAdvice & { sta
               <strong>{pct(advice.share)}</strong> of the last {advice.turns} turns found little by their words: {advice.floor} hit the floor, {advice.low} scored low.{' '}
               {advice.consider ? (
                 <span className="font-medium text-amber-800">
-                  That is {pct(CONSIDER_SHARE)} or more{stage ? '.' : ': worth reading the examples, and considering the semantic stage.'}
+                  That is {pct(CONSIDER_SHARE)} or more:{' '}
+                  {stage
+                    ? 'these are BM25’s own scores — open the examples to see what the semantic list found for them.'
+                    : 'worth reading the examples, and considering the semantic stage.'}
                 </span>
               ) : (
                 <span className="text-slate-500">Under {pct(CONSIDER_SHARE)}: BM25 finds most questions.</span>
@@ -36,7 +39,10 @@ export function SemanticAdvicePanel({ advice }: { advice: SemanticAdvice & { sta
                     <Link href={`/debug/turns/${encodeURIComponent(e.id)}`} className="truncate text-slate-800 hover:underline">
                       “{e.question}”
                     </Link>
-                    <span className="shrink-0 font-mono text-xs text-slate-500">{e.why === 'floor' ? 'floor' : `best ${e.topScore.toFixed(2)}`}</span>
+                    <span className="shrink-0 font-mono text-xs text-slate-500">
+                      {e.count > 1 && `${e.count}× · `}
+                      {e.why === 'floor' ? 'floor' : `best ${e.topScore.toFixed(2)}`}
+                    </span>
                   </li>
                 ))}
               </ul>

@@ -10,6 +10,13 @@ describe('when to consider the semantic stage', () => {
     expect(advice.examples.map((e) => [e.id, e.why])).toEqual([['a', 'floor'], ['c', 'low']]);
   });
 
+  it('lists a question asked in several thin turns once, its newest turn, with how many', () => {
+    const same = (id: string) => ({ ...turn(id, true, 0), question: 'hi' });
+    const advice = semanticAdvice([same('new'), turn('x', false, 8), same('old')]);
+    expect(advice.examples).toEqual([expect.objectContaining({ id: 'new', question: 'hi', count: 2 })]);
+    expect(advice).toMatchObject({ turns: 3, floor: 2 });
+  });
+
   it('does not suggest it when BM25 finds enough, or when there are no turns', () => {
     expect(semanticAdvice([turn('a', false, 5), turn('b', false, 6), turn('c', false, 3), turn('d', false, 4), turn('e', false, 1)])).toMatchObject({ share: 0.2, consider: true });
     expect(semanticAdvice([turn('a', false, 5), turn('b', false, 6), turn('c', false, 3), turn('d', false, 4), turn('e', false, 4), turn('f', false, 1)])).toMatchObject({ consider: false });

@@ -23,6 +23,8 @@ export interface ThinTurnExample {
   /** `floor`: the floor filled in; `low`: matched, but the best score was under LOW_SCORE. */
   why: 'floor' | 'low';
   topScore: number;
+  /** Thin turns with the same question (this one is the newest). */
+  count: number;
 }
 
 export interface SemanticAdvice {
@@ -35,16 +37,22 @@ export interface SemanticAdvice {
   share: number;
   /** True when the share is at least CONSIDER_SHARE. */
   consider: boolean;
-  /** The newest thin turns, at most `examples`. */
+  /** The newest thin turns, one per question, at most `examples`. */
   examples: ThinTurnExample[];
 }
 
 export function semanticAdvice(recent: readonly RecentTurnScore[], examples = 8): SemanticAdvice {
   const thin = recent.flatMap((t): ThinTurnExample[] => {
     const why = t.floorUsed ? 'floor' : t.topScore < LOW_SCORE ? 'low' : undefined;
-    return why ? [{ id: t.id, question: t.question, createdAt: t.createdAt, why, topScore: t.topScore }] : [];
+    return why ? [{ id: t.id, question: t.question, createdAt: t.createdAt, why, topScore: t.topScore, count: 1 }] : [];
   });
+  const byQuestion = new Map<string, ThinTurnExample>();
+  for (const t of thin) {
+    const seen = byQuestion.get(t.question);
+    if (seen) seen.count++;
+    else byQuestion.set(t.question, { ...t });
+  }
   const floor = thin.filter((t) => t.why === 'floor').length;
   const share = recent.length ? thin.length / recent.length : 0;
-  return { turns: recent.length, floor, low: thin.length - floor, share, consider: share >= CONSIDER_SHARE, examples: thin.slice(0, examples) };
+  return { turns: recent.length, floor, low: thin.length - floor, share, consider: share >= CONSIDER_SHARE, examples: [...byQuestion.values()].slice(0, examples) };
 }
