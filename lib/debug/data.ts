@@ -100,11 +100,11 @@ function kbChecks(knowledge: Knowledge): CheckReport {
   return report;
 }
 
-export function healthReport(): HealthReport {
+export async function healthReport(): Promise<HealthReport> {
   const knowledge = getKnowledge();
   const { index } = knowledge;
   const inspector = getInspector();
-  const traffic = new Map<string, SectionTraffic>(inspector.sectionTraffic().map((t) => [t.sectionId, t]));
+  const traffic = new Map<string, SectionTraffic>((await inspector.sectionTraffic()).map((t) => [t.sectionId, t]));
   const uses: SectionUse[] = index.sections.map((s) => {
     const t = traffic.get(s.id);
     return {
@@ -119,7 +119,7 @@ export function healthReport(): HealthReport {
       dropped: t?.dropped ?? 0,
     };
   });
-  const turns = inspector.countTurns();
+  const turns = await inspector.countTurns();
   const neverSent = turns === 0 ? [] : uses.filter((u) => u.sent === 0);
   return {
     budget: budgetHealth(index),
@@ -130,7 +130,7 @@ export function healthReport(): HealthReport {
     neverSentTokens: neverSent.reduce((sum, u) => sum + u.tokens, 0),
     mostSent: uses.filter((u) => !u.pinned && u.sent > 0).sort((a, b) => b.sent - a.sent).slice(0, 15),
     mostDropped: uses.filter((u) => u.dropped > 0).sort((a, b) => b.dropped - a.dropped).slice(0, 10),
-    gaps: vocabularyGaps(inspector.thinMatchTurns(), kbVocabulary(knowledge), ANALYZER),
+    gaps: vocabularyGaps(await inspector.thinMatchTurns(), kbVocabulary(knowledge), ANALYZER),
     checks: kbChecks(knowledge),
   };
 }

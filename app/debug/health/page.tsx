@@ -29,7 +29,7 @@ function PinnedShareBar({ share }: { share: number }) {
 
 export default async function HealthPage() {
   await requireAdmin(); // before anything is read: see lib/debug/access.ts
-  const report = healthReport();
+  const report = await healthReport();
   const { budget } = report;
   const neverSentShare = report.neverSent.length / Math.max(1, budget.sections);
   const neverSentTokenShare = report.neverSentTokens / Math.max(1, budget.kbTokens);

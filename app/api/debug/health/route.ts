@@ -9,5 +9,5 @@ export const dynamic = 'force-dynamic';
 export async function GET() {
   const refused = await refuseNonAdmin();
   if (refused) return refused;
-  return json(healthReport());
+  return json(await healthReport());
 }
