@@ -2,7 +2,9 @@ import 'server-only';
 import { checkKnowledgeBase, type CheckReport } from '../kb-check/index';
 import { getKnowledge, type Knowledge } from '../knowledge';
 import { analyze, budgetHealth, contentWords, headingPath, selectContext, type Explanation } from '../retrieval/index';
+import { env } from '../env';
 import { getInspectorStore, getTraceStore } from '../traces';
+import { retentionStatus, type RetentionStatus } from '../traces/retention';
 import type { InspectorStore, SectionTraffic } from '../traces/inspector';
 import type { TurnTrace } from '../traces/types';
 import { vocabularyGaps, vocabularyOf, type VocabularyGap } from './gaps';
@@ -85,6 +87,29 @@ export interface HealthReport {
   gaps: VocabularyGap[];
   /** kb:check's findings for the KB in service (computed once per load). */
   checks: CheckReport;
+  storage: StorageReport;
+}
+
+export interface StorageReport {
+  engine: 'SQLite' | 'PostgreSQL';
+  /** The SQLite file, or the PostgreSQL host and database (never the password). */
+  where: string;
+  turns: number;
+  oldestTurnAt?: string;
+  /** Undefined: every turn is kept. */
+  retention?: RetentionStatus;
+}
+
+async function storageReport(inspector: InspectorStore, turns: number): Promise<StorageReport> {
+  const settings = env();
+  const url = settings.DATABASE_URL ? new URL(settings.DATABASE_URL) : undefined;
+  return {
+    engine: url ? 'PostgreSQL' : 'SQLite',
+    where: url ? `${url.hostname}:${url.port || 5432}${url.pathname}` : settings.TRACE_DB_PATH,
+    turns,
+    oldestTurnAt: await inspector.oldestTurnAt(),
+    retention: retentionStatus(),
+  };
 }
 
 const checksByLoad = new WeakMap<Knowledge, CheckReport>();
@@ -132,5 +157,6 @@ export async function healthReport(): Promise<HealthReport> {
     mostDropped: uses.filter((u) => u.dropped > 0).sort((a, b) => b.dropped - a.dropped).slice(0, 10),
     gaps: vocabularyGaps(await inspector.thinMatchTurns(), kbVocabulary(knowledge), ANALYZER),
     checks: kbChecks(knowledge),
+    storage: await storageReport(inspector, turns),
   };
 }

@@ -3,6 +3,7 @@ import { Card, Stat } from '@/components/debug/card';
 import { healthReport } from '@/lib/debug/data';
 import { requireAdmin } from '@/lib/debug/access';
 import { formatNumber as n, formatPercent as pct } from '@/lib/format';
+import { StorageCard } from './storage-card';
 
 export const dynamic = 'force-dynamic';
 
@@ -202,6 +203,7 @@ export default async function HealthPage() {
           </table>
         )}
       </Card>
+      <StorageCard storage={report.storage} />
     </div>
   );
 }
