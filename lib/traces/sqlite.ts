@@ -27,8 +27,9 @@ import type { TraceStore, TurnEnd, TurnStart, TurnTrace } from './types';
  * prompt is compact.ts's TurnRecord: the KB version once, per turn only what is specific to
  * it (`npm run bench:traces` measures the bytes per turn).
  *
- * Tables (plain columns, JSON as text, integer keys: each maps 1:1 to a PostgreSQL table,
- * INTEGER PRIMARY KEY to an identity column, JSON text to jsonb, the FTS5 table to a GIN index)
+ * Tables (plain columns, JSON as text, integer keys; postgres.ts has the same tables in
+ * PostgreSQL's types, with a GIN-indexed tsvector where this has the FTS5 table, and rows.ts
+ * maps both)
  * - `texts`: text by SHA-256 hash (section bodies, instructions, pinned blocks): each once.
  * - `kb_versions`: one row per KB version (compact.ts `KbVersion`, by content hash), written
  *   with the first turn selected on it: config, average BM25 document length, the hashes of
