@@ -34,8 +34,20 @@ export const envSchema = z.object({
    * does not parse and tokenize it again. Relative to the working directory; empty: no cache.
    */
   KB_CACHE_PATH: z.string().trim().default('data/kb-cache'),
-  /** SQLite file for turn traces, relative to the working directory. */
+  /** SQLite file for turn traces, relative to the working directory (unused when DATABASE_URL is set). */
   TRACE_DB_PATH: z.string().trim().min(1).default('data/traces.db'),
+  /**
+   * PostgreSQL for everything the app stores (turn traces, conversations, rate-limit buckets,
+   * admin sessions), shared by every instance that has the same URL: `postgres://user:password@host:5432/db`.
+   * Unset: SQLite at TRACE_DB_PATH and in-memory rate limits (one instance).
+   */
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a PostgreSQL URL: postgres://user:password@host:5432/database')
+    .optional(),
+  /** Turns older than this many days are deleted (in small batches, in the background). Unset: every turn is kept. */
+  TRACE_RETENTION_DAYS: positiveInt('TRACE_RETENTION_DAYS').optional(),
   /**
    * How long the model may stay silent, in ms: before its first token and between two chunks.
    * Past it the turn fails with a "took too long" error (it is not a cap on a long answer).
@@ -116,9 +128,18 @@ export const envSchema = z.object({
     .min(-1, 'EMBEDDING_MIN_SIMILARITY must be between -1 and 1')
     .max(1, 'EMBEDDING_MIN_SIMILARITY must be between -1 and 1')
     .default(0.3),
-}).superRefine((env, context) => {
-  if (env.EMBEDDING_MODEL && !env.EMBEDDING_API_KEY && !env.OPENAI_API_KEY) {
+}).superRefine((settings, context) => {
+  if (settings.EMBEDDING_MODEL && !settings.EMBEDDING_API_KEY && !settings.OPENAI_API_KEY) {
     context.addIssue({ code: 'custom', path: ['EMBEDDING_MODEL'], message: 'the semantic stage needs an API key for the embeddings server: set EMBEDDING_API_KEY (or OPENAI_API_KEY)' });
+  }
+  // Several instances behind one database must sign visitor cookies alike, or a conversation
+  // continued on another instance would start over (its cookie would not verify there).
+  if (settings.DATABASE_URL && !settings.VISITOR_SECRET) {
+    context.addIssue({
+      code: 'custom',
+      path: ['VISITOR_SECRET'],
+      message: 'is required with DATABASE_URL: set the same secret (32+ characters, e.g. `openssl rand -hex 32`) on every instance',
+    });
   }
 });
 

@@ -3,7 +3,9 @@ import { semanticQueryFor } from '../chat/semantic';
 import { checkKnowledgeBase, type CheckReport } from '../kb-check/index';
 import { getKnowledge, type Knowledge } from '../knowledge';
 import { analyze, budgetHealth, contentWords, headingPath, selectContext, unembeddedCount, type Explanation } from '../retrieval/index';
+import { env } from '../env';
 import { getInspectorStore, getTraceStore } from '../traces';
+import { retentionStatus, type RetentionStatus } from '../traces/retention';
 import type { InspectorStore, SectionTraffic } from '../traces/inspector';
 import type { TurnTrace } from '../traces/types';
 import { vocabularyGaps, vocabularyOf, type VocabularyGap } from './gaps';
@@ -90,6 +92,29 @@ export interface HealthReport {
   semantic: SemanticAdvice & { stage: SemanticStageState | undefined };
   /** kb:check's findings for the KB in service (computed once per load). */
   checks: CheckReport;
+  storage: StorageReport;
+}
+
+export interface StorageReport {
+  engine: 'SQLite' | 'PostgreSQL';
+  /** The SQLite file, or the PostgreSQL host and database (never the password). */
+  where: string;
+  turns: number;
+  oldestTurnAt?: string;
+  /** Undefined: every turn is kept. */
+  retention?: RetentionStatus;
+}
+
+async function storageReport(inspector: InspectorStore, turns: number): Promise<StorageReport> {
+  const settings = env();
+  const url = settings.DATABASE_URL ? new URL(settings.DATABASE_URL) : undefined;
+  return {
+    engine: url ? 'PostgreSQL' : 'SQLite',
+    where: url ? `${url.hostname}:${url.port || 5432}${url.pathname}` : settings.TRACE_DB_PATH,
+    turns,
+    oldestTurnAt: await inspector.oldestTurnAt(),
+    retention: retentionStatus(),
+  };
 }
 
 /** The semantic stage in service (EMBEDDING_MODEL set): its model and how far the section embeddings got. */
@@ -131,7 +156,7 @@ export async function healthReport(): Promise<HealthReport> {
   const knowledge = getKnowledge();
   const { index } = knowledge;
   const inspector = getInspector();
-  const traffic = new Map<string, SectionTraffic>(inspector.sectionTraffic().map((t) => [t.sectionId, t]));
+  const traffic = new Map<string, SectionTraffic>((await inspector.sectionTraffic()).map((t) => [t.sectionId, t]));
   const uses: SectionUse[] = index.sections.map((s) => {
     const t = traffic.get(s.id);
     return {
@@ -146,7 +171,7 @@ export async function healthReport(): Promise<HealthReport> {
       dropped: t?.dropped ?? 0,
     };
   });
-  const turns = inspector.countTurns();
+  const turns = await inspector.countTurns();
   const neverSent = turns === 0 ? [] : uses.filter((u) => u.sent === 0);
   return {
     budget: budgetHealth(index),
@@ -157,8 +182,9 @@ export async function healthReport(): Promise<HealthReport> {
     neverSentTokens: neverSent.reduce((sum, u) => sum + u.tokens, 0),
     mostSent: uses.filter((u) => !u.pinned && u.sent > 0).sort((a, b) => b.sent - a.sent).slice(0, 15),
     mostDropped: uses.filter((u) => u.dropped > 0).sort((a, b) => b.dropped - a.dropped).slice(0, 10),
-    gaps: vocabularyGaps(inspector.thinMatchTurns(), kbVocabulary(knowledge), ANALYZER),
+    gaps: vocabularyGaps(await inspector.thinMatchTurns(), kbVocabulary(knowledge), ANALYZER),
     semantic: { ...semanticAdvice(await inspector.recentTurnScores(RECENT_TURNS)), stage: semanticStageState(knowledge) },
     checks: kbChecks(knowledge),
+    storage: await storageReport(inspector, turns),
   };
 }

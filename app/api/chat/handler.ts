@@ -96,7 +96,7 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
           'If the app runs behind a reverse proxy, set TRUST_PROXY to the number of proxies.',
       );
     }
-    const decision = limiter.take(client.key);
+    const decision = await limiter.take(client.key);
     if (!decision.allowed) {
       const seconds = decision.retryAfterSeconds;
       return jsonError(429, `Too many messages in a short time. Please wait ${seconds} second${seconds === 1 ? '' : 's'} and try again.`, {

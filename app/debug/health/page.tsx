@@ -4,6 +4,7 @@ import { SemanticAdvicePanel } from '@/components/debug/semantic-advice-panel';
 import { healthReport } from '@/lib/debug/data';
 import { requireAdmin } from '@/lib/debug/access';
 import { formatNumber as n, formatPercent as pct } from '@/lib/format';
+import { StorageCard } from './storage-card';
 
 export const dynamic = 'force-dynamic';
 
@@ -205,6 +206,7 @@ export default async function HealthPage() {
           </table>
         )}
       </Card>
+      <StorageCard storage={report.storage} />
     </div>
   );
 }
