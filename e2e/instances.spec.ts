@@ -43,6 +43,7 @@ function instance(port: number, name: string): Promise<Server> {
     TRUST_PROXY: '1',
     CHAT_RATE_LIMIT_BURST: '4',
     CHAT_RATE_LIMIT_PER_MINUTE: '8',
+    TRACE_RETENTION_DAYS: '30',
   });
 }
 
@@ -92,6 +93,9 @@ test('a turn served by A is in /debug on B: the turns API, the list and the turn
   await expect(page.getByTestId('turn-detail')).toHaveAttribute('data-turn-id', turnId!);
   await expect(page.getByTestId('pinned-text')).toContainText('Never promise a refund'); // as A sent it
   await expect(page.locator('[data-testid="ranked-row"][data-section-id="billing/refund-policy.md#refund-policy"]')).toHaveAttribute('data-sent', 'true');
+  await page.goto(`${b.url}/debug/health`);
+  await expect(page.getByTestId('storage-engine')).toContainText('PostgreSQL');
+  await expect(page.getByTestId('storage-retention')).toContainText('30 days');
 });
 
 test('a conversation started on A and continued on B carries its history into the model request', async () => {

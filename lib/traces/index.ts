@@ -67,6 +67,24 @@ export function getPostgres(): { pool: pg.Pool; ready: Promise<void> } | undefin
   return { pool: store.pool, ready: store.migrated };
 }
 
+/**
+ * At server start: opens the store (on PostgreSQL, runs the migrations) and says which it is,
+ * so a database that is unreachable or too new shows in the log before the first customer.
+ * Never throws: the server still serves its pages, and /api/health answers 503 until it works.
+ */
+export async function openServerStore(): Promise<void> {
+  const settings = env();
+  const where = settings.DATABASE_URL
+    ? (({ hostname, port, pathname }) => `PostgreSQL ${hostname}:${port || 5432}${pathname}`)(new URL(settings.DATABASE_URL))
+    : `SQLite ${settings.TRACE_DB_PATH}`;
+  try {
+    await getServerStore().ready();
+    console.log(`[store] ${where}: ready${settings.TRACE_RETENTION_DAYS ? `, keeping ${settings.TRACE_RETENTION_DAYS} days of turns` : ''}`);
+  } catch (error) {
+    console.error(`[store] ${where} IS NOT AVAILABLE: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 /** The server's trace store, as the chat route and the conversation endpoint use it. */
 export function getTraceStore(): TraceStore {
   return getServerStore();
