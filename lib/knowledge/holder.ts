@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { listKnowledgeFiles, TokenCounter, type BuiltDocument } from '../retrieval/index';
 import { readKbCache, writeKbCache } from './disk-cache';
+import type { SectionEmbedder } from './embeddings';
 import { loadKnowledge, loadKnowledgeAsync, type Knowledge, type KnowledgeSettings } from './load';
 
 /**
@@ -35,6 +36,8 @@ export interface KnowledgeHolderOptions {
   log?: KnowledgeLog;
   /** The parsed KB kept between processes (disk-cache.ts); none when absent. */
   cacheFile?: string;
+  /** The semantic stage's section embeddings (embeddings.ts), attached to every load; none when the stage is off. */
+  embedder?: SectionEmbedder;
 }
 
 /** What one check found. */
@@ -102,7 +105,7 @@ export class KnowledgeHolder {
     this.tokens = cached?.tokens ?? new TokenCounter();
     this.documents = cached?.documents ?? new Map();
     try {
-      this.current = loadKnowledge(this.options.settings, this.options.cwd, { tokens: this.tokens, documents: this.documents });
+      this.current = this.withEmbeddings(loadKnowledge(this.options.settings, this.options.cwd, { tokens: this.tokens, documents: this.documents }));
       const reused = cached ? `, ${this.current.kb.cachedFiles} of ${this.current.files.length} files from the cache` : '';
       this.log.info(`[knowledge] loaded ${this.current.path}: ${this.current.summary}${reused}`);
       this.logSkipped(this.current);
@@ -112,6 +115,12 @@ export class KnowledgeHolder {
       this.log.error(`[knowledge] THE KNOWLEDGE BASE COULD NOT BE LOADED: ${message(error)}`);
       this.log.error('[knowledge] the chat answers 503 until this is fixed; the files are checked again when they change');
     }
+  }
+
+  /** The load with its section embeddings attached (cached ones at once, the rest in the background), when the stage is on. */
+  private withEmbeddings(knowledge: Knowledge): Knowledge {
+    if (this.options.embedder) knowledge.embeddings = this.options.embedder.attach(knowledge.index);
+    return knowledge;
   }
 
   /** Writes the caches for the next process; a cache that cannot be written is only logged. */
@@ -165,7 +174,9 @@ export class KnowledgeHolder {
     this.changing = undefined;
     this.settled = signature;
     try {
-      const next = await loadKnowledgeAsync(this.options.settings, this.options.cwd, { tokens: this.tokens, documents: this.documents, pinnedFiles: this.pinnedFiles() });
+      const next = this.withEmbeddings(
+        await loadKnowledgeAsync(this.options.settings, this.options.cwd, { tokens: this.tokens, documents: this.documents, pinnedFiles: this.pinnedFiles() }),
+      );
       const first = !this.current;
       this.current = next;
       this.lastError = undefined;

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { assistantInstructions } from '../ai/prompt';
+import type { KnowledgeEmbeddings } from './embeddings';
 import {
   createRetrievalIndex,
   loadKnowledgeBase,
@@ -26,6 +27,8 @@ export interface Knowledge {
   summary: string;
   /** The assistant's instructions for this KB's identity (assistant.md), built once per load. */
   instructions: string;
+  /** The section embeddings of the semantic stage (embeddings.ts), when it is on. */
+  embeddings?: KnowledgeEmbeddings;
 }
 
 export interface KnowledgeSettings {

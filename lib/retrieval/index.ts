@@ -15,6 +15,8 @@ export * from './query';
 export * from './select';
 export * from './packer';
 export * from './explain';
+export * from './fusion';
+export * from './semantic';
 export * from './synonyms';
 export * from './tokens';
 export * from './typos';

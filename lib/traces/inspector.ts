@@ -61,6 +61,15 @@ export interface ThinMatchTurn {
   question: string;
 }
 
+/** A recent turn's best BM25 score and whether the floor filled in: what /debug/health's "when to consider the semantic stage" reads. */
+export interface RecentTurnScore {
+  id: string;
+  question: string;
+  createdAt: string;
+  floorUsed: boolean;
+  topScore: number;
+}
+
 export interface InspectorStore {
   listTurns(filter: TurnFilter, page: number, pageSize: number): Promise<TurnPage>;
   countTurns(): Promise<number>;
@@ -70,6 +79,8 @@ export interface InspectorStore {
   sectionTraffic(): Promise<SectionTraffic[]>;
   /** Turns where the floor filled in or the best score was below `lowScore` (default 2), newest first, at most `maxTurns` (5000). */
   thinMatchTurns(options?: { lowScore?: number; maxTurns?: number }): Promise<ThinMatchTurn[]>;
+  /** The newest `limit` turns' best scores and floor use, newest first. */
+  recentTurnScores(limit: number): Promise<RecentTurnScore[]>;
 }
 
 /** The turns columns a summary reads (the store's full row extends it). */
@@ -190,6 +201,14 @@ export class SqlInspector implements InspectorStore {
   async oldestTurnAt(): Promise<string | undefined> {
     const [row] = await this.query<{ created_at: string }>('SELECT created_at FROM turns ORDER BY created_at LIMIT 1', []);
     return row?.created_at;
+  }
+
+  async recentTurnScores(limit: number): Promise<RecentTurnScore[]> {
+    const rows = await this.query<{ id: string; question: string; created_at: string; floor_used: number; top_score: number }>(
+      `SELECT id, question, created_at, floor_used, top_score FROM turns ORDER BY seq DESC LIMIT ${this.dialect.placeholder(1)}`,
+      [limit],
+    );
+    return rows.map((r) => ({ id: r.id, question: r.question, createdAt: r.created_at, floorUsed: Number(r.floor_used) === 1, topScore: Number(r.top_score) }));
   }
 
   async sectionTraffic(): Promise<SectionTraffic[]> {

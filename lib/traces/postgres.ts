@@ -525,4 +525,8 @@ export class PostgresTraceStore implements TraceStore, InspectorStore, AdminStat
   thinMatchTurns(options?: { lowScore?: number; maxTurns?: number }) {
     return this.inspector.thinMatchTurns(options);
   }
+
+  recentTurnScores(limit: number) {
+    return this.inspector.recentTurnScores(limit);
+  }
 }

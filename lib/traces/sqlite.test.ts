@@ -5,7 +5,8 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildSystemPrompt } from '../ai/prompt';
 import { requestSplit } from '../debug/request-split';
-import { selectContext } from '../retrieval/index';
+import { stubEmbedding } from '../../e2e/stub/embeddings.mjs';
+import { embeddingText, SEMANTIC_DEFAULTS, sectionVectors, selectContext, type SemanticQuery } from '../retrieval/index';
 import { testIndex } from '../testing/kb';
 import { kbVersionOf } from './compact';
 import { MIGRATIONS, SqliteTraceStore } from './sqlite';
@@ -31,9 +32,9 @@ afterEach(async () => {
 });
 
 let n = 0;
-function turn(question: string, overrides: Partial<TurnStart> = {}): TurnStart {
+function turn(question: string, overrides: Partial<TurnStart> = {}, semantic?: SemanticQuery): TurnStart {
   n++;
-  const explanation = selectContext(index, [question]);
+  const explanation = selectContext(index, [question], semantic);
   return {
     id: `turn-${n}`,
     conversationId: 'conv-aaaaaaaa',
@@ -171,6 +172,34 @@ describe('SqliteTraceStore', () => {
     // The conversation lists expand lazily, to the same.
     const listed = await fresh.listTurnsByConversation(starts[0]!.conversationId);
     expect(listed.find((t) => t.id === starts[1]!.id)!.explanation).toStrictEqual(JSON.parse(JSON.stringify(starts[1]!.explanation)));
+  });
+
+  it('reads a turn of the semantic stage back exactly (fused, and fallen back), without storing it whole', async () => {
+    const store = open();
+    const sections = sectionVectors('stub-embed', index.pool.map((s) => Float32Array.from(stubEmbedding(embeddingText(s)))));
+    const fused = (q: string): SemanticQuery => ({ kind: 'vector', settings: { model: 'stub-embed', ...SEMANTIC_DEFAULTS, minSimilarity: 0.05 }, sections, query: stubEmbedding(q), ms: 12 });
+    const starts = [
+      turn('how long until my money comes back?', {}, fused('how long until my money comes back?')),
+      turn('live stream OBS latency', {}, fused('live stream OBS latency')),
+      turn('can I get a refund?', {}, { kind: 'fallback', model: 'stub-embed', reason: 'the embedding model answered HTTP 500: stub', ms: 3 }),
+    ];
+    expect(starts[0]!.explanation.sections.some((v) => v.fusion?.semanticRank !== undefined && v.fusion.lexicalRank === undefined)).toBe(true);
+    for (const start of starts) await store.startTurn(start);
+    for (const start of starts) expect((await store.getTurn(start.id))!.explanation).toStrictEqual(JSON.parse(JSON.stringify(start.explanation)));
+    expect(store.db.prepare('SELECT COUNT(*) FROM turn_payloads').pluck().get()).toBe(0);
+    const stored = store.db.prepare('SELECT selection FROM turns WHERE id = ?').pluck().get(starts[2]!.id) as string;
+    expect(JSON.parse(stored)).toMatchObject({ v: 2, s: { stage: ['fallback', 'stub-embed', 'the embedding model answered HTTP 500: stub', 3] } });
+  });
+
+  it('lists the newest turns’ best scores and floor use, for /debug/health', async () => {
+    const store = open();
+    const starts = [turn('can I get a refund?'), turn('hi, I need some help'), turn('live stream OBS latency')];
+    for (const start of starts) await store.startTurn(start);
+    const recent = await store.recentTurnScores(2);
+    expect(recent).toEqual(
+      starts.slice(1).reverse().map((t) => ({ id: t.id, question: t.question, createdAt: t.createdAt, floorUsed: t.explanation.floorUsed, topScore: t.explanation.topScore })),
+    );
+    expect(recent.some((r) => r.floorUsed)).toBe(true);
   });
 
   it('opens an existing v1 database created by another process', () => {

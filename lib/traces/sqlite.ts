@@ -541,6 +541,10 @@ export class SqliteTraceStore implements TraceStore, InspectorStore, AdminStateS
   thinMatchTurns(options?: { lowScore?: number; maxTurns?: number }) {
     return this.inspector.thinMatchTurns(options);
   }
+
+  recentTurnScores(limit: number) {
+    return this.inspector.recentTurnScores(limit);
+  }
 }
 
 function statements(db: Database.Database) {

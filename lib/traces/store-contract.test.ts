@@ -284,12 +284,29 @@ describe.each(BACKENDS)('trace store contract: $name', (backend) => {
       expect(await store.thinMatchTurns({ lowScore: 0.5, maxTurns: 1 })).toHaveLength(1);
     });
 
+    it('lists the newest turns’ best scores and floor use, newest first (when to consider the semantic stage)', async () => {
+      const store = await inspectorStore(backend, [
+        { q: 'is it cheap?', at: '2026-11-29T10:00:00.000Z' },
+        { q: 'refunds please', at: '2026-11-29T10:02:00.000Z' },
+        { q: 'hi there', at: '2026-11-29T10:03:00.000Z' },
+      ]);
+      const recent = await store.recentTurnScores(2);
+      expect(recent.map((r) => [r.id, r.question, r.createdAt])).toEqual([
+        ['i3', 'hi there', '2026-11-29T10:03:00.000Z'],
+        ['i2', 'refunds please', '2026-11-29T10:02:00.000Z'],
+      ]);
+      expect(recent[0]).toMatchObject({ floorUsed: true, topScore: 0 });
+      expect(recent[1]).toMatchObject({ floorUsed: false, topScore: expect.any(Number) });
+      expect(recent[1]!.topScore).toBeGreaterThan(0);
+    });
+
     it('is empty before any turn', async () => {
       const { store } = await backend.open();
       expect(await store.listTurns({}, 1, 10)).toEqual({ turns: [], total: 0, page: 1, pageSize: 10, pages: 1 });
       expect(await store.countTurns()).toBe(0);
       expect(await store.oldestTurnAt()).toBeUndefined();
       expect(await store.sectionTraffic()).toEqual([]);
+      expect(await store.recentTurnScores(10)).toEqual([]);
     });
   });
 

@@ -13,7 +13,8 @@ import type { TraceStore } from '../../../lib/traces/types';
 import { conversationFromTurns, historyForTurn, type TurnHistory } from '../../../lib/chat/history';
 import type { ChatMessageMetadata, ChatUIMessage } from '../../../lib/chat/message';
 import { TurnRecorder } from '../../../lib/chat/recorder';
-import { selectForTurn, toModelMessages } from '../../../lib/chat/turn';
+import { semanticQueryFor } from '../../../lib/chat/semantic';
+import { customerMessagesOf, selectForTurn, toModelMessages } from '../../../lib/chat/turn';
 import { newVisitorId, visitorOf, visitorSetCookie } from '../../../lib/chat/visitor';
 import { startTurnTelemetry } from '../../../lib/telemetry/turn';
 import { parseChatRequest, type ChatRequest } from './schema';
@@ -134,9 +135,11 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
     const { messages, trigger } = history;
 
     // 5. Select: the knowledge for this question, and the system prompt built from it.
+    //    With the semantic stage on, the query is embedded first (never fails the turn: BM25 alone, and the trace says why).
     //    Traced as the retrieval span of the turn when OpenTelemetry export is on (lib/telemetry).
     const telemetry = startTurnTelemetry(conversationId);
-    const selection = telemetry.select(knowledge, () => selectForTurn(knowledge.index, messages, knowledge.instructions));
+    const semantic = await semanticQueryFor(knowledge, customerMessagesOf(messages), request.signal);
+    const selection = telemetry.select(knowledge, () => selectForTurn(knowledge.index, messages, knowledge.instructions, semantic));
     const chat = deps.chat();
 
     // 6. Record the turn before the model is called, so even a crash mid-stream leaves a trace.

@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { Card, Stat } from '@/components/debug/card';
+import { SemanticAdvicePanel } from '@/components/debug/semantic-advice-panel';
 import { healthReport } from '@/lib/debug/data';
 import { requireAdmin } from '@/lib/debug/access';
 import { formatNumber as n, formatPercent as pct } from '@/lib/format';
@@ -166,6 +167,8 @@ export default async function HealthPage() {
           </ul>
         )}
       </Card>
+
+      <SemanticAdvicePanel advice={report.semantic} />
 
       <Card
         title="Vocabulary gaps"
