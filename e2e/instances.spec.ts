@@ -18,9 +18,9 @@ import { startApp, startStub, type Server } from './spawn';
 
 test.describe.configure({ mode: 'serial' });
 
-const A_PORT = EXTRA_PORT + 8;
-const B_PORT = EXTRA_PORT + 9;
-const STUB_PORT = EXTRA_PORT + 10;
+const A_PORT = EXTRA_PORT + 11;
+const B_PORT = EXTRA_PORT + 12;
+const STUB_PORT = EXTRA_PORT + 13;
 const VISITOR_SECRET = 'e2e-visitor-secret-shared-by-both-instances';
 
 let postgres: PostgresCluster;
