@@ -10,7 +10,8 @@
  *   chat answers 503 with the same message until the files are fixed;
  * - when OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set, registers
  *   OpenTelemetry (@vercel/otel: OTLP over HTTP, the standard OTEL_* variables) so each chat
- *   turn exports its spans (lib/telemetry/turn.ts). Unset, nothing is loaded or registered.
+ *   turn exports its spans (lib/telemetry/turn.ts). Unset, nothing is loaded or registered;
+ * - opens the store (SQLite, or PostgreSQL with DATABASE_URL: migrations run now) and logs which.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
@@ -30,4 +31,6 @@ export async function register(): Promise<void> {
     // Only an invalid environment gets here (lib/env.ts names the variable).
     console.error(`[knowledge] THE KNOWLEDGE BASE COULD NOT BE LOADED: ${error instanceof Error ? error.message : String(error)}`);
   }
+  const { openServerStore } = await import('./lib/traces');
+  await openServerStore();
 }

@@ -8,5 +8,7 @@ export default defineConfig({
     include: ['lib/**/*.test.ts', 'scripts/**/*.test.ts', 'app/**/*.test.ts', 'eval/**/*.test.ts'],
     environment: 'node',
     testTimeout: 20_000,
+    // A throwaway PostgreSQL server for the store contract tests (lib/traces/store-contract.test.ts).
+    globalSetup: ['lib/testing/postgres-setup.ts'],
   },
 });

@@ -156,8 +156,8 @@ test.describe('rate limiting', () => {
     }
     const refused = await ask(direct, { 'x-forwarded-for': '198.51.100.23' });
     expect(refused.status).toBe(429);
-    expect(refused.headers.get('retry-after')).toBe('10');
-    expect(await refused.json()).toEqual({ error: 'Too many messages in a short time. Please wait 10 seconds and try again.' });
+    expect(refused.headers.get('retry-after')).toBe('30'); // the rest of the burst window: 3 × 60 / 6 s
+    expect(await refused.json()).toEqual({ error: 'Too many messages in a short time. Please wait 30 seconds and try again.' });
     await expect.poll(() => direct!.output()).toContain('requests carry X-Forwarded-For but TRUST_PROXY=0');
   });
 

@@ -14,6 +14,9 @@ describe('parseEnv', () => {
       CHAT_MAX_MESSAGE_CHARS: 4000,
       CHAT_MAX_BODY_BYTES: 524_288,
       CHAT_RATE_LIMIT_PER_MINUTE: 20,
+      EMBEDDING_MIN_SIMILARITY: 0.3,
+      EMBEDDING_TIMEOUT_MS: 1500,
+      EMBEDDING_TOP_K: 10,
       CHAT_RATE_LIMIT_BURST: 10,
       ADMIN_FAILURES_PER_MINUTE: 5,
       ADMIN_FAILURES_GLOBAL_PER_MINUTE: 30,
@@ -56,6 +59,22 @@ describe('parseEnv', () => {
     expect(message).toContain('KB_BUDGET="lots": KB_BUDGET must be a whole number');
     expect(message).toContain('MODEL_TIMEOUT_MS="-5": MODEL_TIMEOUT_MS must be above 0');
     expect(message).toContain('OPENAI_BASE_URL="localhost"');
+  });
+
+  it('semantic stage: off by default; EMBEDDING_MODEL turns it on, with its defaults; it needs a key and sound numbers', () => {
+    expect(parseEnv({}).EMBEDDING_MODEL).toBeUndefined();
+    expect(parseEnv({ EMBEDDING_MODEL: 'text-embedding-3-small', OPENAI_API_KEY: 'sk-test' })).toMatchObject({
+      EMBEDDING_MODEL: 'text-embedding-3-small',
+      EMBEDDING_TIMEOUT_MS: 1500,
+      EMBEDDING_TOP_K: 10,
+      EMBEDDING_MIN_SIMILARITY: 0.3,
+    });
+    expect(parseEnv({ EMBEDDING_MODEL: 'nomic-embed-text', EMBEDDING_API_KEY: 'local', EMBEDDING_BASE_URL: 'http://127.0.0.1:11434/v1' }).EMBEDDING_BASE_URL).toBe(
+      'http://127.0.0.1:11434/v1',
+    );
+    expect(() => parseEnv({ EMBEDDING_MODEL: 'text-embedding-3-small' })).toThrow(/EMBEDDING_MODEL="text-embedding-3-small": .*set EMBEDDING_API_KEY \(or OPENAI_API_KEY\)/);
+    expect(() => parseEnv({ EMBEDDING_MODEL: 'm', OPENAI_API_KEY: 'k', EMBEDDING_MIN_SIMILARITY: '2' })).toThrow(/EMBEDDING_MIN_SIMILARITY="2": .*between -1 and 1/);
+    expect(() => parseEnv({ EMBEDDING_TIMEOUT_MS: '0' })).toThrow(/EMBEDDING_TIMEOUT_MS="0": EMBEDDING_TIMEOUT_MS must be above 0/);
   });
 
   it('ignores variables it does not know', () => {

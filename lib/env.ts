@@ -34,8 +34,20 @@ export const envSchema = z.object({
    * does not parse and tokenize it again. Relative to the working directory; empty: no cache.
    */
   KB_CACHE_PATH: z.string().trim().default('data/kb-cache'),
-  /** SQLite file for turn traces, relative to the working directory. */
+  /** SQLite file for turn traces, relative to the working directory (unused when DATABASE_URL is set). */
   TRACE_DB_PATH: z.string().trim().min(1).default('data/traces.db'),
+  /**
+   * PostgreSQL for everything the app stores (turn traces, conversations, rate-limit buckets,
+   * admin sessions), shared by every instance that has the same URL: `postgres://user:password@host:5432/db`.
+   * Unset: SQLite at TRACE_DB_PATH and in-memory rate limits (one instance).
+   */
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a PostgreSQL URL: postgres://user:password@host:5432/database')
+    .optional(),
+  /** Turns older than this many days are deleted (in small batches, in the background). Unset: every turn is kept. */
+  TRACE_RETENTION_DAYS: positiveInt('TRACE_RETENTION_DAYS').optional(),
   /**
    * How long the model may stay silent, in ms: before its first token and between two chunks.
    * Past it the turn fails with a "took too long" error (it is not a cap on a long answer).
@@ -96,6 +108,39 @@ export const envSchema = z.object({
    * once it has stayed unchanged for one interval. 0: never reloaded while running.
    */
   KB_RELOAD_INTERVAL_MS: nonNegativeInt('KB_RELOAD_INTERVAL_MS').default(2000),
+  /**
+   * Embedding model id (e.g. text-embedding-3-small, nomic-embed-text). Set: the semantic stage
+   * is on (lib/retrieval/semantic.ts): sections are embedded when the KB loads, each turn's
+   * query under EMBEDDING_TIMEOUT_MS, and the two rankings fused with BM25's. Unset: BM25 alone.
+   */
+  EMBEDDING_MODEL: optionalText,
+  /** Base URL of the embeddings server (`POST {base}/embeddings`); unset: OPENAI_BASE_URL, else api.openai.com. */
+  EMBEDDING_BASE_URL: z.url({ error: 'EMBEDDING_BASE_URL must be a URL such as http://127.0.0.1:11434/v1' }).optional(),
+  /** API key of the embeddings server; unset: OPENAI_API_KEY. */
+  EMBEDDING_API_KEY: optionalText,
+  /** How long a turn waits for its query embedding, ms; past it the turn runs on BM25 alone (and its trace says so). */
+  EMBEDDING_TIMEOUT_MS: positiveInt('EMBEDDING_TIMEOUT_MS').default(1500),
+  /** How many sections the semantic list holds (the most similar to the query). */
+  EMBEDDING_TOP_K: positiveInt('EMBEDDING_TOP_K').default(10),
+  /** Least cosine similarity a section needs to enter the semantic list; depends on the model (see the README). */
+  EMBEDDING_MIN_SIMILARITY: z.coerce
+    .number({ error: 'EMBEDDING_MIN_SIMILARITY must be a number' })
+    .min(-1, 'EMBEDDING_MIN_SIMILARITY must be between -1 and 1')
+    .max(1, 'EMBEDDING_MIN_SIMILARITY must be between -1 and 1')
+    .default(0.3),
+}).superRefine((settings, context) => {
+  if (settings.EMBEDDING_MODEL && !settings.EMBEDDING_API_KEY && !settings.OPENAI_API_KEY) {
+    context.addIssue({ code: 'custom', path: ['EMBEDDING_MODEL'], message: 'the semantic stage needs an API key for the embeddings server: set EMBEDDING_API_KEY (or OPENAI_API_KEY)' });
+  }
+  // Several instances behind one database must sign visitor cookies alike, or a conversation
+  // continued on another instance would start over (its cookie would not verify there).
+  if (settings.DATABASE_URL && !settings.VISITOR_SECRET) {
+    context.addIssue({
+      code: 'custom',
+      path: ['VISITOR_SECRET'],
+      message: 'is required with DATABASE_URL: set the same secret (32+ characters, e.g. `openssl rand -hex 32`) on every instance',
+    });
+  }
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -25,6 +25,13 @@ import {
   type SynonymGroup,
 } from '../lib/retrieval/index.ts';
 import { loadSummary } from '../lib/knowledge/load.ts';
+import { createEmbedder, embeddingModelFromEnv } from '../lib/ai/embeddings.ts';
+import { semanticQueryFor } from '../lib/chat/semantic.ts';
+import { EnvError, parseEnv } from '../lib/env.ts';
+import { kbCacheFile } from '../lib/knowledge/disk-cache.ts';
+import { embeddingCacheFile } from '../lib/knowledge/embedding-cache.ts';
+import { SectionEmbedder, type KnowledgeEmbeddings } from '../lib/knowledge/embeddings.ts';
+import type { RetrievalIndex } from '../lib/retrieval/index.ts';
 
 const usage = `usage: npm run explain -- [options] "question"
 
@@ -39,7 +46,12 @@ const usage = `usage: npm run explain -- [options] "question"
   --all               also list sections that had no match
   --section ID        the whole section (all its parts, if it was split) instead of a question
   --with-synonyms FILE  use this synonyms.json instead of the KB's (try a candidate from /debug/health)
-  -h, --help          this text`;
+  -h, --help          this text
+
+With EMBEDDING_MODEL set (and its key and base URL, as for the server: see the README),
+the semantic stage runs too: the sections are embedded (cached in KB_CACHE_PATH, as the
+server caches them), the question embedded, and each section shows its fused rank, BM25
+rank, semantic rank and similarity.`;
 
 class UsageError extends Error {}
 
@@ -66,7 +78,22 @@ function readSynonyms(file: string): SynonymGroup[] {
   return parseSynonyms(file, text);
 }
 
-function main(argv: string[]): number {
+/**
+ * The semantic stage as the server runs it, when EMBEDDING_MODEL is set: the KB's section
+ * embeddings (from the same cache the server writes), waited for.
+ */
+async function sectionEmbeddings(kbPath: string, index: RetrievalIndex): Promise<KnowledgeEmbeddings | undefined> {
+  const settings = parseEnv(process.env);
+  const model = embeddingModelFromEnv(settings);
+  if (!model) return undefined;
+  const cacheFile = kbCacheFile(settings.KB_CACHE_PATH, kbPath);
+  const log = { info: (m: string) => console.error(m), error: (m: string) => console.error(m) };
+  const embeddings = new SectionEmbedder(createEmbedder(model, settings), log, cacheFile && embeddingCacheFile(cacheFile)).attach(index);
+  await embeddings.done;
+  return embeddings;
+}
+
+async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -108,7 +135,8 @@ function main(argv: string[]): number {
     k1: numberOption('k1', values.k1),
     b: numberOption('b', values.b),
   };
-  const kb = loadKnowledgeBase(values.kb ?? path.join(import.meta.dirname, '..', 'content'));
+  const kbPath = values.kb ?? path.join(import.meta.dirname, '..', 'content');
+  const kb = loadKnowledgeBase(kbPath);
   const synonymsFile = values['with-synonyms'];
   const synonyms = synonymsFile === undefined ? kb.synonyms : readSynonyms(synonymsFile);
   const index = createRetrievalIndex({ ...kb, synonyms }, config);
@@ -130,34 +158,39 @@ function main(argv: string[]): number {
       throw new UsageError(`cannot read --batch file ${values.batch}: ${(error as NodeJS.ErrnoException).code}`);
     }
     const lines = text.split('\n');
-    const out: string[] = [];
-    lines.forEach((line, i) => {
-      if (!line.trim()) return;
-      let item;
+    const items = lines.flatMap((line, i) => {
+      if (!line.trim()) return [];
       try {
-        item = batchLineSchema.parse(JSON.parse(line));
+        return [batchLineSchema.parse(JSON.parse(line))];
       } catch (error) {
         const detail = error instanceof z.ZodError ? formatIssues(error.issues, 'line') : (error as Error).message;
         throw new UsageError(`${values.batch}:${i + 1}: expected {"q": "...", "history"?: ["..."]}: ${detail}`);
       }
-      out.push(JSON.stringify(selectContext(index, [...(item.history ?? []), item.q])));
     });
+    const embeddings = await sectionEmbeddings(kbPath, index);
+    const out: string[] = [];
+    for (const item of items) {
+      const messages = [...(item.history ?? []), item.q];
+      out.push(JSON.stringify(selectContext(index, messages, await semanticQueryFor({ embeddings }, messages))));
+    }
     process.stdout.write(out.join('\n') + (out.length ? '\n' : ''));
     return 0;
   }
 
-  const explanation = selectContext(index, [...(values.history ?? []), positionals[0]!]);
+  const messages = [...(values.history ?? []), positionals[0]!];
+  const embeddings = await sectionEmbeddings(kbPath, index);
+  const explanation = selectContext(index, messages, await semanticQueryFor({ embeddings }, messages));
   console.log(values.json ? JSON.stringify(explanation, null, 2) : formatExplanation(explanation, { all: values.all }));
   return 0;
 }
 
 try {
-  process.exitCode = main(process.argv.slice(2));
+  process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
   if (error instanceof UsageError) {
     console.error(`explain: ${error.message}\n\n${usage}`);
     process.exitCode = 2;
-  } else if (error instanceof KnowledgeBaseError || error instanceof RetrievalConfigError) {
+  } else if (error instanceof KnowledgeBaseError || error instanceof RetrievalConfigError || error instanceof EnvError) {
     console.error(`explain: ${error.message}`);
     process.exitCode = 1;
   } else if (error instanceof z.ZodError) {

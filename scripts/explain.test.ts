@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,7 +9,11 @@ const root = path.resolve(import.meta.dirname, '..');
 const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 
 function explain(...args: string[]) {
-  const result = spawnSync(tsx, [path.join(root, 'scripts', 'explain.mts'), ...args], { cwd: root, encoding: 'utf8' });
+  return explainWith({}, ...args);
+}
+
+function explainWith(env: Record<string, string>, ...args: string[]) {
+  const result = spawnSync(tsx, [path.join(root, 'scripts', 'explain.mts'), ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, ...env } });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -95,4 +100,48 @@ describe('explain CLI', () => {
     expect(broken.stderr).toMatch(/candidate\.json: wrong shape at \.groups\[0\]/);
     expect(explain('--kb', kb, '--with-synonyms', '/no/such/file.json', 'x').code).toBe(2);
   });
+});
+
+/** A free port on 127.0.0.1. */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe('explain CLI with the semantic stage (EMBEDDING_MODEL, the stub model over HTTP)', () => {
+  const semanticEnv = (base: string) => ({
+    EMBEDDING_MODEL: 'stub-embed',
+    OPENAI_API_KEY: 'test',
+    EMBEDDING_BASE_URL: base,
+    KB_CACHE_PATH: mkdtempSync(path.join(tmpdir(), 'explain-cache-')),
+  });
+
+  it('prints each section’s fused rank, BM25 rank, semantic rank and similarity, and the stage’s settings', async () => {
+    const port = await freePort();
+    const stub = spawn(process.execPath, [path.join(root, 'e2e/stub/openai-stub.mjs')], { env: { ...process.env, STUB_PORT: String(port) }, stdio: 'pipe' });
+    try {
+      await new Promise((resolve) => stub.stdout!.once('data', resolve));
+      const { code, stdout } = explainWith(semanticEnv(`http://127.0.0.1:${port}/v1`), 'how heavy can my stuff be?');
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/^semantic: stub-embed, \d+ section\(s\) in the semantic list \(top 10, similarity ≥ 0\.3\), fused with BM25 by reciprocal rank fusion \(k = 60\); query embedded in \d+ ms$/m);
+      expect(stdout).toContain('fused   bm25    sem     sim   score  tokens  section');
+      // Found by the semantic list alone: no BM25 rank, a semantic rank and similarity, sent.
+      expect(stdout).toMatch(/ +#\d+ +— +#\d+ +0\.\d{3} +0\.00 +\d+ +Uploading videos › Upload size and duration limits .* scored$/m);
+      const json = JSON.parse(explainWith(semanticEnv(`http://127.0.0.1:${port}/v1`), '--json', 'how heavy can my stuff be?').stdout);
+      expect(json.semantic).toMatchObject({ status: 'fused', model: 'stub-embed', rrfK: 60 });
+    } finally {
+      stub.kill();
+    }
+  }, 30_000);
+
+  it('says when it fell back to BM25 alone, and why', async () => {
+    const { code, stdout } = explainWith(semanticEnv(`http://127.0.0.1:${await freePort()}/v1`), 'can I get a refund?');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^semantic: FELL BACK to BM25 alone \(stub-embed\): no section has an embedding: /m);
+    expect(stdout).toMatch(/^ score  tokens  section$/m);
+  }, 60_000);
 });

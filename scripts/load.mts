@@ -2,6 +2,7 @@
  * npm run load — the chat API under load, on this machine, against the stub model.
  *
  *   npm run load [-- --requests 2000 --connections 50 --soak 30 --soak-connections 50 --port 3700 --json out.json --cpu-prof DIR --baseline]
+ *   npm run load -- --instances 2 --database postgres [--requests 2000 --connections 50]
  *
  * 1. Starts the OpenAI-compatible stub (e2e/stub, mode "fast": the fixed reply streamed
  *    without pauses) and the production server (`next start`, NEXT_DIST_DIR or .next; built
@@ -17,6 +18,12 @@
  * With `--baseline`, the same bounded run is repeated against the smallest AI SDK route
  * (app/api/bench/baseline: streamText on the same stub, nothing else) in the same server,
  * and the two are compared: turns/s, and server CPU per turn (from /proc: user + system).
+ *
+ * With `--database postgres` (and `--instances N`): the same bounded run three times in one
+ * run, each on fresh servers — one instance on SQLite, one on PostgreSQL, N instances on one
+ * PostgreSQL (a throwaway cluster this script starts: lib/testing/postgres.ts) with the
+ * requests and connections split evenly across them — and a table of the three. p50/p99 of
+ * a multi-instance run are its worst instance's.
  * Exits 1 if a trace is missing or anything failed.
  */
 import { writeFileSync } from 'node:fs';
@@ -24,8 +31,10 @@ import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { question } from '../e2e/helpers.ts';
 import { startApp, stubbedServerSetup, type Server } from '../e2e/spawn.ts';
+import { startPostgres } from '../lib/testing/postgres.ts';
 
 const { values } = parseArgs({
   options: {
@@ -37,8 +46,13 @@ const { values } = parseArgs({
     json: { type: 'string' },
     'cpu-prof': { type: 'string' },
     baseline: { type: 'boolean' },
+    instances: { type: 'string', default: '1' },
+    database: { type: 'string', default: 'sqlite' },
   },
 });
+const INSTANCES = Number(values.instances);
+if (values.database !== 'sqlite' && values.database !== 'postgres') throw new Error('--database is sqlite or postgres');
+if (INSTANCES > 1 && values.database !== 'postgres') throw new Error('--instances above 1 needs --database postgres (instances share one database)');
 const REQUESTS = Number(values.requests);
 const CONNECTIONS = Number(values.connections);
 const SOAK_S = Number(values.soak);
@@ -86,11 +100,30 @@ interface RunFigures {
   cpuMsPerTurn: number;
 }
 
-async function run(app: Server, name: string, options: { amount?: number; duration?: number; connections: number; path?: string }): Promise<RunFigures> {
-  let n = 0;
-  const rssMbBefore = rssMb(app);
-  const cpuBefore = cpuMs(app);
-  const result = await autocannon({
+/** How many turns of the conversations starting with `prefix` are in each status. */
+type Tally = (prefix: string) => Promise<{ status: string; n: number }[]>;
+
+function sqliteTally(file: string): Tally {
+  return async (prefix) => {
+    const db = new Database(file, { readonly: true });
+    try {
+      return db.prepare('SELECT status, COUNT(*) AS n FROM turns WHERE conversation_id LIKE ? GROUP BY status').all(`${prefix}%`) as { status: string; n: number }[];
+    } finally {
+      db.close();
+    }
+  };
+}
+
+function postgresTally(pool: pg.Pool): Tally {
+  return async (prefix) =>
+    (await pool.query<{ status: string; n: number }>('SELECT status, COUNT(*)::int AS n FROM turns WHERE conversation_id LIKE $1 GROUP BY status', [`${prefix}%`])).rows;
+}
+
+type Cannon = Awaited<ReturnType<typeof autocannon>>;
+
+/** One autocannon run against one server: `amount` requests (or `duration` s) at `connections`. */
+function cannon(app: Server, name: string, options: { amount?: number; duration?: number; connections: number; path?: string }, next: () => number): Promise<Cannon> {
+  return autocannon({
     url: `${app.url}${options.path ?? '/api/chat'}`,
     connections: options.connections,
     ...(options.amount ? { amount: options.amount } : { duration: options.duration }),
@@ -100,7 +133,7 @@ async function run(app: Server, name: string, options: { amount?: number; durati
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         setupRequest: (request: Record<string, unknown>) => {
-          const i = n++;
+          const i = next();
           return {
             ...request,
             body: JSON.stringify(question(`load-${name}-${String(i).padStart(6, '0')}`, QUESTIONS[i % QUESTIONS.length]!)),
@@ -111,39 +144,48 @@ async function run(app: Server, name: string, options: { amount?: number; durati
     // A completed turn: the stream reached its finish event without an error event.
     verifyBody: (body: string) => body.includes('"type":"finish"') && !body.includes('"type":"error"'),
   });
-  const cpuMsPerTurn = Math.round(((cpuMs(app) - cpuBefore) / Math.max(1, result.requests.total)) * 10) / 10;
+}
+
+/** A run split evenly across `apps` (requests and connections), then the trace store checked for every turn. */
+async function run(apps: Server[], tally: Tally, name: string, options: { amount?: number; duration?: number; connections: number; path?: string }): Promise<RunFigures> {
+  let n = 0;
+  const sum = (f: (app: Server) => number) => apps.reduce((total, app) => total + f(app), 0);
+  const rssMbBefore = sum(rssMb);
+  const cpuBefore = sum(cpuMs);
+  const share = (x: number | undefined) => (x === undefined ? undefined : Math.ceil(x / apps.length));
+  const results = await Promise.all(
+    apps.map((app) => cannon(app, name, { ...options, amount: share(options.amount), connections: share(options.connections)! }, () => n++)),
+  );
+  const total = (f: (r: Cannon) => number) => results.reduce((t, r) => t + f(r), 0);
+  const worst = (f: (r: Cannon) => number) => Math.max(...results.map(f));
+  const requests = total((r) => r.requests.total);
+  const cpuMsPerTurn = Math.round(((sum(cpuMs) - cpuBefore) / Math.max(1, requests)) * 10) / 10;
   // A timed run stops with requests in flight: give their turns time to end (ok, or aborted).
-  const db = new Database(dbFile, { readonly: true });
-  const tally = () =>
-    db.prepare(`SELECT status, COUNT(*) AS n FROM turns WHERE conversation_id LIKE ? GROUP BY status`).all(`load-${name}-%`) as {
-      status: string;
-      n: number;
-    }[];
-  let counts = tally();
+  let counts = await tally(`load-${name}-`);
   for (let waited = 0; waited < 15_000 && counts.some((c) => c.status === 'pending'); waited += 250) {
     await new Promise((r) => setTimeout(r, 250));
-    counts = tally();
+    counts = await tally(`load-${name}-`);
   }
-  db.close();
   const by = (status: string) => counts.find((c) => c.status === status)?.n ?? 0;
   const traces = { written: counts.reduce((s, c) => s + c.n, 0), ok: by('ok'), error: by('error'), aborted: by('aborted'), pending: by('pending') };
-  const ok2xx = result['2xx'];
-  const completed = ok2xx - result.mismatches;
+  const ok2xx = total((r) => r['2xx']);
+  const completed = ok2xx - total((r) => r.mismatches);
+  const durationS = worst((r) => r.duration);
   return {
     name,
     connections: options.connections,
-    durationS: result.duration,
-    requests: result.requests.total,
-    requestsPerSecond: Math.round((result.requests.total / result.duration) * 10) / 10,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    incomplete: result.mismatches,
+    durationS,
+    requests,
+    requestsPerSecond: Math.round((requests / durationS) * 10) / 10,
+    p50Ms: worst((r) => r.latency.p50),
+    p99Ms: worst((r) => r.latency.p99),
+    non2xx: total((r) => r.non2xx),
+    errors: total((r) => r.errors),
+    incomplete: total((r) => r.mismatches),
     traces,
     tracesLost: Math.max(0, ok2xx - traces.written) + Math.max(0, completed - traces.ok),
     rssMbBefore,
-    rssMbAfter: rssMb(app),
+    rssMbAfter: sum(rssMb),
     cpuMsPerTurn,
   };
 }
@@ -161,43 +203,95 @@ function print(f: RunFigures): void {
   );
 }
 
-const { distDir, stub, dbFile, env } = await stubbedServerSetup('load', PORT);
-await fetch(`${stub.url}/__mode`, { method: 'POST', body: JSON.stringify({ mode: 'fast' }) });
-const app = await startApp(
-  PORT,
-  { ...env, ...(values.baseline ? { BENCH_BASELINE_ROUTE: '1' } : {}) },
-  30_000,
-  values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [],
-);
-let failed = false;
-try {
-  console.log(`server ${app.url} (${distDir}), stub ${stub.url}, traces ${dbFile}, ${(await import('node:os')).cpus().length} CPUs`);
-  await run(app, 'warmup', { amount: 100, connections: 10 });
+const failedRun = (f: RunFigures) => f.tracesLost > 0 || f.traces.pending > 0 || f.non2xx > 0 || f.errors > 0 || f.incomplete > 0;
+
+/** The default run: one instance on SQLite — bounded, then the baseline route (--baseline), then the soak. */
+async function singleInstance(): Promise<RunFigures[]> {
+  const { distDir, stub, dbFile, env } = await stubbedServerSetup('load', PORT);
+  await fetch(`${stub.url}/__mode`, { method: 'POST', body: JSON.stringify({ mode: 'fast' }) });
+  const app = await startApp(
+    PORT,
+    { ...env, ...(values.baseline ? { BENCH_BASELINE_ROUTE: '1' } : {}) },
+    30_000,
+    values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [],
+  );
+  const tally = sqliteTally(dbFile);
   const figures: RunFigures[] = [];
-  figures.push(await run(app, 'bounded', { amount: REQUESTS, connections: CONNECTIONS }));
-  print(figures[0]!);
-  if (values.baseline) {
-    await run(app, 'baseline-warmup', { amount: 100, connections: 10, path: '/api/bench/baseline' });
-    const baseline = await run(app, 'baseline', { amount: REQUESTS, connections: CONNECTIONS, path: '/api/bench/baseline' });
-    const chat = figures[0]!;
-    console.log(
-      `== baseline (the smallest streamText route, same server, same stub): ${baseline.requestsPerSecond} requests/s, ` +
-        `p50 ${baseline.p50Ms} ms, server CPU per request ${baseline.cpuMsPerTurn} ms, non-2xx ${baseline.non2xx}\n` +
-        `   the chat route: ${((chat.requestsPerSecond / baseline.requestsPerSecond) * 100).toFixed(0)}% of its turns/s, ` +
-        `${(chat.cpuMsPerTurn / baseline.cpuMsPerTurn).toFixed(2)}× its CPU per turn (+${(chat.cpuMsPerTurn - baseline.cpuMsPerTurn).toFixed(1)} ms)`,
-    );
+  try {
+    console.log(`server ${app.url} (${distDir}), stub ${stub.url}, traces ${dbFile}, ${(await import('node:os')).cpus().length} CPUs`);
+    await run([app], tally, 'warmup', { amount: 100, connections: 10 });
+    figures.push(await run([app], tally, 'bounded', { amount: REQUESTS, connections: CONNECTIONS }));
+    print(figures[0]!);
+    if (values.baseline) {
+      await run([app], tally, 'baseline-warmup', { amount: 100, connections: 10, path: '/api/bench/baseline' });
+      const baseline = await run([app], tally, 'baseline', { amount: REQUESTS, connections: CONNECTIONS, path: '/api/bench/baseline' });
+      const chat = figures[0]!;
+      console.log(
+        `== baseline (the smallest streamText route, same server, same stub): ${baseline.requestsPerSecond} requests/s, ` +
+          `p50 ${baseline.p50Ms} ms, server CPU per request ${baseline.cpuMsPerTurn} ms, non-2xx ${baseline.non2xx}\n` +
+          `   the chat route: ${((chat.requestsPerSecond / baseline.requestsPerSecond) * 100).toFixed(0)}% of its turns/s, ` +
+          `${(chat.cpuMsPerTurn / baseline.cpuMsPerTurn).toFixed(2)}× its CPU per turn (+${(chat.cpuMsPerTurn - baseline.cpuMsPerTurn).toFixed(1)} ms)`,
+      );
+    }
+    if (SOAK_S > 0) {
+      figures.push(await run([app], tally, 'soak', { duration: SOAK_S, connections: SOAK_CONNECTIONS }));
+      print(figures[1]!);
+    }
+    const health = await fetch(`${app.url}/api/health`);
+    console.log(`== after the load: /api/health ${health.status}`);
+    if (health.status !== 200) figures.push({ ...figures[0]!, name: 'health', non2xx: 1 });
+  } finally {
+    await app.stop();
+    await stub.stop();
   }
-  if (SOAK_S > 0) {
-    figures.push(await run(app, 'soak', { duration: SOAK_S, connections: SOAK_CONNECTIONS }));
-    print(figures[1]!);
-  }
-  const health = await fetch(`${app.url}/api/health`);
-  console.log(`== after the load: /api/health ${health.status}`);
-  failed = health.status !== 200 || figures.some((f) => f.tracesLost > 0 || f.traces.pending > 0 || f.non2xx > 0 || f.errors > 0 || f.incomplete > 0);
-  console.log(failed ? '== FAILED: see above' : '== passed: every request answered, every completed turn traced (0 lost)');
-  if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2));
-} finally {
-  await app.stop();
-  await stub.stop();
+  return figures;
 }
+
+/** One instance on SQLite, one on PostgreSQL, INSTANCES on one PostgreSQL: the same bounded run on each, in this run. */
+async function acrossInstances(): Promise<RunFigures[]> {
+  const { distDir, stub, dbFile, env } = await stubbedServerSetup('load', PORT);
+  await fetch(`${stub.url}/__mode`, { method: 'POST', body: JSON.stringify({ mode: 'fast' }) });
+  const postgres = await startPostgres();
+  const pool = new pg.Pool({ connectionString: postgres.url, max: 2 });
+  const shared = { DATABASE_URL: postgres.url, VISITOR_SECRET: 'load-visitor-secret-shared-by-all-instances' };
+  const scenarios = [
+    { name: 'sqlite-1', instances: 1, env: {}, tally: sqliteTally(dbFile) },
+    { name: 'postgres-1', instances: 1, env: shared, tally: postgresTally(pool) },
+    ...(INSTANCES > 1 ? [{ name: `postgres-${INSTANCES}`, instances: INSTANCES, env: shared, tally: postgresTally(pool) }] : []),
+  ];
+  console.log(`build ${distDir}, stub ${stub.url}, PostgreSQL ${postgres.url}, ${(await import('node:os')).cpus().length} CPUs`);
+  const figures: RunFigures[] = [];
+  try {
+    for (const scenario of scenarios) {
+      const apps = await Promise.all(
+        Array.from({ length: scenario.instances }, (_, i) =>
+          startApp(PORT + 10 * i, { ...env, ...scenario.env, TRACE_DB_PATH: i === 0 ? dbFile : `${dbFile}.${i}`, KB_CACHE_PATH: `${dbFile}.kb-cache-${i}` }),
+        ),
+      );
+      try {
+        await run(apps, scenario.tally, `warmup-${scenario.name}`, { amount: 100 * scenario.instances, connections: 10 });
+        const f = await run(apps, scenario.tally, scenario.name, { amount: REQUESTS, connections: CONNECTIONS });
+        print(f);
+        figures.push(f);
+      } finally {
+        await Promise.all(apps.map((app) => app.stop()));
+      }
+    }
+    console.log('\n| store | instances | turns/s | p50 ms | p99 ms | non-2xx | traces lost | server CPU per turn |\n|---|---|---|---|---|---|---|---|');
+    scenarios.forEach((s, i) => {
+      const f = figures[i]!;
+      console.log(`| ${s.name.startsWith('sqlite') ? 'SQLite' : 'PostgreSQL'} | ${s.instances} | ${f.requestsPerSecond} | ${f.p50Ms} | ${f.p99Ms} | ${f.non2xx} | ${f.tracesLost} | ${f.cpuMsPerTurn} ms |`);
+    });
+  } finally {
+    await stub.stop();
+    await pool.end();
+    await postgres.stop();
+  }
+  return figures;
+}
+
+const figures = values.database === 'postgres' ? await acrossInstances() : await singleInstance();
+const failed = figures.some(failedRun);
+console.log(failed ? '== FAILED: see above' : '== passed: every request answered, every completed turn traced (0 lost)');
+if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2));
 process.exit(failed ? 1 : 0);

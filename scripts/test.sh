@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 
-echo "== unit tests (vitest)"
+echo "== unit tests (vitest; the store tests start a throwaway PostgreSQL)"
+bash scripts/ensure-postgres.sh
 npx vitest run
 npm run -s kb:check
 

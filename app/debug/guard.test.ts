@@ -2,9 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionValue } from '../../lib/admin/auth';
-import { endAllSessions } from '../../lib/admin/sessions';
 import { parseEnv } from '../../lib/env';
-import { openTraceDatabase } from '../../lib/traces/sqlite';
+import { SqliteTraceStore } from '../../lib/traces/sqlite';
 
 /**
  * Every inspector page and API checks access itself (issue 11, finding 1), proven without
@@ -15,7 +14,7 @@ import { openTraceDatabase } from '../../lib/traces/sqlite';
 
 const TOKEN = 'guard-test-token-0123456789';
 (globalThis as { __supportChatEnv?: unknown }).__supportChatEnv = parseEnv({ ADMIN_TOKEN: TOKEN });
-const db = openTraceDatabase(':memory:');
+const store = new SqliteTraceStore(':memory:');
 
 const request = vi.hoisted(() => ({ headers: new Headers(), cookies: new Map<string, string>() }));
 const reads = vi.hoisted(() => [] as string[]);
@@ -25,8 +24,8 @@ vi.mock('next/headers', () => ({
   headers: async () => request.headers,
   cookies: async () => ({ get: (name: string) => (request.cookies.has(name) ? { name, value: request.cookies.get(name) } : undefined) }),
 }));
-vi.mock('@/lib/traces', () => ({ getTraceDatabase: () => db }));
-vi.mock('../../lib/traces', () => ({ getTraceDatabase: () => db }));
+vi.mock('@/lib/traces', () => ({ getAdminStateStore: () => store }));
+vi.mock('../../lib/traces', () => ({ getAdminStateStore: () => store }));
 vi.mock('@/lib/debug/data', () => {
   const read = (name: string) => () => {
     reads.push(name);
@@ -70,15 +69,15 @@ beforeEach(() => {
 });
 
 describe('the inspector guards itself (no proxy)', () => {
-  const refusedCases: [string, () => void][] = [
+  const refusedCases: [string, () => void | Promise<void>][] = [
     ['no credential', () => {}],
     ['a wrong Bearer token', () => request.headers.set('authorization', 'Bearer not-the-token-at-all')],
     ['a forged session cookie', () => request.cookies.set('support_admin', `${Date.now() + 1e6}.0.${'A'.repeat(43)}`)],
     [
       'a session cookie from before a sign-out',
-      () => {
+      async () => {
         const old = createSessionValue(TOKEN, 0);
-        endAllSessions(db);
+        await store.endAllSessions();
         request.cookies.set('support_admin', old);
       },
     ],
@@ -86,7 +85,7 @@ describe('the inspector guards itself (no proxy)', () => {
   for (const [what, arrange] of refusedCases) {
     for (const [page, render] of PAGES) {
       it(`${page} with ${what}: notFound() before any data is read`, async () => {
-        arrange();
+        await arrange();
         const error = await render().then(() => undefined, (e: unknown) => e);
         expect(isNotFound(error), String(error)).toBe(true);
         expect(reads).toEqual([]);
@@ -94,7 +93,7 @@ describe('the inspector guards itself (no proxy)', () => {
     }
     for (const [api, call] of APIS) {
       it(`${api} with ${what}: 401 JSON before any data is read`, async () => {
-        arrange();
+        await arrange();
         const response = await call();
         expect(response.status).toBe(401);
         expect(await response.json()).toEqual({ error: expect.stringMatching(/admin credential/i) });

@@ -21,7 +21,7 @@ export default async function TurnsPage({ searchParams }: { searchParams: Promis
   await requireAdmin(); // before anything is read: see lib/debug/access.ts
   const params = await searchParams;
   const { filter, page } = parseTurnFilter(params);
-  const result = getInspector().listTurns(filter, page, PAGE_SIZE);
+  const result = await getInspector().listTurns(filter, page, PAGE_SIZE);
   const sections = getKnowledge().index.sections;
   const link = (p: number) => `/debug?${turnFilterQuery(filter, p)}`;
   const selectClass = 'rounded-lg border border-slate-300 bg-white px-2.5 py-1.5 text-sm';

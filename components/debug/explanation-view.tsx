@@ -2,6 +2,7 @@ import { formatNumber as n } from '@/lib/format';
 import type { Explanation, SectionVerdict } from '@/lib/retrieval/index';
 import { ReasonBadge } from './badges';
 import { Card } from './card';
+import { LexicalRank, SemanticCell, SemanticStageNotice } from './semantic-stage';
 import { splitParts, TokenBar } from './token-bar';
 
 /** The selector's explanation, as a support lead reads it: query → ranked sections → what was sent. */
@@ -69,6 +70,7 @@ export function SelectionSummary({ explanation }: { explanation: Explanation }) 
         {counts.pinned} pinned, {counts.scored} scored, {counts.floor} floor. {counts.matched} section(s) matched the query;{' '}
         {counts.overBudget} did not fit.
       </p>
+      {explanation.semantic && <SemanticStageNotice stage={explanation.semantic} />}
       {explanation.floorUsed && (
         <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-inset ring-amber-200" data-testid="floor-notice">
           <strong>Floor used.</strong> Scored sections came to {n(tokens.scored)} tokens, under the floor of {n(explanation.config.floor)}, so{' '}
@@ -91,11 +93,29 @@ function ScoreBar({ score, top }: { score: number; top: number }) {
   );
 }
 
-function VerdictRow({ v, top }: { v: SectionVerdict; top: number }) {
+function VerdictRow({ v, top, fused }: { v: SectionVerdict; top: number; fused: boolean }) {
   return (
     <tr className={v.sent ? '' : 'text-slate-500'} data-testid="ranked-row" data-section-id={v.id} data-reason={v.reason} data-sent={v.sent}>
       <td className="py-2 pr-3 text-right font-mono text-xs tabular-nums text-slate-400">{v.rank ?? ''}</td>
-      <td className="py-2 pr-3">{v.pinned ? <span className="text-xs text-slate-400">never scored</span> : <ScoreBar score={v.score} top={top} />}</td>
+      <td className="py-2 pr-3">
+        {v.pinned ? (
+          <span className="text-xs text-slate-400">never scored</span>
+        ) : (
+          <span className="flex items-center gap-1.5 font-mono text-xs">
+            {fused && <LexicalRank v={v} />}
+            {fused && v.fusion && v.fusion.lexicalRank === undefined ? (
+              <span className="text-slate-400">no BM25 match</span>
+            ) : (
+              <ScoreBar score={v.score} top={top} />
+            )}
+          </span>
+        )}
+      </td>
+      {fused && (
+        <td className="py-2 pr-3">
+          <SemanticCell v={v} />
+        </td>
+      )}
       <td className="py-2 pr-3">
         <div className={`text-sm ${v.sent ? 'font-medium text-slate-900' : ''}`}>{v.path}</div>
         <div className="font-mono text-[11px] text-slate-400">
@@ -132,14 +152,15 @@ function VerdictRow({ v, top }: { v: SectionVerdict; top: number }) {
   );
 }
 
-function VerdictTable({ rows, top, testId }: { rows: SectionVerdict[]; top: number; testId: string }) {
+function VerdictTable({ rows, top, testId, fused }: { rows: SectionVerdict[]; top: number; testId: string; fused: boolean }) {
   return (
     <div className="overflow-x-auto">
-      <table className="w-full min-w-[40rem] text-left" data-testid={testId}>
+      <table className="w-full min-w-[40rem] text-left" data-testid={testId} data-fused={fused}>
         <thead>
           <tr className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
-            <th className="py-2 pr-3 text-right font-medium">#</th>
-            <th className="py-2 pr-3 font-medium">Score</th>
+            <th className="py-2 pr-3 text-right font-medium" title={fused ? 'fused rank (reciprocal rank fusion)' : 'BM25 rank'}>{fused ? 'Fused #' : '#'}</th>
+            <th className="py-2 pr-3 font-medium">{fused ? 'BM25 # · score' : 'Score'}</th>
+            {fused && <th className="py-2 pr-3 font-medium">Semantic # · similarity</th>}
             <th className="py-2 pr-3 font-medium">Section</th>
             <th className="py-2 pr-3 text-right font-medium">Tokens</th>
             <th className="py-2 pr-3 font-medium">Reason</th>
@@ -148,7 +169,7 @@ function VerdictTable({ rows, top, testId }: { rows: SectionVerdict[]; top: numb
         </thead>
         <tbody className="divide-y divide-slate-100">
           {rows.map((v) => (
-            <VerdictRow key={v.id} v={v} top={top} />
+            <VerdictRow key={v.id} v={v} top={top} fused={fused} />
           ))}
         </tbody>
       </table>
@@ -163,18 +184,23 @@ export function ExplanationSections({ explanation }: { explanation: Explanation 
   const dropped = explanation.sections.filter((v) => v.reason === 'over-budget');
   const unmatched = explanation.sections.filter((v) => v.reason === 'no-match');
   const top = explanation.topScore;
+  const fused = explanation.semantic?.status === 'fused';
   const left = explanation.budget - explanation.tokens.pinned - explanation.tokens.scored - explanation.tokens.floor;
   return (
     <div className="space-y-6">
       <Card
         title="Ranked sections"
-        description="Matched sections by BM25 score (bars relative to the best), then the floor. Hover a term for tf, idf and weight."
+        description={
+          fused
+            ? 'Matched sections in fused order (BM25 and semantic ranks by reciprocal rank fusion), with each one’s BM25 rank and score (bars relative to the best) and its semantic rank and cosine similarity; then the floor. Hover a term for tf, idf and weight.'
+            : 'Matched sections by BM25 score (bars relative to the best), then the floor. Hover a term for tf, idf and weight.'
+        }
         testId="ranked-sections"
       >
         {ranked.length === 0 ? (
           <p className="text-sm text-slate-500">No section matched the query.</p>
         ) : (
-          <VerdictTable rows={ranked} top={top} testId="ranked-table" />
+          <VerdictTable rows={ranked} top={top} testId="ranked-table" fused={fused} />
         )}
       </Card>
       <Card
@@ -209,7 +235,7 @@ export function ExplanationSections({ explanation }: { explanation: Explanation 
         {dropped.length === 0 ? (
           <p className="text-sm text-slate-500">Nothing that matched was dropped.</p>
         ) : (
-          <VerdictTable rows={dropped} top={top} testId="dropped-table" />
+          <VerdictTable rows={dropped} top={top} testId="dropped-table" fused={fused} />
         )}
       </Card>
       <details className="rounded-xl border border-slate-200 bg-white px-5 py-3 shadow-sm">

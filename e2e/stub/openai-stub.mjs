@@ -15,16 +15,26 @@
 //        "malformed" two words, then a chunk that is not JSON, then [DONE]
 //        "cut"       three words, then the connection is destroyed mid-stream
 //        "reset"     the connection is destroyed before any response
+//   POST /v1/embeddings         deterministic vectors (embeddings.mjs: hashed bag of words with
+//                               hand-made paraphrase groups); records the body
+//   GET  /__embedding-requests  every recorded embeddings body, oldest first
+//   POST /__embedding-mode {"mode": …, "times"?: n}   as /__mode, for the embeddings endpoint:
+//        "ok"  the vectors    "hang"  never answers    "500"  HTTP 500    "malformed"  JSON of the wrong shape
 //
 // The reply text is fixed (STUB_REPLY) so tests can wait for it in the page.
 import http from 'node:http';
+import { stubEmbedding } from './embeddings.mjs';
 import { STUB_REPLY } from './reply.mjs';
 
 const port = Number(process.env.STUB_PORT ?? 3199);
 const MODES = ['ok', 'fast', 'slow', '500', '429', '429-long', 'hang', 'stall', 'malformed', 'cut', 'reset'];
 
+const EMBEDDING_MODES = ['ok', 'hang', '500', 'malformed'];
+
 let mode = 'ok';
 let times = Infinity; // requests left in `mode` before it falls back to "ok"
+let embeddingMode = { mode: 'ok', times: Infinity };
+let embeddingRequests = [];
 let requests = [];
 let connections = [];
 const hanging = new Set();
@@ -57,6 +67,20 @@ function takeMode() {
     times = Infinity;
   }
   return current;
+}
+
+/** POST /v1/embeddings: the OpenAI embeddings answer, one stub vector per input, in order. */
+async function embeddings(req, res) {
+  const body = JSON.parse(await readBody(req));
+  embeddingRequests.push(body);
+  const current = embeddingMode.mode;
+  if (current !== 'ok' && Number.isFinite(embeddingMode.times) && --embeddingMode.times <= 0) embeddingMode = { mode: 'ok', times: Infinity };
+  if (current === 'hang') return hold(res);
+  if (current === '500') return json(res, 500, { error: { message: 'stub: embeddings failed', type: 'server_error' } });
+  if (current === 'malformed') return json(res, 200, { object: 'list', data: [{ index: 0 }] });
+  const inputs = Array.isArray(body.input) ? body.input : [body.input];
+  const data = inputs.map((text, index) => ({ object: 'embedding', index, embedding: stubEmbedding(String(text)) }));
+  return json(res, 200, { object: 'list', data, model: body.model, usage: { prompt_tokens: inputs.length, total_tokens: inputs.length } });
 }
 
 function hold(res) {
@@ -134,11 +158,21 @@ const server = http.createServer(async (req, res) => {
   try {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method === 'POST' && url.pathname === '/v1/chat/completions') return await completions(req, res);
+    if (req.method === 'POST' && url.pathname === '/v1/embeddings') return await embeddings(req, res);
+    if (req.method === 'GET' && url.pathname === '/__embedding-requests') return json(res, 200, embeddingRequests);
+    if (req.method === 'POST' && url.pathname === '/__embedding-mode') {
+      const body = JSON.parse((await readBody(req)) || '{}');
+      if (!EMBEDDING_MODES.includes(body.mode)) return json(res, 400, { error: `unknown embedding mode ${body.mode}` });
+      embeddingMode = { mode: body.mode, times: Number.isInteger(body.times) && body.times > 0 ? body.times : Infinity };
+      return json(res, 200, { mode: body.mode });
+    }
     if (req.method === 'GET' && url.pathname === '/__requests') return json(res, 200, requests);
     if (req.method === 'GET' && url.pathname === '/__connections') return json(res, 200, connections);
     if (req.method === 'POST' && url.pathname === '/__reset') {
       requests = [];
       connections = [];
+      embeddingRequests = [];
+      embeddingMode = { mode: 'ok', times: Infinity };
       mode = 'ok';
       times = Infinity;
       for (const r of hanging) r.destroy();

@@ -1,4 +1,4 @@
-import type { LanguageModel } from 'ai';
+import type { EmbeddingModel, LanguageModel } from 'ai';
 
 /**
  * The AI SDK language-model spec (v3) our own models implement, taken from `ai`'s own
@@ -11,3 +11,6 @@ export type StreamPart = StreamResult['stream'] extends ReadableStream<infer P> 
 export type GenerateResult = Awaited<ReturnType<LanguageModelV3['doGenerate']>>;
 export type ModelUsage = Extract<StreamPart, { type: 'finish' }>['usage'];
 export type Prompt = CallOptions['prompt'];
+
+/** The AI SDK embedding-model spec (v3), from `ai`'s own `EmbeddingModel` type. */
+export type EmbeddingModelV3 = Extract<EmbeddingModel, { specificationVersion: 'v3' }>;

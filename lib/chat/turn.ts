@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import { ASSISTANT_INSTRUCTIONS, buildSystemPrompt } from '../ai/prompt';
-import { explain, select, type Explanation, type RetrievalIndex, type Selection } from '../retrieval/index';
+import { explain, select, type Explanation, type RetrievalIndex, type Selection, type SemanticQuery } from '../retrieval/index';
 
 /**
  * The selection step of a turn: what the selector sends for this conversation, how long
@@ -24,11 +24,19 @@ export interface TurnSelection {
   selectionUs: number;
 }
 
-/** `instructions`: the assistant's instructions for the KB in service (lib/ai/prompt.ts `assistantInstructions`). */
-export function selectForTurn(index: RetrievalIndex, messages: readonly ChatText[], instructions = ASSISTANT_INSTRUCTIONS): TurnSelection {
-  const customerMessages = messages.filter((m) => m.role === 'user').map((m) => m.text);
+/** The customer's messages of a conversation, oldest first. */
+export function customerMessagesOf(messages: readonly ChatText[]): string[] {
+  return messages.filter((m) => m.role === 'user').map((m) => m.text);
+}
+
+/**
+ * `instructions`: the assistant's instructions for the KB in service (lib/ai/prompt.ts
+ * `assistantInstructions`); `semantic`: the semantic stage's query for this turn (lib/chat/semantic.ts), when it is on.
+ */
+export function selectForTurn(index: RetrievalIndex, messages: readonly ChatText[], instructions = ASSISTANT_INSTRUCTIONS, semantic?: SemanticQuery): TurnSelection {
+  const customerMessages = customerMessagesOf(messages);
   const started = process.hrtime.bigint();
-  const selection = select(index, customerMessages);
+  const selection = select(index, customerMessages, semantic);
   const selectionUs = Number(process.hrtime.bigint() - started) / 1000;
   let explanation: Explanation | undefined;
   return {

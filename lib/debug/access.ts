@@ -2,10 +2,9 @@ import 'server-only';
 import { cookies, headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 import { ADMIN_COOKIE, adminRefusal, adminSettings, adminThrottle, checkAdminAccess, type AdminAccess } from '../admin/auth';
-import { sessionGeneration } from '../admin/sessions';
 import { env } from '../env';
 import { clientKey } from '../rate-limit/client';
-import { getTraceDatabase } from '../traces';
+import { getAdminStateStore } from '../traces';
 
 /**
  * The guard of the inspector: every /debug page, every /api/debug handler and any server
@@ -25,7 +24,7 @@ export async function adminAccess(): Promise<AdminAccess> {
   return checkAdminAccess(
     { authorization: h.get('authorization'), sessionCookie: c.get(ADMIN_COOKIE)?.value, client: clientKey(h, env().TRUST_PROXY).key },
     settings,
-    { throttle: adminThrottle(), generation: settings.token ? sessionGeneration(getTraceDatabase()) : undefined },
+    { throttle: adminThrottle(), generation: settings.token ? await getAdminStateStore().sessionGeneration() : undefined },
   );
 }
 

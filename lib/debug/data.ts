@@ -1,11 +1,15 @@
 import 'server-only';
+import { semanticQueryFor } from '../chat/semantic';
 import { checkKnowledgeBase, type CheckReport } from '../kb-check/index';
 import { getKnowledge, type Knowledge } from '../knowledge';
-import { analyze, budgetHealth, contentWords, headingPath, selectContext, type Explanation } from '../retrieval/index';
+import { analyze, budgetHealth, contentWords, headingPath, selectContext, unembeddedCount, type Explanation } from '../retrieval/index';
+import { env } from '../env';
 import { getInspectorStore, getTraceStore } from '../traces';
+import { retentionStatus, type RetentionStatus } from '../traces/retention';
 import type { InspectorStore, SectionTraffic } from '../traces/inspector';
 import type { TurnTrace } from '../traces/types';
 import { vocabularyGaps, vocabularyOf, type VocabularyGap } from './gaps';
+import { RECENT_TURNS, semanticAdvice, type SemanticAdvice } from './semantic-advice';
 import { requestSplit, type RequestSplit } from './request-split';
 
 /** What the /debug pages and /api/debug handlers read: one place, shared by both. */
@@ -31,12 +35,13 @@ export function kbVocabulary(knowledge: Knowledge): Set<string> {
   return vocabulary;
 }
 
-/** Runs the selector on a question without calling the model ("Try a question"). */
-export function tryQuestion(question: string, previous?: string): { explanation: Explanation; selectionUs: number } {
-  const { index } = getKnowledge();
+/** Runs the selector on a question without calling the model ("Try a question"), with the semantic stage when it is on. */
+export async function tryQuestion(question: string, previous?: string): Promise<{ explanation: Explanation; selectionUs: number }> {
+  const knowledge = getKnowledge();
   const messages = previous?.trim() ? [previous, question] : [question];
+  const semantic = await semanticQueryFor(knowledge, messages);
   const started = performance.now();
-  const explanation = selectContext(index, messages);
+  const explanation = selectContext(knowledge.index, messages, semantic);
   return { explanation, selectionUs: Math.round((performance.now() - started) * 1000) };
 }
 
@@ -83,8 +88,55 @@ export interface HealthReport {
   /** Matched but dropped most often for lack of budget. */
   mostDropped: SectionUse[];
   gaps: VocabularyGap[];
+  /** When to consider the semantic stage: recent turns that hit the floor or scored low. */
+  semantic: SemanticAdvice & { stage: SemanticStageState | undefined };
   /** kb:check's findings for the KB in service (computed once per load). */
   checks: CheckReport;
+  storage: StorageReport;
+}
+
+export interface StorageReport {
+  engine: 'SQLite' | 'PostgreSQL';
+  /** The SQLite file, or the PostgreSQL host and database (never the password). */
+  where: string;
+  turns: number;
+  oldestTurnAt?: string;
+  /** Undefined: every turn is kept. */
+  retention?: RetentionStatus;
+}
+
+async function storageReport(inspector: InspectorStore, turns: number): Promise<StorageReport> {
+  const settings = env();
+  const url = settings.DATABASE_URL ? new URL(settings.DATABASE_URL) : undefined;
+  return {
+    engine: url ? 'PostgreSQL' : 'SQLite',
+    where: url ? `${url.hostname}:${url.port || 5432}${url.pathname}` : settings.TRACE_DB_PATH,
+    turns,
+    oldestTurnAt: await inspector.oldestTurnAt(),
+    retention: retentionStatus(),
+  };
+}
+
+/** The semantic stage in service (EMBEDDING_MODEL set): its model and how far the section embeddings got. */
+export interface SemanticStageState {
+  model: string;
+  status: 'embedding' | 'ready' | 'failed';
+  error?: string;
+  unembedded: number;
+  sections: number;
+}
+
+function semanticStageState(knowledge: Knowledge): SemanticStageState | undefined {
+  const embeddings = knowledge.embeddings;
+  if (!embeddings) return undefined;
+  const { vectors } = embeddings;
+  return {
+    model: embeddings.embedder.settings.model,
+    status: embeddings.status,
+    ...(embeddings.error ? { error: embeddings.error } : {}),
+    unembedded: unembeddedCount(vectors),
+    sections: vectors.vectors.length,
+  };
 }
 
 const checksByLoad = new WeakMap<Knowledge, CheckReport>();
@@ -100,11 +152,11 @@ function kbChecks(knowledge: Knowledge): CheckReport {
   return report;
 }
 
-export function healthReport(): HealthReport {
+export async function healthReport(): Promise<HealthReport> {
   const knowledge = getKnowledge();
   const { index } = knowledge;
   const inspector = getInspector();
-  const traffic = new Map<string, SectionTraffic>(inspector.sectionTraffic().map((t) => [t.sectionId, t]));
+  const traffic = new Map<string, SectionTraffic>((await inspector.sectionTraffic()).map((t) => [t.sectionId, t]));
   const uses: SectionUse[] = index.sections.map((s) => {
     const t = traffic.get(s.id);
     return {
@@ -119,7 +171,7 @@ export function healthReport(): HealthReport {
       dropped: t?.dropped ?? 0,
     };
   });
-  const turns = inspector.countTurns();
+  const turns = await inspector.countTurns();
   const neverSent = turns === 0 ? [] : uses.filter((u) => u.sent === 0);
   return {
     budget: budgetHealth(index),
@@ -130,7 +182,9 @@ export function healthReport(): HealthReport {
     neverSentTokens: neverSent.reduce((sum, u) => sum + u.tokens, 0),
     mostSent: uses.filter((u) => !u.pinned && u.sent > 0).sort((a, b) => b.sent - a.sent).slice(0, 15),
     mostDropped: uses.filter((u) => u.dropped > 0).sort((a, b) => b.dropped - a.dropped).slice(0, 10),
-    gaps: vocabularyGaps(inspector.thinMatchTurns(), kbVocabulary(knowledge), ANALYZER),
+    gaps: vocabularyGaps(await inspector.thinMatchTurns(), kbVocabulary(knowledge), ANALYZER),
+    semantic: { ...semanticAdvice(await inspector.recentTurnScores(RECENT_TURNS)), stage: semanticStageState(knowledge) },
     checks: kbChecks(knowledge),
+    storage: await storageReport(inspector, turns),
   };
 }

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { listKnowledgeFiles, TokenCounter, type BuiltDocument } from '../retrieval/index';
 import { readKbCache, writeKbCache } from './disk-cache';
+import type { SectionEmbedder } from './embeddings';
 import { loadKnowledge, loadKnowledgeAsync, type Knowledge, type KnowledgeSettings } from './load';
 
 /**
@@ -37,6 +38,8 @@ export interface KnowledgeHolderOptions {
   cacheFile?: string;
   /** Called after an edited KB replaced the one in service (what changed: lib/debug/reload-impact.ts). */
   onReload?: (previous: Knowledge, next: Knowledge) => void;
+  /** The semantic stage's section embeddings (embeddings.ts), attached to every load; none when the stage is off. */
+  embedder?: SectionEmbedder;
 }
 
 /** What one check found. */
@@ -104,7 +107,7 @@ export class KnowledgeHolder {
     this.tokens = cached?.tokens ?? new TokenCounter();
     this.documents = cached?.documents ?? new Map();
     try {
-      this.current = loadKnowledge(this.options.settings, this.options.cwd, { tokens: this.tokens, documents: this.documents });
+      this.current = this.withEmbeddings(loadKnowledge(this.options.settings, this.options.cwd, { tokens: this.tokens, documents: this.documents }));
       const reused = cached ? `, ${this.current.kb.cachedFiles} of ${this.current.files.length} files from the cache` : '';
       this.log.info(`[knowledge] loaded ${this.current.path}: ${this.current.summary}${reused}`);
       this.logSkipped(this.current);
@@ -123,6 +126,12 @@ export class KnowledgeHolder {
     } catch (error) {
       this.log.error(`[knowledge] after the reload: ${message(error)}`);
     }
+  }
+
+  /** The load with its section embeddings attached (cached ones at once, the rest in the background), when the stage is on. */
+  private withEmbeddings(knowledge: Knowledge): Knowledge {
+    if (this.options.embedder) knowledge.embeddings = this.options.embedder.attach(knowledge.index);
+    return knowledge;
   }
 
   /** Writes the caches for the next process; a cache that cannot be written is only logged. */
@@ -176,7 +185,9 @@ export class KnowledgeHolder {
     this.changing = undefined;
     this.settled = signature;
     try {
-      const next = await loadKnowledgeAsync(this.options.settings, this.options.cwd, { tokens: this.tokens, documents: this.documents, pinnedFiles: this.pinnedFiles() });
+      const next = this.withEmbeddings(
+        await loadKnowledgeAsync(this.options.settings, this.options.cwd, { tokens: this.tokens, documents: this.documents, pinnedFiles: this.pinnedFiles() }),
+      );
       const previous = this.current;
       this.current = next;
       this.lastError = undefined;

@@ -1,7 +1,10 @@
 import 'server-only';
+import { createEmbedder, embeddingModelFromEnv } from '../ai/embeddings';
 import { noteReload } from '../debug/reload-impact';
-import { env } from '../env';
+import { env, type Env } from '../env';
 import { kbCacheFile } from './disk-cache';
+import { embeddingCacheFile } from './embedding-cache';
+import { SectionEmbedder } from './embeddings';
 import { KnowledgeHolder } from './holder';
 import type { Knowledge } from './load';
 
@@ -16,17 +19,29 @@ export { KnowledgeUnavailableError } from './holder';
  * A KB that fails to load is never served in part: getKnowledge() throws
  * KnowledgeUnavailableError (`file:line: reason`) until the files are fixed. A broken edit
  * of a KB in service keeps the last good version in use.
+ *
+ * With EMBEDDING_MODEL set, every load gets its section embeddings (embeddings.ts), cached
+ * beside the parsed KB.
  */
 const cache = globalThis as typeof globalThis & { __supportChatKnowledgeHolder?: KnowledgeHolder };
 
 export function knowledgeHolder(): KnowledgeHolder {
   if (!cache.__supportChatKnowledgeHolder) {
     const settings = env();
-    const holder = new KnowledgeHolder({ settings, cacheFile: kbCacheFile(settings.KB_CACHE_PATH, settings.KB_PATH), onReload: noteReload });
+    const cacheFile = kbCacheFile(settings.KB_CACHE_PATH, settings.KB_PATH);
+    const holder = new KnowledgeHolder({ settings, cacheFile, embedder: sectionEmbedder(settings, cacheFile), onReload: noteReload });
     holder.watch(settings.KB_RELOAD_INTERVAL_MS);
     cache.__supportChatKnowledgeHolder = holder;
   }
   return cache.__supportChatKnowledgeHolder;
+}
+
+/** The semantic stage's section embedder, when EMBEDDING_MODEL turns it on. */
+function sectionEmbedder(settings: Env, cacheFile: string | undefined): SectionEmbedder | undefined {
+  const model = embeddingModelFromEnv(settings);
+  if (!model) return undefined;
+  const log = { info: (m: string) => console.info(m), error: (m: string) => console.error(m) };
+  return new SectionEmbedder(createEmbedder(model, settings), log, cacheFile && embeddingCacheFile(cacheFile));
 }
 
 export function getKnowledge(): Knowledge {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { assistantInstructions } from '../ai/prompt';
+import type { KnowledgeEmbeddings } from './embeddings';
 import {
   createRetrievalIndex,
   kbPages,
@@ -30,6 +31,8 @@ export interface Knowledge {
   instructions: string;
   /** The KB's pages by file: titles and URLs of a reply's sources (lib/retrieval/pages.ts). */
   pages: ReadonlyMap<string, KbPage>;
+  /** The section embeddings of the semantic stage (embeddings.ts), when it is on. */
+  embeddings?: KnowledgeEmbeddings;
 }
 
 export interface KnowledgeSettings {

@@ -1,70 +1,105 @@
+import type pg from 'pg';
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+  RateLimiterUnion,
+  RLWrapperTimeouts,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+
 /**
- * Rate limiting for the public chat API: a token bucket per client key.
+ * Rate limiting for the public chat API, per client key (an address, or an IPv6 /64:
+ * client.ts), with rate-limiter-flexible. Two limits, both must allow a request:
  *
- * Each client may make `burst` requests at once, refilled at `perMinute` requests per
- * minute. The limiter is an interface so several app instances can share a store
- * (e.g. Redis) later; the default keeps buckets in this process's memory.
+ * - the burst: at most `burst` requests in any burst window of `burst × 60 / perMinute`
+ *   seconds (10 in 30 s with the defaults) — what a client may send at once;
+ * - the sustained rate: at most `perMinute` requests per minute.
+ *
+ * Each is counted in fixed windows that start with a client's first request, so right at a
+ * window's edge a client can send up to twice a limit in quick succession; over any longer
+ * stretch it gets `perMinute` a minute at most. A refusal says when the refusing window ends
+ * (Retry-After).
+ *
+ * Where the counts live: this process's memory by default; PostgreSQL (`rate_limits`, one
+ * row per client and window) when a pool is given, so every instance on the database counts
+ * the same client in the same windows. If PostgreSQL does not answer within `storeTimeoutMs`,
+ * that request is counted in this process's memory instead (rate-limiter-flexible's
+ * insurance limiter): the limit degrades to per instance — never to no limit, and never to
+ * refusing every customer — and the chat does not wait on a database that is gone.
  */
 
 export interface RateLimitDecision {
   allowed: boolean;
-  /** Whole requests left right now. */
+  /** Whole requests left right now (the smaller of the two limits). */
   remaining: number;
   /** Seconds until the next request would be allowed (0 when allowed). */
   retryAfterSeconds: number;
 }
 
 export interface RateLimiter {
-  take(key: string, now?: number): RateLimitDecision;
+  take(key: string): Promise<RateLimitDecision>;
 }
 
 export interface RateLimitOptions {
   /** Sustained requests per minute per client; 0 disables the limit. */
   perMinute: number;
-  /** Requests a client may make in a burst (bucket size). */
+  /** Requests a client may make at once. */
   burst: number;
-  /** Buckets kept at most; full (idle) buckets are dropped first, then the fullest. */
-  maxKeys?: number;
+  /** Shared counts in this PostgreSQL database (table `rate_limits`, lib/traces/postgres.ts); absent: in memory. */
+  postgres?: { pool: pg.Pool; ready: Promise<unknown> };
+  /** How long to wait for PostgreSQL before counting in memory, ms (default 500). */
+  storeTimeoutMs?: number;
 }
 
-interface Bucket {
-  tokens: number;
-  updatedAt: number;
+interface Window {
+  keyPrefix: string;
+  points: number;
+  duration: number;
 }
 
-export function createMemoryRateLimiter({ perMinute, burst, maxKeys = 50_000 }: RateLimitOptions): RateLimiter {
-  if (perMinute === 0) return { take: () => ({ allowed: true, remaining: Infinity, retryAfterSeconds: 0 }) };
+/** The two windows for a setting: the burst window and the minute. */
+export function rateWindows(perMinute: number, burst: number): Window[] {
+  return [
+    { keyPrefix: 'chat-burst', points: burst, duration: Math.max(1, Math.ceil((burst * 60) / perMinute)) },
+    { keyPrefix: 'chat-minute', points: perMinute, duration: 60 },
+  ];
+}
+
+function windowLimiter(window: Window, options: RateLimitOptions): RateLimiterAbstract {
+  const memory = new RateLimiterMemory(window);
+  if (!options.postgres) return memory;
+  const shared = new RateLimiterPostgres({
+    ...window,
+    storeClient: options.postgres.pool,
+    storeType: 'pool',
+    tableName: 'rate_limits',
+    tableCreated: true,
+    insuranceLimiter: new RateLimiterMemory(window),
+  });
+  return new RLWrapperTimeouts({ limiter: shared, timeoutMs: options.storeTimeoutMs ?? 500, insuranceLimiter: memory });
+}
+
+const UNLIMITED: RateLimiter = { take: async () => ({ allowed: true, remaining: Infinity, retryAfterSeconds: 0 }) };
+
+export function createRateLimiter(options: RateLimitOptions): RateLimiter {
+  const { perMinute, burst } = options;
+  if (perMinute === 0) return UNLIMITED;
   if (!(perMinute > 0) || !(burst >= 1)) throw new Error(`rate limit needs perMinute ≥ 0 and burst ≥ 1 (got ${perMinute}, ${burst})`);
-  const refillPerMs = perMinute / 60_000;
-  const buckets = new Map<string, Bucket>();
-
-  function prune(now: number): void {
-    for (const [key, bucket] of buckets) {
-      if (bucket.tokens + (now - bucket.updatedAt) * refillPerMs >= burst) buckets.delete(key);
-    }
-    if (buckets.size < maxKeys) return;
-    // Still too many active clients: forget the ones with the most tokens left first, so a
-    // flood of new keys cannot reset the bucket of a client that is being limited.
-    const byTokensLeft = [...buckets].sort((a, b) => b[1].tokens - a[1].tokens);
-    for (const [key] of byTokensLeft.slice(0, buckets.size - maxKeys + 1)) buckets.delete(key);
-  }
-
+  const union = new RateLimiterUnion(...rateWindows(perMinute, burst).map((w) => windowLimiter(w, options)));
   return {
-    take(key, now = Date.now()) {
-      let bucket = buckets.get(key);
-      if (!bucket) {
-        if (buckets.size >= maxKeys) prune(now);
-        bucket = { tokens: burst, updatedAt: now };
-        buckets.set(key, bucket);
-      } else {
-        bucket.tokens = Math.min(burst, bucket.tokens + (now - bucket.updatedAt) * refillPerMs);
-        bucket.updatedAt = now;
+    async take(key) {
+      await options.postgres?.ready.catch(() => {});
+      try {
+        const results = (await union.consume(key)) as Record<string, RateLimiterRes>;
+        return { allowed: true, remaining: Math.min(...Object.values(results).map((r) => r.remainingPoints)), retryAfterSeconds: 0 };
+      } catch (refusal) {
+        const results = Object.values(refusal as Record<string, RateLimiterRes | Error>);
+        const waits = results.filter((r): r is RateLimiterRes => r instanceof RateLimiterRes).map((r) => r.msBeforeNext);
+        // Only errors (no insurance could answer): let the request through rather than refuse everyone.
+        if (waits.length === 0) return { allowed: true, remaining: 0, retryAfterSeconds: 0 };
+        return { allowed: false, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil(Math.max(...waits) / 1000)) };
       }
-      if (bucket.tokens >= 1) {
-        bucket.tokens -= 1;
-        return { allowed: true, remaining: Math.floor(bucket.tokens), retryAfterSeconds: 0 };
-      }
-      return { allowed: false, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / refillPerMs / 1000)) };
     },
   };
 }

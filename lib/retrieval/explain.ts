@@ -1,6 +1,7 @@
 import { explainTermIds, type TermExplanation } from './bm25';
 import type { Selection } from './packer';
 import type { Explanation, Reason, SectionVerdict } from './select';
+import type { FusionRanks } from './semantic';
 import type { Section } from './types';
 
 /**
@@ -11,6 +12,10 @@ import type { Section } from './types';
  * Sections are listed pinned first (file order), then matched by rank (sent, or did not
  * fit), then floor, then unmatched ones (file order). Unsent sections are listed up to
  * `limit` (config `explainLimit`); sent ones always; the counts are always complete.
+ *
+ * When the semantic stage fused the rankings, matched sections are listed in fused order:
+ * `rank` is the fused rank, `fusion` each one's BM25 rank, semantic rank and similarity, and
+ * `semantic` on the explanation says how the stage went (or why the turn fell back).
  */
 
 /** The verdict of a matched section: built in one literal (one object shape, no properties added later). */
@@ -51,23 +56,33 @@ function rankOrder({ docs, scores }: Selection['matched']): number[] {
   return Array.from(docs.keys()).sort((a, b) => scores[b]! - scores[a]! || docs[a]! - docs[b]!);
 }
 
+/** Matched pool documents in rank order with their BM25 scores (and, when fused, their ranks in both lists). */
+function rankedMatches(selection: Selection): { doc: number; score: number; fusion?: FusionRanks }[] {
+  const { docs, scores } = selection.matched;
+  const fused = selection.semantic?.fused;
+  if (!fused) return rankOrder(selection.matched).map((at) => ({ doc: docs[at]!, score: scores[at]! }));
+  const scoreOf = new Map(Array.from(docs, (doc, at) => [doc, scores[at]!]));
+  return fused.order.map((doc) => ({ doc, score: scoreOf.get(doc) ?? 0, fusion: fused.ranks.get(doc)! }));
+}
+
 export function explain(selection: Selection, limit = selection.index.config.explainLimit): Explanation {
   const { index, query } = selection;
   const { pool, bm25, config } = index;
   const termIds = query.terms.map((t) => bm25.termIds.get(t.term) ?? -1);
   const sentBy = new Map(selection.sent.map((s) => [s.doc, s.reason]));
-  const { docs, scores } = selection.matched;
-  const matchedDocs = new Set(docs);
+  const ranked = rankedMatches(selection);
+  const matchedDocs = new Set(ranked.map((m) => m.doc));
 
   const sections: SectionVerdict[] = index.pinned.map((s, i) => verdict(s, index.pinnedPaths[i]!, true, 'pinned'));
   let listed = 0; // unsent sections listed, against `limit`
-  rankOrder(selection.matched).forEach((at, i) => {
-    const doc = docs[at]!;
+  ranked.forEach(({ doc, score, fusion }, i) => {
     const sent = sentBy.get(doc) === 'scored';
     if (!sent && listed >= limit) return;
     if (!sent) listed++;
-    const matches = explainTermIds(bm25, termIds, query.terms, config, doc);
-    sections.push(matchedVerdict(pool[doc]!, index.poolPaths[doc]!, scores[at]!, sent, i + 1, matches));
+    const matches = score > 0 ? explainTermIds(bm25, termIds, query.terms, config, doc) : [];
+    const v = matchedVerdict(pool[doc]!, index.poolPaths[doc]!, score, sent, i + 1, matches);
+    if (fusion) v.fusion = fusion;
+    sections.push(v);
   });
   for (const { doc, reason } of selection.sent) if (reason === 'floor') sections.push(verdict(pool[doc]!, index.poolPaths[doc]!, true, 'floor'));
   for (let doc = 0; doc < pool.length && listed < limit; doc++) {
@@ -78,7 +93,7 @@ export function explain(selection: Selection, limit = selection.index.config.exp
 
   const { matched, scored, floor } = selection.counts;
   const unsent = matched - scored + (pool.length - matched - floor);
-  return {
+  const explanation: Explanation = {
     query,
     budget: config.budget,
     config,
@@ -100,4 +115,6 @@ export function explain(selection: Selection, limit = selection.index.config.exp
     context: selection.context,
     pinnedChars: index.pinnedContext.length,
   };
+  if (selection.semantic) explanation.semantic = selection.semantic.stage;
+  return explanation;
 }

@@ -16,6 +16,8 @@ export * from './select';
 export * from './packer';
 export * from './pages';
 export * from './explain';
+export * from './fusion';
+export * from './semantic';
 export * from './synonyms';
 export * from './tokens';
 export * from './typos';

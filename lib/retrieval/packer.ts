@@ -1,8 +1,10 @@
 import { scoreInto } from './bm25';
 import { renderSectionBlock } from './context';
 import { buildQuery, type Query } from './query';
+import { reciprocalRankFusion } from './fusion';
 import { heapify, popTop, ranksAbove } from './rank-heap';
 import type { RetrievalIndex, TokenSplit } from './select';
+import { semanticRanking, unembeddedCount, type FusionRanks, type SemanticQuery, type SemanticStage } from './semantic';
 
 /**
  * Packing: what one request sends, computed as cheaply as the decision allows. The
@@ -17,6 +19,11 @@ import type { RetrievalIndex, TokenSplit } from './select';
  * 3. Floor: if the scored sections total fewer than `floor` tokens, unmatched sections are
  *    added in file order until the floor is reached, never past the budget.
  * Every section sent goes through `Packer.send`, the one place that counts it.
+ *
+ * With the semantic stage (semantic.ts; a query vector passed in), step 2 packs a different
+ * ranked list, the same way: BM25's matches and the semantic list fused by reciprocal rank
+ * fusion (fusion.ts). Every section in either list counts as matched; the floor adds only
+ * sections in neither. Without it (or when the turn fell back), nothing here changes.
  */
 
 /** One pool section sent, and why. */
@@ -36,7 +43,7 @@ export interface Selection {
   matched: { docs: Int32Array; scores: Float64Array };
   /** Pool sections sent, in send order: scored in rank order, then floor in file order. */
   sent: Sent[];
-  /** How many sections matched, and how many were sent as scored and as floor. */
+  /** How many sections matched (BM25's matches; with the semantic stage, every fused candidate), and how many were sent as scored and as floor. */
   counts: { matched: number; scored: number; floor: number };
   tokens: TokenSplit;
   floorUsed: boolean;
@@ -45,6 +52,14 @@ export interface Selection {
   sentIds: string[];
   /** The exact knowledge text sent to the model (see context.ts). */
   context: string;
+  /** Present when the semantic stage was on for this turn: how it went, and the fused ranking. */
+  semantic?: SemanticSelection;
+}
+
+export interface SemanticSelection {
+  stage: SemanticStage;
+  /** When the stage fused: every candidate (BM25's matches and the semantic list) in fused rank order, with its ranks. */
+  fused?: { order: number[]; ranks: Map<number, FusionRanks> };
 }
 
 /** Pops before packing switches from the heap to one pass over what is left. */
@@ -108,17 +123,55 @@ function packScored(packer: Packer, heap: Int32Array, size: number, scores: Floa
   }
 }
 
-/** Unmatched sections in file order until the floor is reached (never past the budget). */
-function packFloor(packer: Packer, index: RetrievalIndex, scores: Float64Array, marks: Uint8Array): void {
+/** A ranked list into the budget, in its order: what does not fit is skipped. */
+function packInOrder(packer: Packer, order: readonly number[], scores: Float64Array): void {
+  for (const doc of order) {
+    if (!packer.open) return;
+    if (packer.fits(doc)) packer.send(doc, 'scored', scores[doc]!);
+  }
+}
+
+/** Unmatched sections in file order until the floor is reached (never past the budget); `candidates`: the fused ones, which are matched. */
+function packFloor(packer: Packer, index: RetrievalIndex, scores: Float64Array, marks: Uint8Array, candidates?: ReadonlyMap<number, unknown>): void {
   const { pool, config } = index;
   for (let doc = 0; doc < pool.length && packer.scored + packer.floor < config.floor && packer.open; doc++) {
-    if (marks[doc] || scores[doc]! > 0 || !packer.fits(doc)) continue;
+    if (marks[doc] || scores[doc]! > 0 || candidates?.has(doc) || !packer.fits(doc)) continue;
     packer.send(doc, 'floor', 0);
   }
 }
 
-/** What to send for the customer's messages (oldest first; only the last two are used). */
-export function select(index: RetrievalIndex, customerMessages: readonly string[]): Selection {
+/** BM25's matches (rank order) and the semantic list, fused; each candidate's ranks in both. */
+function fuse(index: RetrievalIndex, docs: Int32Array, scores: Float64Array, query: Extract<SemanticQuery, { kind: 'vector' }>): SemanticSelection {
+  const lexical = Array.from(docs).sort((a, b) => (ranksAbove(scores, a, b) ? -1 : 1));
+  const { settings } = query;
+  const semantic = semanticRanking(query.sections, query.query, settings);
+  const order = reciprocalRankFusion([lexical, semantic.docs], settings.rrfK);
+  const ranks = new Map<number, FusionRanks>(order.map((doc) => [doc, {}]));
+  lexical.forEach((doc, i) => (ranks.get(doc)!.lexicalRank = i + 1));
+  semantic.docs.forEach((doc, i) => (ranks.get(doc)!.semanticRank = i + 1));
+  for (const [doc, r] of ranks) if (!Number.isNaN(semantic.similarity[doc]!)) r.similarity = semantic.similarity[doc]!;
+  const stage: SemanticStage = {
+    status: 'fused',
+    model: settings.model,
+    rrfK: settings.rrfK,
+    topK: settings.topK,
+    minSimilarity: settings.minSimilarity,
+    listed: semantic.docs.length,
+    unembedded: unembeddedCount(query.sections),
+    ms: query.ms,
+  };
+  return { stage, fused: { order, ranks } };
+}
+
+function fallbackOf(query: Extract<SemanticQuery, { kind: 'fallback' }>): SemanticSelection {
+  return { stage: { status: 'fallback', model: query.model, reason: query.reason, ...(query.ms === undefined ? {} : { ms: query.ms }) } };
+}
+
+/**
+ * What to send for the customer's messages (oldest first; only the last two are used).
+ * `semantic`: the semantic stage's input for this turn, when the stage is on.
+ */
+export function select(index: RetrievalIndex, customerMessages: readonly string[], semantic?: SemanticQuery): Selection {
   const { config, bm25, scratch } = index;
   const query = buildQuery(customerMessages, index.synonyms, config, index.typos);
   const { scores, touched, heap, sent: marks } = scratch;
@@ -130,20 +183,25 @@ export function select(index: RetrievalIndex, customerMessages: readonly string[
   for (let i = 0; i < matchedCount; i++) topScore = Math.max(topScore, (matchedScores[i] = scores[docs[i]!]!));
 
   const packer = new Packer(index, marks);
-  heap.set(docs);
-  packScored(packer, heap, matchedCount, scores);
-  if (packer.scored < config.floor) packFloor(packer, index, scores, marks);
+  const stage = semantic === undefined ? undefined : semantic.kind === 'vector' ? fuse(index, docs, scores, semantic) : fallbackOf(semantic);
+  const fused = stage?.fused;
+  if (fused) packInOrder(packer, fused.order, scores);
+  else {
+    heap.set(docs);
+    packScored(packer, heap, matchedCount, scores);
+  }
+  if (packer.scored < config.floor) packFloor(packer, index, scores, marks, fused?.ranks);
 
   // Reset the scratch buffers for the next selection.
   for (let i = 0; i < matchedCount; i++) scores[docs[i]!] = 0;
   for (const { doc } of packer.sent) marks[doc] = 0;
 
-  return {
+  const selection: Selection = {
     index,
     query,
     matched: { docs, scores: matchedScores },
     sent: packer.sent,
-    counts: { matched: matchedCount, scored: packer.sent.length - packer.floorCount, floor: packer.floorCount },
+    counts: { matched: fused ? fused.order.length : matchedCount, scored: packer.sent.length - packer.floorCount, floor: packer.floorCount },
     tokens: {
       pinned: index.pinnedTokens,
       scored: packer.scored,
@@ -155,4 +213,6 @@ export function select(index: RetrievalIndex, customerMessages: readonly string[
     sentIds: packer.sentIds,
     context: packer.blocks.join(''),
   };
+  if (stage) selection.semantic = stage;
+  return selection;
 }

@@ -1,6 +1,7 @@
 import { headingPath } from './context';
 import type { BudgetHealth } from './health';
 import type { Explanation, RetrievalIndex, SectionVerdict } from './select';
+import type { SemanticStage } from './semantic';
 
 /** Plain-text renderings of an explanation and of budget health, for terminals. */
 
@@ -15,9 +16,30 @@ const REASON_TEXT: Record<SectionVerdict['reason'], string> = {
   'no-match': '← not sent (no match)',
 };
 
-function row(v: SectionVerdict): string {
+function row(v: SectionVerdict, fused: boolean): string {
   const score = v.pinned ? '     —' : v.score.toFixed(2).padStart(6);
-  return `${score}  ${String(v.tokens).padStart(5)}  ${v.path}  [${v.id}]  ${REASON_TEXT[v.reason]}`;
+  const line = `${score}  ${String(v.tokens).padStart(5)}  ${v.path}  [${v.id}]  ${REASON_TEXT[v.reason]}`;
+  return fused ? `${fusionColumns(v)}  ${line}` : line;
+}
+
+const rank = (r: number | undefined) => (r === undefined ? '—' : `#${r}`).padStart(5);
+
+/** With the semantic stage: fused rank, BM25 rank, semantic rank and similarity (blank for pinned and floor rows). */
+function fusionColumns(v: SectionVerdict): string {
+  if (!v.fusion) return ' '.repeat(FUSION_HEADER.length);
+  const similarity = v.fusion.similarity === undefined ? '     —' : v.fusion.similarity.toFixed(3).padStart(6);
+  return `${rank(v.rank)}  ${rank(v.fusion.lexicalRank)}  ${rank(v.fusion.semanticRank)}  ${similarity}`;
+}
+
+const FUSION_HEADER = 'fused   bm25    sem     sim';
+
+function stageLine(stage: SemanticStage): string {
+  if (stage.status === 'fallback') return `semantic: FELL BACK to BM25 alone (${stage.model}): ${stage.reason}`;
+  const unembedded = stage.unembedded ? `; ${stage.unembedded} section(s) without an embedding, ranked by BM25 alone` : '';
+  return (
+    `semantic: ${stage.model}, ${stage.listed} section(s) in the semantic list (top ${stage.topK}, similarity ≥ ${stage.minSimilarity}), ` +
+    `fused with BM25 by reciprocal rank fusion (k = ${stage.rrfK}); query embedded in ${Math.round(stage.ms)} ms${unembedded}`
+  );
 }
 
 /** The explain CLI's default output. `all` also lists unmatched sections that were not sent. */
@@ -41,15 +63,18 @@ export function formatExplanation(e: Explanation, { all = false } = {}): string 
       lines.push('          each group is scored with its word as one term (frequencies summed, one idf, one saturation)');
     }
   }
+  if (e.semantic) lines.push(stageLine(e.semantic));
+  const fused = e.semantic?.status === 'fused';
   lines.push('');
-  lines.push(' score  tokens  section');
+  lines.push(`${fused ? `${FUSION_HEADER}  ` : ''} score  tokens  section`);
   for (const v of e.sections) {
     if (v.reason === 'no-match' && !all) continue;
-    lines.push(row(v));
+    lines.push(row(v, fused));
   }
   const hidden = e.sections.filter((v) => v.reason === 'no-match').length;
-  if (!all && hidden) lines.push(`     ·      ·  ${hidden} more sections had no match (--all lists them)`);
-  if (e.omitted) lines.push(`     ·      ·  ${e.omitted} more unsent sections not listed (explainLimit)`);
+  const indent = fused ? ' '.repeat(FUSION_HEADER.length + 2) : '';
+  if (!all && hidden) lines.push(`${indent}     ·      ·  ${hidden} more sections had no match (--all lists them)`);
+  if (e.omitted) lines.push(`${indent}     ·      ·  ${e.omitted} more unsent sections not listed (explainLimit)`);
   lines.push('');
   const t = e.tokens;
   lines.push(

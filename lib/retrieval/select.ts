@@ -9,6 +9,7 @@ import { countTokens, type CountTokens } from './tokens';
 import { buildTypoIndex, TYPO_INDEX_MAX_SECTIONS } from './typos';
 import { explain } from './explain';
 import { select } from './packer';
+import type { FusionRanks, SemanticQuery, SemanticStage } from './semantic';
 import type { KnowledgeBase, Section, SectionPart, SynonymGroup } from './types';
 
 /**
@@ -42,7 +43,7 @@ export interface SectionVerdict {
   pinned: boolean;
   /** BM25 score (0 for pinned and unmatched sections). */
   score: number;
-  /** 1-based rank among matched sections; absent for pinned and unmatched ones. */
+  /** 1-based rank among matched sections (the fused rank when the semantic stage fused); absent for pinned and unmatched ones. */
   rank?: number;
   tokens: number;
   sent: boolean;
@@ -51,6 +52,8 @@ export interface SectionVerdict {
   matches?: TermExplanation[];
   /** For a part of a split section: which part, of how many, of which section. */
   part?: SectionPart;
+  /** When the semantic stage fused the rankings (matched sections only): BM25 rank, semantic rank and similarity. */
+  fusion?: FusionRanks;
 }
 
 export interface TokenSplit {
@@ -94,6 +97,8 @@ export interface Explanation {
   context: string;
   /** Length of the pinned block at the start of `context` (`context.slice(0, pinnedChars)`). */
   pinnedChars: number;
+  /** The semantic stage, when it was on for this turn: fused (with its settings), or why the turn ran on BM25 alone. */
+  semantic?: SemanticStage;
 }
 
 /** A knowledge base made ready for selection: scored pool, inverted index, pinned block. */
@@ -192,6 +197,6 @@ export function createRetrievalIndex(
  * only the last two are used) and explains every decision: `explain(select(…))`.
  * The chat route calls `select` and asks for the explanation separately (packer.ts).
  */
-export function selectContext(index: RetrievalIndex, customerMessages: readonly string[]): Explanation {
-  return explain(select(index, customerMessages));
+export function selectContext(index: RetrievalIndex, customerMessages: readonly string[], semantic?: SemanticQuery): Explanation {
+  return explain(select(index, customerMessages, semantic));
 }

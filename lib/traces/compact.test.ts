@@ -2,23 +2,34 @@ import { describe, expect, it } from 'vitest';
 import { buildSystemPrompt } from '../ai/prompt';
 import { demoBenchQuestions } from '../../bench/questions';
 import { demoKnowledge } from '../../app/api/chat/testing';
-import { createRetrievalIndex, sectionsFromSources, selectContext, type RetrievalConfigInput, type RetrievalIndex } from '../retrieval/index';
+import { stubEmbedding } from '../../e2e/stub/embeddings.mjs';
+import {
+  createRetrievalIndex,
+  embeddingText,
+  SEMANTIC_DEFAULTS,
+  sectionsFromSources,
+  sectionVectors,
+  selectContext,
+  type RetrievalConfigInput,
+  type RetrievalIndex,
+  type SemanticQuery,
+} from '../retrieval/index';
 import { TEST_SOURCES } from '../testing/kb';
 import { compactTurn, expandTurn, kbVersionOf, type TurnRecord } from './compact';
 
 const INSTRUCTIONS = '<the assistant instructions>\nAnswer from the knowledge.';
 
 /** Selects, builds the prompt as the chat does, and round-trips both through the codec (and JSON, as the store does). */
-function roundTrip(index: RetrievalIndex, messages: string[], instructions = INSTRUCTIONS) {
-  const explanation = selectContext(index, messages);
+function roundTrip(index: RetrievalIndex, messages: string[], instructions = INSTRUCTIONS, semantic?: SemanticQuery) {
+  const explanation = selectContext(index, messages, semantic);
   const systemPrompt = buildSystemPrompt(explanation, index.pinnedContext, instructions);
   const kb = kbVersionOf(index, instructions);
   const record = JSON.parse(JSON.stringify(compactTurn(explanation, systemPrompt, kb))) as TurnRecord;
   return { explanation, systemPrompt, record, expanded: expandTurn(record, kb) };
 }
 
-function expectExact(index: RetrievalIndex, messages: string[]) {
-  const { explanation, systemPrompt, record, expanded } = roundTrip(index, messages);
+function expectExact(index: RetrievalIndex, messages: string[], semantic?: SemanticQuery) {
+  const { explanation, systemPrompt, record, expanded } = roundTrip(index, messages, INSTRUCTIONS, semantic);
   expect('compact' in record.selection, 'the explanation is stored compactly').toBe(true);
   expect('frame' in record.prompt, 'the prompt is stored as a frame').toBe(true);
   expect(expanded.explanation).toEqual(explanation);
@@ -123,5 +134,64 @@ describe('compact traces: expandTurn(compactTurn(explanation)) gives back the ex
     expect(kbVersionOf(demo.index, 'other instructions').hash).not.toBe(a.hash);
     expect(kbVersionOf(splitIndex(), INSTRUCTIONS).hash).not.toBe(kbVersionOf(splitIndex({ budget: 500, floor: 60 }), INSTRUCTIONS).hash);
     expect(kbVersionOf(splitIndex(), INSTRUCTIONS).hash).toBe(kbVersionOf(splitIndex(), INSTRUCTIONS).hash);
+  });
+});
+
+const stubVectors = new Map<RetrievalIndex, Float32Array[]>();
+
+/** The semantic stage's query for `text` over the stub's vectors of `index` (sections where `missing` holds have none). */
+function stubSemantic(index: RetrievalIndex, text: string, missing: (doc: number) => boolean = () => false): SemanticQuery {
+  if (!stubVectors.has(index)) stubVectors.set(index, index.pool.map((s) => Float32Array.from(stubEmbedding(embeddingText(s)))));
+  const sections = sectionVectors('stub-embed', stubVectors.get(index)!.map((v, doc) => (missing(doc) ? undefined : v)));
+  return { kind: 'vector', settings: { model: 'stub-embed', ...SEMANTIC_DEFAULTS }, sections, query: stubEmbedding(text), ms: 4.25 };
+}
+
+describe('compact traces with the semantic stage: its status and every fused verdict’s ranks and similarity come back exactly', () => {
+  const demo = demoKnowledge();
+
+  it('for 275 varied questions fused with the stub’s embeddings (some sections without one), and follow-ups', () => {
+    const questions = demoBenchQuestions();
+    let semanticOnly = 0;
+    questions.forEach((q, i) => {
+      const messages = i % 3 === 2 ? [questions[i - 1]!, q] : [q];
+      const semantic = stubSemantic(demo.index, messages.join('\n'), (doc) => doc % 17 === 0);
+      const { explanation, record } = expectExact(demo.index, messages, semantic);
+      expect(explanation.semantic).toMatchObject({ status: 'fused', unembedded: expect.any(Number) });
+      if (explanation.sections.some((v) => v.fusion && v.fusion.lexicalRank === undefined)) semanticOnly++;
+      // The lexical ranks follow from the scores: not stored.
+      expect('compact' in record.selection && record.selection.compact.semantic?.lexicalRanks).toBeFalsy();
+    });
+    expect(semanticOnly).toBeGreaterThan(0);
+  });
+
+  it('for a turn that fell back (the reason, with and without a time)', () => {
+    for (const fallback of [
+      { kind: 'fallback', model: 'stub-embed', reason: 'the embedding model did not answer within 1500 ms', ms: 1500.5 },
+      { kind: 'fallback', model: 'stub-embed', reason: 'the sections are still being embedded (the knowledge base was just loaded)' },
+    ] as const) {
+      const { explanation } = expectExact(demo.index, ['can I get a refund?'], fallback);
+      expect(explanation.semantic).toEqual({ status: 'fallback', model: 'stub-embed', reason: fallback.reason, ...('ms' in fallback ? { ms: fallback.ms } : {}) });
+    }
+  });
+
+  it('for lists cut at explainLimit, where the BM25 ranks must be stored', () => {
+    let stored = 0;
+    for (const explainLimit of [0, 1, 3]) {
+      const index = splitIndex({ budget: 400, floor: 60, explainLimit });
+      for (const q of ['encoder bitrate keyframe settings', 'refund', 'stream', 'nothing here at all']) {
+        const { record } = expectExact(index, [q], stubSemantic(index, q));
+        if ('compact' in record.selection && record.selection.compact.semantic?.lexicalRanks) stored++;
+      }
+    }
+    expect(stored).toBeGreaterThan(0);
+  });
+
+  it('costs little: the stage and one similarity per fused verdict', () => {
+    const q = 'how do I get a refund for my annual plan?';
+    const plain = expectExact(demo.index, [q]).record;
+    const fused = expectExact(demo.index, [q], stubSemantic(demo.index, q)).record;
+    const bytes = (r: TurnRecord) => JSON.stringify(r).length;
+    const verdicts = 'compact' in fused.selection ? fused.selection.compact.verdicts.filter((v) => v.rank !== undefined).length : 0;
+    expect(bytes(fused) - bytes(plain)).toBeLessThan(150 + 24 * verdicts);
   });
 });

@@ -7,12 +7,14 @@ import {
   renderSectionBlock,
   titlePath,
   type Explanation,
+  type FusionRanks,
   type Query,
   type Reason,
   type RetrievalConfig,
   type RetrievalIndex,
   type SectionPart,
   type SectionVerdict,
+  type SemanticStage,
   type TermExplanation,
   type TokenSplit,
 } from '../retrieval/index';
@@ -37,7 +39,10 @@ import {
  * - what was sent, in send order (the context text is their blocks, joined);
  * - the system prompt as a frame: its text around three slots (the instructions, the pinned
  *   block, this turn's reference text), so an old turn reads back byte for byte even after
- *   the prompt's wording changes in code.
+ *   the prompt's wording changes in code;
+ * - with the semantic stage: its status (fused with its settings, or the fallback reason), each
+ *   fused verdict's similarity, the semantic list's ranks, and the BM25 ranks only where they
+ *   do not follow from the listed scores (the fused rank is the verdict's `rank`).
  *
  * `compactTurn` checks every derived piece against the real one as it goes (cheap string and
  * number comparisons); where one would not come back identical it keeps the whole
@@ -109,6 +114,25 @@ export interface CompactSelection {
   pinnedLead?: boolean;
   /** KB positions of the sections sent, in send order (`sentIds`). */
   sent: number[];
+  /** The semantic stage, when it was on for the turn. */
+  semantic?: CompactSemantic;
+}
+
+/**
+ * The semantic stage of one turn. "Fused verdicts" are the listed verdicts with a rank (the
+ * matched ones), in list order: when the stage fused, each has its `fusion` ranks.
+ */
+export interface CompactSemantic {
+  stage: SemanticStage;
+  /** Per fused verdict: its cosine similarity, null where the section has no embedding. */
+  similarity?: (number | null)[];
+  /** [fused verdict index, semantic rank] for each listed member of the semantic list. */
+  semanticRanks?: [number, number][];
+  /**
+   * Per fused verdict: its BM25 rank (null: no lexical match) — stored only when it does not
+   * follow from the listed scores (score desc, then file order), e.g. when explainLimit cut the list.
+   */
+  lexicalRanks?: (number | null)[];
 }
 
 /** Literal text, or a slot: 0 the KB's instructions, 1 its pinned block (end trimmed), 2 the turn's reference text (end trimmed). */
@@ -139,11 +163,24 @@ export interface TurnRecord {
 export const REASON_CODES: readonly Reason[] = ['over-budget', 'scored', 'floor', 'pinned', 'no-match'];
 const CODE = new Map(REASON_CODES.map((r, i) => [r, i]));
 
-/** Format version of the stored selection; a reader refuses any other. */
-const SELECTION_FORMAT = 1;
+/** Format version of the stored selection (2: with the semantic stage, `s`); a reader refuses any other than 1 and 2. */
+const SELECTION_FORMAT = 2;
+
+/** A stage as a tuple: ['fused', model, rrfK, topK, minSimilarity, listed, unembedded, ms] or ['fallback', model, reason, ms?]. */
+const storedStage = z.union([
+  z.tuple([z.literal('fused'), z.string(), z.number(), z.number().int(), z.number(), z.number().int(), z.number().int(), z.number()]),
+  z.tuple([z.literal('fallback'), z.string(), z.string()]).rest(z.number()),
+]);
+
+const storedSemantic = z.object({
+  stage: storedStage,
+  sim: z.array(z.number().nullable()).optional(),
+  sem: z.array(z.tuple([z.number().int(), z.number().int()])).optional(),
+  lex: z.array(z.number().int().nullable()).optional(),
+});
 
 const storedSelection = z.object({
-  v: z.literal(SELECTION_FORMAT),
+  v: z.union([z.literal(1), z.literal(SELECTION_FORMAT)]),
   idfs: z.array(z.union([z.number().int(), z.tuple([z.number()]), z.null()])),
   /** [KB position, reason code, rank | null, [[term, tf(, score)], …] | null, score?] — trailing nulls left out. */
   verdicts: z.array(
@@ -162,7 +199,40 @@ const storedSelection = z.object({
   noMatchListed: z.number().int(),
   p: z.literal(1).optional(),
   sent: z.array(z.number().int()),
+  s: storedSemantic.optional(),
 });
+
+function encodeStage(stage: SemanticStage): z.infer<typeof storedStage> {
+  if (stage.status === 'fused') return ['fused', stage.model, stage.rrfK, stage.topK, stage.minSimilarity, stage.listed, stage.unembedded, stage.ms];
+  return stage.ms === undefined ? ['fallback', stage.model, stage.reason] : ['fallback', stage.model, stage.reason, stage.ms];
+}
+
+function decodeStage(stored: z.infer<typeof storedStage>): SemanticStage {
+  if (stored[0] === 'fused') {
+    const [, model, rrfK, topK, minSimilarity, listed, unembedded, ms] = stored;
+    return { status: 'fused', model, rrfK, topK, minSimilarity, listed, unembedded, ms };
+  }
+  const [, model, reason, ms] = stored;
+  return { status: 'fallback', model, reason, ...(ms === undefined ? {} : { ms }) };
+}
+
+function encodeSemantic(c: CompactSemantic): z.infer<typeof storedSemantic> {
+  return {
+    stage: encodeStage(c.stage),
+    ...(c.similarity ? { sim: c.similarity } : {}),
+    ...(c.semanticRanks ? { sem: c.semanticRanks } : {}),
+    ...(c.lexicalRanks ? { lex: c.lexicalRanks } : {}),
+  };
+}
+
+function decodeSemantic(stored: z.infer<typeof storedSemantic>): CompactSemantic {
+  return {
+    stage: decodeStage(stored.stage),
+    ...(stored.sim ? { similarity: stored.sim } : {}),
+    ...(stored.sem ? { semanticRanks: stored.sem } : {}),
+    ...(stored.lex ? { lexicalRanks: stored.lex } : {}),
+  };
+}
 
 const storedQuery = z.object({
   previous: z.string().optional(),
@@ -200,7 +270,15 @@ export function encodeSelection(c: CompactSelection): string {
     while (tuple.at(-1) === null) tuple.pop();
     return tuple;
   });
-  return JSON.stringify({ v: SELECTION_FORMAT, idfs: c.idfs, verdicts, noMatchListed: c.noMatchListed, ...(c.pinnedLead ? { p: 1 } : {}), sent: c.sent });
+  return JSON.stringify({
+    v: SELECTION_FORMAT,
+    idfs: c.idfs,
+    verdicts,
+    noMatchListed: c.noMatchListed,
+    ...(c.pinnedLead ? { p: 1 } : {}),
+    sent: c.sent,
+    ...(c.semantic ? { s: encodeSemantic(c.semantic) } : {}),
+  });
 }
 
 /** Reads `encodeSelection`'s text back; throws (naming the field) on anything else. */
@@ -218,6 +296,7 @@ export function decodeSelection(json: string): CompactSelection {
     noMatchListed: stored.noMatchListed,
     ...(stored.p ? { pinnedLead: true } : {}),
     sent: stored.sent,
+    ...(stored.s ? { semantic: decodeSemantic(stored.s) } : {}),
   };
 }
 
@@ -446,6 +525,11 @@ function compactSelection(e: Explanation, kb: KbVersion): CompactSelection | und
     sent.push(at);
   }
   if (contextOf(kb, sent) !== e.context) return undefined;
+  let semantic: CompactSemantic | undefined;
+  if (e.semantic) {
+    semantic = compactSemantic(e.semantic, e.sections.filter((v) => v.rank !== undefined), verdicts);
+    if (!semantic) return undefined;
+  } else if (e.sections.some((v) => v.fusion)) return undefined;
   const pinned = pinnedPositions(kb);
   const leads = (list: readonly number[]) => pinned.every((at, i) => list[i] === at);
   const pinnedVerdicts = verdicts.slice(0, pinned.length);
@@ -457,7 +541,47 @@ function compactSelection(e: Explanation, kb: KbVersion): CompactSelection | und
     noMatchListed,
     ...(pinnedLead ? { pinnedLead } : {}),
     sent: pinnedLead ? sent.slice(pinned.length) : sent,
+    ...(semantic ? { semantic } : {}),
   };
+}
+
+/**
+ * BM25 ranks as they follow from the fused verdicts' scores and KB positions (score desc,
+ * then file order; null for those with no lexical match): right unless the list was cut.
+ */
+function derivedLexicalRanks(scores: readonly number[], positions: readonly number[]): (number | null)[] {
+  const matched = scores.flatMap((score, i) => (score > 0 ? [i] : []));
+  matched.sort((a, b) => scores[b]! - scores[a]! || positions[a]! - positions[b]!);
+  const ranks: (number | null)[] = scores.map(() => null);
+  matched.forEach((i, r) => (ranks[i] = r + 1));
+  return ranks;
+}
+
+/** The stage and the fused verdicts' ranks; undefined when they would not come back identical. */
+function compactSemantic(stage: SemanticStage, fused: readonly SectionVerdict[], verdicts: readonly CompactVerdict[]): CompactSemantic | undefined {
+  if (stage.status !== 'fused') return fused.some((v) => v.fusion) ? undefined : { stage };
+  if (!fused.every((v) => v.fusion)) return undefined;
+  const similarity = fused.map((v) => v.fusion!.similarity ?? null);
+  const semanticRanks = fused.flatMap((v, i): [number, number][] => (v.fusion!.semanticRank === undefined ? [] : [[i, v.fusion!.semanticRank]]));
+  const lexicalRanks = fused.map((v) => v.fusion!.lexicalRank ?? null);
+  const positions = verdicts.filter((c) => c.rank !== undefined).map((c) => c.at);
+  const derived = derivedLexicalRanks(fused.map((v) => v.score), positions);
+  const lexicalDerived = derived.every((r, i) => r === lexicalRanks[i]);
+  return { stage, similarity, semanticRanks, ...(lexicalDerived ? {} : { lexicalRanks }) };
+}
+
+/** The fused verdicts' `fusion` ranks from their compact form (`fused`: the verdicts with a rank, in list order). */
+function fusionOf(semantic: CompactSemantic, fused: readonly SectionVerdict[], positions: readonly number[]): FusionRanks[] {
+  const lexical = semantic.lexicalRanks ?? derivedLexicalRanks(fused.map((v) => v.score), positions);
+  const semanticRank = new Map(semantic.semanticRanks ?? []);
+  return fused.map((_, i) => {
+    const ranks: FusionRanks = {};
+    if (lexical[i] !== null && lexical[i] !== undefined) ranks.lexicalRank = lexical[i]!;
+    if (semanticRank.has(i)) ranks.semanticRank = semanticRank.get(i)!;
+    const similarity = semantic.similarity?.[i];
+    if (similarity !== null && similarity !== undefined) ranks.similarity = similarity;
+    return ranks;
+  });
 }
 
 /** KB positions of the pinned sections, in file order (the order they are sent and listed). */
@@ -560,6 +684,12 @@ export function expandTurn(record: TurnRecord, kb?: KbVersion): { explanation: E
     const verdicts: CompactVerdict[] = [...pinned.map((at): CompactVerdict => ({ at, reason: 'pinned' })), ...record.selection.compact.verdicts];
     const sent = [...pinned, ...record.selection.compact.sent];
     const sections = verdicts.map((c) => verdictOf(kbv, paths, c, record.query, idfs));
+    const { semantic } = record.selection.compact;
+    if (semantic?.stage.status === 'fused') {
+      const fused = verdicts.flatMap((c, i) => (c.rank === undefined ? [] : [i]));
+      const ranks = fusionOf(semantic, fused.map((i) => sections[i]!), fused.map((i) => verdicts[i]!.at));
+      fused.forEach((i, k) => (sections[i]!.fusion = ranks[k]!));
+    }
     for (const at of unmatchedTail(kbv, new Set(verdicts.map((v) => v.at)), noMatchListed)) {
       sections.push(verdictOf(kbv, paths, { at, reason: 'no-match' }, record.query, idfs));
     }
@@ -578,6 +708,7 @@ export function expandTurn(record: TurnRecord, kb?: KbVersion): { explanation: E
       context: contextOf(kbv, sent),
       pinnedChars: kbv.pinnedContext.length,
     };
+    if (semantic) explanation.semantic = semantic.stage;
   }
   const systemPrompt = 'whole' in record.prompt ? record.prompt.whole : fillFrame(record.prompt.frame, slotTexts(needKb(), explanation.context));
   return { explanation, systemPrompt };

@@ -1,12 +1,11 @@
-import type Database from 'better-sqlite3';
-import { LOOP_FILTERS, LOOP_SUMMARY_COLUMNS } from './loop-sql';
+import { LOOP_FILTERS, LOOP_SUMMARY_COLUMNS, LoopQueries } from './loop-sql';
 import type { TurnStatus, Vote } from './types';
 
 /**
  * Read-side queries behind /debug: the turns list with its filters, per-section statistics
  * (most sent, never sent) and the turns to look for vocabulary gaps in. `InspectorStore` is
- * what /debug reads; each trace store implements it beside `TraceStore` (SqliteTraceStore by
- * delegating to SqliteInspector, the SQL here), so the chat route never depends on it and
+ * what /debug reads; each trace store implements it beside `TraceStore` (both by delegating
+ * to SqlInspector, the SQL here, with their dialect), so the chat route never depends on it and
  * /debug never reaches into a store's database handle. No text analysis here: the KB's
  * analyzer works on what these queries return (lib/debug/gaps.ts).
  */
@@ -70,6 +69,15 @@ export interface ThinMatchTurn {
   question: string;
 }
 
+/** A recent turn's best BM25 score and whether the floor filled in: what /debug/health's "when to consider the semantic stage" reads. */
+export interface RecentTurnScore {
+  id: string;
+  question: string;
+  createdAt: string;
+  floorUsed: boolean;
+  topScore: number;
+}
+
 /** One day's votes (UTC day of the turn). */
 export interface FeedbackDay {
   /** YYYY-MM-DD */
@@ -82,7 +90,7 @@ export interface FeedbackDay {
 /** A section sent because it scored in down-voted turns. */
 export interface DownVotedSection {
   sectionId: string;
-  /** Down-voted turns it was sent in. */
+  /** Down-voted turns it scored in. */
   turns: number;
 }
 
@@ -104,12 +112,16 @@ export interface RecentQuestion {
 }
 
 export interface InspectorStore {
-  listTurns(filter: TurnFilter, page: number, pageSize: number): TurnPage;
-  countTurns(): number;
+  listTurns(filter: TurnFilter, page: number, pageSize: number): Promise<TurnPage>;
+  countTurns(): Promise<number>;
+  /** When the oldest recorded turn was made (ISO 8601), or undefined with no turns: what retention has kept. */
+  oldestTurnAt(): Promise<string | undefined>;
   /** Per-section counts over all recorded turns (sections never matched are absent). */
-  sectionTraffic(): SectionTraffic[];
+  sectionTraffic(): Promise<SectionTraffic[]>;
   /** Turns where the floor filled in or the best score was below `lowScore` (default 2), newest first, at most `maxTurns` (5000). */
-  thinMatchTurns(options?: { lowScore?: number; maxTurns?: number }): ThinMatchTurn[];
+  thinMatchTurns(options?: { lowScore?: number; maxTurns?: number }): Promise<ThinMatchTurn[]>;
+  /** The newest `limit` turns' best scores and floor use, newest first. */
+  recentTurnScores(limit: number): Promise<RecentTurnScore[]>;
   /** Turns and votes per UTC day, for turns created at or after `since` (ISO), oldest day first. */
   feedbackByDay(options: { since: string }): Promise<FeedbackDay[]>;
   /** Sections sent because they scored (not pinned, not floor) in down-voted turns, most often first, at most `limit`. */
@@ -138,7 +150,7 @@ export interface SummaryRow {
   model_id: string;
   total_ms: number | null;
   error: string | null;
-  feedback: Vote | null;
+  feedback?: Vote | null;
   n_unverified: number | null;
 }
 
@@ -160,89 +172,141 @@ function summary(row: SummaryRow): TurnSummary {
     modelId: row.model_id,
     totalMs: row.total_ms,
     error: row.error,
-    feedback: row.feedback,
-    unverifiedNumbers: row.n_unverified,
+    feedback: row.feedback ?? null,
+    unverifiedNumbers: row.n_unverified === null ? null : Number(row.n_unverified),
   };
 }
 
-/** Customer text → an FTS5 query: each word quoted (no operators), prefix-matched, all required. */
-export function ftsQuery(text: string): string | undefined {
-  const words = text.match(/[\p{L}\p{N}]+/gu);
-  if (!words) return undefined;
-  return words.slice(0, 12).map((w) => `"${w}"*`).join(' ');
+/** The customer's words in a question filter: letters and digits only (no operators reach the engine), at most 12. */
+export function questionWords(text: string): string[] {
+  return (text.match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 12);
 }
 
-export class SqliteInspector implements Pick<InspectorStore, 'listTurns' | 'countTurns' | 'sectionTraffic' | 'thinMatchTurns'> {
-  constructor(private readonly db: Database.Database) {}
+/** Customer text → an FTS5 query: each word quoted, prefix-matched, all required. */
+export function ftsQuery(text: string): string | undefined {
+  const words = questionWords(text);
+  return words.length ? words.map((w) => `"${w}"*`).join(' ') : undefined;
+}
 
-  listTurns(filter: TurnFilter, page: number, pageSize: number): TurnPage {
+/** Customer text → a PostgreSQL tsquery (english): each word prefix-matched, all required. */
+export function tsQuery(text: string): string | undefined {
+  const words = questionWords(text);
+  return words.length ? words.map((w) => `${w}:*`).join(' & ') : undefined;
+}
+
+/** What differs between the stores' SQL for the inspector's queries. */
+export interface InspectorDialect {
+  /** The placeholder of the n-th parameter (1-based): `?` or `$n`. */
+  placeholder(n: number): string;
+  /** A condition on `turns` for "the question mentions these words", with the engine's query text as its parameter; undefined if nothing to search. */
+  questionMatch(text: string, param: (value: unknown) => string): string | undefined;
+}
+
+export type Query = <Row>(sql: string, params: unknown[]) => Promise<Row[]>;
+
+/**
+ * The inspector's queries, once for both stores: plain SQL that SQLite and PostgreSQL read
+ * alike, with the dialect's placeholders and full-text condition (FTS5 / a GIN-indexed tsvector).
+ */
+export class SqlInspector implements InspectorStore {
+  private readonly loop: LoopQueries;
+
+  constructor(
+    private readonly query: Query,
+    private readonly dialect: InspectorDialect,
+  ) {
+    this.loop = new LoopQueries(query, dialect.placeholder);
+  }
+
+  async listTurns(filter: TurnFilter, page: number, pageSize: number): Promise<TurnPage> {
+    const params: unknown[] = [];
+    const param = (value: unknown) => {
+      params.push(value);
+      return this.dialect.placeholder(params.length);
+    };
     const where: string[] = [];
-    const params: Record<string, unknown> = {};
-    const fts = filter.text === undefined ? undefined : ftsQuery(filter.text);
-    if (fts) {
-      where.push('seq IN (SELECT rowid FROM turns_question_fts WHERE turns_question_fts MATCH @fts)');
-      params.fts = fts;
-    }
-    if (filter.status) {
-      where.push('status = @status');
-      params.status = filter.status;
-    }
-    if (filter.conversationId) {
-      where.push('conversation_id = @conversationId');
-      params.conversationId = filter.conversationId;
-    }
-    if (filter.floorUsed !== undefined) {
-      where.push('floor_used = @floorUsed');
-      params.floorUsed = filter.floorUsed ? 1 : 0;
-    }
+    const text = filter.text === undefined ? undefined : this.dialect.questionMatch(filter.text, param);
+    if (text) where.push(text);
+    if (filter.status) where.push(`status = ${param(filter.status)}`);
+    if (filter.conversationId) where.push(`conversation_id = ${param(filter.conversationId)}`);
+    if (filter.floorUsed !== undefined) where.push(`floor_used = ${param(filter.floorUsed ? 1 : 0)}`);
     if (filter.section) {
-      const state =
-        filter.section.state === 'sent' ? 'AND v.sent = 1' : filter.section.state === 'dropped' ? "AND v.reason = 'over-budget'" : '';
+      const state = filter.section.state === 'sent' ? 'AND v.sent = 1' : filter.section.state === 'dropped' ? "AND v.reason = 'over-budget'" : '';
       where.push(
         `seq IN (SELECT ts.turn_seq FROM turn_sections ts JOIN verdict_reasons v ON v.code = ts.reason
-                 WHERE ts.section_ref = (SELECT ref FROM section_refs WHERE section_id = @sectionId) ${state})`,
+                 WHERE ts.section_ref = (SELECT ref FROM section_refs WHERE section_id = ${param(filter.section.id)}) ${state})`,
       );
-      params.sectionId = filter.section.id;
     }
-    if (filter.feedback) {
-      where.push(LOOP_FILTERS.feedback(filter.feedback));
-      if (filter.feedback !== 'any') params.feedback = filter.feedback;
-    }
+    if (filter.feedback) where.push(LOOP_FILTERS.feedback(filter.feedback, param));
     if (filter.unverifiedNumbers !== undefined) where.push(LOOP_FILTERS.unverified(filter.unverifiedNumbers));
     const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM turns ${whereSql}`).get(params) as { n: number }).n;
+    const total = (await this.query<{ n: number }>(`SELECT COUNT(*) AS n FROM turns ${whereSql}`, params))[0]!.n;
     const size = Math.min(Math.max(1, Math.floor(pageSize)), 200);
     const pages = Math.max(1, Math.ceil(total / size));
     const current = Math.min(Math.max(1, Math.floor(page)), pages);
-    const rows = this.db
-      .prepare(`SELECT ${SUMMARY_COLUMNS} FROM turns ${whereSql} ORDER BY seq DESC LIMIT @limit OFFSET @offset`)
-      .all({ ...params, limit: size, offset: (current - 1) * size }) as SummaryRow[];
+    const limit = param(size);
+    const offset = param((current - 1) * size);
+    const rows = await this.query<SummaryRow>(
+      `SELECT ${SUMMARY_COLUMNS} FROM turns ${whereSql} ORDER BY seq DESC LIMIT ${limit} OFFSET ${offset}`,
+      params,
+    );
     return { turns: rows.map(summary), total, page: current, pageSize: size, pages };
   }
 
-  countTurns(): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM turns').get() as { n: number }).n;
+  async countTurns(): Promise<number> {
+    return (await this.query<{ n: number }>('SELECT COUNT(*) AS n FROM turns', []))[0]!.n;
   }
 
-  sectionTraffic(): SectionTraffic[] {
-    return this.db
-      .prepare(
-        `SELECT r.section_id AS sectionId, t.sent, t.scored, t.floor, t.dropped
-         FROM (SELECT ts.section_ref,
-                      SUM(v.sent) AS sent,
-                      SUM(v.reason = 'scored') AS scored,
-                      SUM(v.reason = 'floor') AS floor,
-                      SUM(v.reason = 'over-budget') AS dropped
-               FROM turn_sections ts JOIN verdict_reasons v ON v.code = ts.reason GROUP BY ts.section_ref) t
-         JOIN section_refs r ON r.ref = t.section_ref
-         ORDER BY t.sent DESC, r.section_id`,
-      )
-      .all() as SectionTraffic[];
+  async oldestTurnAt(): Promise<string | undefined> {
+    const [row] = await this.query<{ created_at: string }>('SELECT created_at FROM turns ORDER BY created_at LIMIT 1', []);
+    return row?.created_at;
   }
 
-  thinMatchTurns({ lowScore = 2, maxTurns = 5000 }: { lowScore?: number; maxTurns?: number } = {}): ThinMatchTurn[] {
-    return this.db
-      .prepare(`SELECT id, question FROM turns WHERE floor_used = 1 OR top_score < @lowScore ORDER BY seq DESC LIMIT @maxTurns`)
-      .all({ lowScore, maxTurns }) as ThinMatchTurn[];
+  async recentTurnScores(limit: number): Promise<RecentTurnScore[]> {
+    const rows = await this.query<{ id: string; question: string; created_at: string; floor_used: number; top_score: number }>(
+      `SELECT id, question, created_at, floor_used, top_score FROM turns ORDER BY seq DESC LIMIT ${this.dialect.placeholder(1)}`,
+      [limit],
+    );
+    return rows.map((r) => ({ id: r.id, question: r.question, createdAt: r.created_at, floorUsed: Number(r.floor_used) === 1, topScore: Number(r.top_score) }));
+  }
+
+  async sectionTraffic(): Promise<SectionTraffic[]> {
+    const count = (condition: string) => `SUM(CASE WHEN ${condition} THEN 1 ELSE 0 END)`;
+    return this.query<SectionTraffic>(
+      `SELECT r.section_id AS "sectionId", t.sent, t.scored, t.floor, t.dropped
+       FROM (SELECT ts.section_ref,
+                    ${count('v.sent = 1')} AS sent,
+                    ${count("v.reason = 'scored'")} AS scored,
+                    ${count("v.reason = 'floor'")} AS floor,
+                    ${count("v.reason = 'over-budget'")} AS dropped
+             FROM turn_sections ts JOIN verdict_reasons v ON v.code = ts.reason GROUP BY ts.section_ref) t
+       JOIN section_refs r ON r.ref = t.section_ref
+       ORDER BY t.sent DESC, r.section_id`,
+      [],
+    );
+  }
+
+  async thinMatchTurns({ lowScore = 2, maxTurns = 5000 }: { lowScore?: number; maxTurns?: number } = {}): Promise<ThinMatchTurn[]> {
+    const p = this.dialect.placeholder;
+    return this.query<ThinMatchTurn>(
+      `SELECT id, question FROM turns WHERE floor_used = 1 OR top_score < ${p(1)} ORDER BY seq DESC LIMIT ${p(2)}`,
+      [lowScore, maxTurns],
+    );
+  }
+
+  feedbackByDay(options: { since: string }): Promise<FeedbackDay[]> {
+    return this.loop.feedbackByDay(options);
+  }
+
+  downVotedSections(limit: number): Promise<DownVotedSection[]> {
+    return this.loop.downVotedSections(limit);
+  }
+
+  conversationTurns(maxTurns: number): Promise<ConversationTurn[]> {
+    return this.loop.conversationTurns(maxTurns);
+  }
+
+  recentQuestions(limit: number): Promise<RecentQuestion[]> {
+    return this.loop.recentQuestions(limit);
   }
 }

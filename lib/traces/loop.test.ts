@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { selectContext } from '../retrieval/index';
 import { testIndex } from '../testing/kb';
+import { freshDatabase } from '../testing/pg-database';
 import { kbVersionOf } from './compact';
 import type { InspectorStore } from './inspector';
+import { createPostgresPool, PostgresTraceStore } from './postgres';
 import { SqliteTraceStore } from './sqlite';
 import type { TraceStore, TurnStart } from './types';
 
@@ -15,7 +17,8 @@ import type { TraceStore, TurnStart } from './types';
 
 type Store = TraceStore & InspectorStore;
 const STORES: Record<string, () => Promise<Store>> = {
-  sqlite: async () => new SqliteTraceStore(':memory:'),
+  SQLite: async () => new SqliteTraceStore(':memory:'),
+  PostgreSQL: async () => new PostgresTraceStore(createPostgresPool(await freshDatabase(), { max: 2 })),
 };
 
 const index = testIndex();

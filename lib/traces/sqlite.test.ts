@@ -5,7 +5,8 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildSystemPrompt } from '../ai/prompt';
 import { requestSplit } from '../debug/request-split';
-import { selectContext } from '../retrieval/index';
+import { stubEmbedding } from '../../e2e/stub/embeddings.mjs';
+import { embeddingText, SEMANTIC_DEFAULTS, sectionVectors, selectContext, type SemanticQuery } from '../retrieval/index';
 import { testIndex } from '../testing/kb';
 import { kbVersionOf } from './compact';
 import { MIGRATIONS, SqliteTraceStore } from './sqlite';
@@ -31,9 +32,9 @@ afterEach(async () => {
 });
 
 let n = 0;
-function turn(question: string, overrides: Partial<TurnStart> = {}): TurnStart {
+function turn(question: string, overrides: Partial<TurnStart> = {}, semantic?: SemanticQuery): TurnStart {
   n++;
-  const explanation = selectContext(index, [question]);
+  const explanation = selectContext(index, [question], semantic);
   return {
     id: `turn-${n}`,
     conversationId: 'conv-aaaaaaaa',
@@ -67,60 +68,6 @@ describe('SqliteTraceStore', () => {
     const file = tempFile();
     open(file).db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
     expect(() => new SqliteTraceStore(file)).toThrow(/newer than this app knows/);
-  });
-
-  it('writes a pending row at start and completes it once', async () => {
-    const store = open();
-    const start = turn('can I get a refund?');
-    await store.startTurn(start);
-    const pending = await store.getTurn(start.id);
-    expect(pending).toMatchObject({ status: 'pending', reply: '', selectionUs: 42 });
-    expect(pending!.explanation).toEqual(JSON.parse(JSON.stringify(start.explanation)));
-    expect(pending!.systemPrompt).toBe(start.systemPrompt);
-
-    const usage = { inputTokens: 900, outputTokens: 40, totalTokens: 940, raw: { prompt_tokens: 900 } };
-    expect(await store.finishTurn(start.id, { status: 'ok', reply: 'Refunds are reviewed.', usage, finishReason: 'stop', firstTokenMs: 120.5, totalMs: 800 })).toBe(true);
-    expect(await store.finishTurn(start.id, { status: 'error', reply: '', totalMs: 900, error: 'late' })).toBe(false);
-    expect(await store.finishTurn('no-such-turn', { status: 'ok', reply: '', totalMs: 1 })).toBe(false);
-
-    const done = await store.getTurn(start.id);
-    expect(done).toMatchObject({ status: 'ok', reply: 'Refunds are reviewed.', usage, finishReason: 'stop', firstTokenMs: 120.5, totalMs: 800 });
-    expect(done!.finishedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
-    expect(done!.error).toBeUndefined();
-    const row = store.db.prepare('SELECT input_tokens, output_tokens FROM turns WHERE id = ?').get(start.id);
-    expect(row).toEqual({ input_tokens: 900, output_tokens: 40 });
-  });
-
-  it('records errors and aborts with their message', async () => {
-    const store = open();
-    const a = turn('refund');
-    await store.startTurn(a);
-    await store.finishTurn(a.id, { status: 'error', reply: '', totalMs: 3000, error: 'ModelTimeoutError: no answer' });
-    expect(await store.getTurn(a.id)).toMatchObject({ status: 'error', error: 'ModelTimeoutError: no answer' });
-  });
-
-  it('lists a conversation oldest first, and only that conversation', async () => {
-    const store = open();
-    const second = turn('what about that one?', { conversationId: 'conv-bbbbbbbb' });
-    const first = turn('how do I start a live stream?', { conversationId: 'conv-bbbbbbbb', createdAt: '2025-01-01T00:00:00.000Z' });
-    await store.startTurn(second);
-    await store.startTurn(first);
-    await store.startTurn(turn('other conversation'));
-    expect((await store.listTurnsByConversation('conv-bbbbbbbb')).map((t) => t.question)).toEqual([
-      'how do I start a live stream?',
-      'what about that one?',
-    ]);
-    expect(await store.listTurnsByConversation('conv-nobody')).toEqual([]);
-  });
-
-  it('lists a visitor\'s conversation by (conversation id, visitor) only', async () => {
-    const store = open();
-    await store.startTurn(turn('mine', { conversationId: 'conv-cccccccc', visitorId: 'visitor-a' }));
-    await store.startTurn(turn('theirs', { conversationId: 'conv-cccccccc', visitorId: 'visitor-b' }));
-    await store.startTurn(turn('no visitor (recorded before visitors existed)', { conversationId: 'conv-cccccccc' }));
-    expect((await store.listVisitorConversation('conv-cccccccc', 'visitor-a')).map((t) => [t.question, t.visitorId])).toEqual([['mine', 'visitor-a']]);
-    expect(await store.listVisitorConversation('conv-cccccccc', 'visitor-c')).toEqual([]);
-    expect(await store.listTurnsByConversation('conv-cccccccc')).toHaveLength(3);
   });
 
   it('migrates a version-1 database: its turns are kept, with no visitor', async () => {
@@ -227,26 +174,32 @@ describe('SqliteTraceStore', () => {
     expect(listed.find((t) => t.id === starts[1]!.id)!.explanation).toStrictEqual(JSON.parse(JSON.stringify(starts[1]!.explanation)));
   });
 
-  it('keeps a turn it cannot store compactly whole (a prompt not built from the KB version, an explanation of another KB)', async () => {
+  it('reads a turn of the semantic stage back exactly (fused, and fallen back), without storing it whole', async () => {
     const store = open();
-    const other = testIndex({ budget: 500, floor: 60 });
-    const start = turn('refund', { kb: kbVersionOf(other, 'other'), systemPrompt: 'a prompt of its own' });
-    await store.startTurn(start);
-    const trace = (await store.getTurn(start.id))!;
-    expect(trace.explanation).toStrictEqual(JSON.parse(JSON.stringify(start.explanation)));
-    expect(trace.systemPrompt).toBe('a prompt of its own');
-    expect(store.db.prepare('SELECT COUNT(*) FROM turn_payloads WHERE explanation IS NOT NULL AND system_prompt IS NOT NULL').pluck().get()).toBe(1);
+    const sections = sectionVectors('stub-embed', index.pool.map((s) => Float32Array.from(stubEmbedding(embeddingText(s)))));
+    const fused = (q: string): SemanticQuery => ({ kind: 'vector', settings: { model: 'stub-embed', ...SEMANTIC_DEFAULTS, minSimilarity: 0.05 }, sections, query: stubEmbedding(q), ms: 12 });
+    const starts = [
+      turn('how long until my money comes back?', {}, fused('how long until my money comes back?')),
+      turn('live stream OBS latency', {}, fused('live stream OBS latency')),
+      turn('can I get a refund?', {}, { kind: 'fallback', model: 'stub-embed', reason: 'the embedding model answered HTTP 500: stub', ms: 3 }),
+    ];
+    expect(starts[0]!.explanation.sections.some((v) => v.fusion?.semanticRank !== undefined && v.fusion.lexicalRank === undefined)).toBe(true);
+    for (const start of starts) await store.startTurn(start);
+    for (const start of starts) expect((await store.getTurn(start.id))!.explanation).toStrictEqual(JSON.parse(JSON.stringify(start.explanation)));
+    expect(store.db.prepare('SELECT COUNT(*) FROM turn_payloads').pluck().get()).toBe(0);
+    const stored = store.db.prepare('SELECT selection FROM turns WHERE id = ?').pluck().get(starts[2]!.id) as string;
+    expect(JSON.parse(stored)).toMatchObject({ v: 2, s: { stage: ['fallback', 'stub-embed', 'the embedding model answered HTTP 500: stub', 3] } });
   });
 
-  it('rolls a failed start back whole, KB version included, and records the next one', async () => {
+  it('lists the newest turns’ best scores and floor use, for /debug/health', async () => {
     const store = open();
-    const start = turn('refund');
-    await store.startTurn(start);
-    await expect(store.startTurn({ ...start, kb: kbVersionOf(testIndex({ budget: 450, floor: 60 }), INSTRUCTIONS) })).rejects.toThrow(/UNIQUE/);
-    expect(store.db.prepare('SELECT COUNT(*) FROM kb_versions').pluck().get()).toBe(1);
-    const next = turn('refund', { kb: kbVersionOf(testIndex({ budget: 450, floor: 60 }), INSTRUCTIONS) });
-    await store.startTurn(next);
-    expect((await store.getTurn(next.id))!.explanation).toStrictEqual(JSON.parse(JSON.stringify(next.explanation)));
+    const starts = [turn('can I get a refund?'), turn('hi, I need some help'), turn('live stream OBS latency')];
+    for (const start of starts) await store.startTurn(start);
+    const recent = await store.recentTurnScores(2);
+    expect(recent).toEqual(
+      starts.slice(1).reverse().map((t) => ({ id: t.id, question: t.question, createdAt: t.createdAt, floorUsed: t.explanation.floorUsed, topScore: t.explanation.topScore })),
+    );
+    expect(recent.some((r) => r.floorUsed)).toBe(true);
   });
 
   it('opens an existing v1 database created by another process', () => {
@@ -296,14 +249,14 @@ describe('migrating a database written before compact traces (fixtures/traces-v2
       )
       .all();
     expect(migratedSections).toEqual(oldSections);
-    expect(store.listTurns({ text: 'refund' }, 1, 10).turns.map((t) => t.id)).toEqual(['v2-turn-refund']);
-    expect(store.listTurns({ text: 'money card' }, 1, 10).turns.map((t) => t.id)).toEqual(['v2-turn-followup']);
-    expect(store.listTurns({ conversationId: 'conv-v2-b' }, 1, 10).turns.map((t) => t.id)).toEqual(['v2-turn-stream', 'v2-turn-floor']);
-    expect(store.listTurns({ floorUsed: true }, 1, 10).total).toBe(5);
-    expect(store.listTurns({ status: 'aborted' }, 1, 10).turns.map((t) => t.id)).toEqual(['v2-turn-stream']);
-    expect(store.listTurns({ section: { id: 'rules.md#refunds', state: 'sent' } }, 1, 10).total).toBe(5);
-    expect(store.sectionTraffic().find((t) => t.sectionId === 'rules.md#refunds')).toMatchObject({ sent: 5 });
-    expect(store.countTurns()).toBe(5);
+    expect((await store.listTurns({ text: 'refund' }, 1, 10)).turns.map((t) => t.id)).toEqual(['v2-turn-refund']);
+    expect((await store.listTurns({ text: 'money card' }, 1, 10)).turns.map((t) => t.id)).toEqual(['v2-turn-followup']);
+    expect((await store.listTurns({ conversationId: 'conv-v2-b' }, 1, 10)).turns.map((t) => t.id)).toEqual(['v2-turn-stream', 'v2-turn-floor']);
+    expect((await store.listTurns({ floorUsed: true }, 1, 10)).total).toBe(5);
+    expect((await store.listTurns({ status: 'aborted' }, 1, 10)).turns.map((t) => t.id)).toEqual(['v2-turn-stream']);
+    expect((await store.listTurns({ section: { id: 'rules.md#refunds', state: 'sent' } }, 1, 10)).total).toBe(5);
+    expect((await store.sectionTraffic()).find((t) => t.sectionId === 'rules.md#refunds')).toMatchObject({ sent: 5 });
+    expect(await store.countTurns()).toBe(5);
 
     // The pending turn still finishes once; a new turn is compact and sits beside the old ones.
     expect(await store.finishTurn('v2-turn-pending', { status: 'ok', reply: 'done', totalMs: 1 })).toBe(true);

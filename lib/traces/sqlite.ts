@@ -1,43 +1,36 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { Explanation, Reason, RetrievalConfig } from '../retrieval/index';
+import type { AdminStateStore } from '../admin/sessions';
+import { compactTurn, textHash, type KbVersion, type PromptFrame } from './compact';
+import { ftsQuery, SqlInspector, type InspectorStore, type TurnFilter } from './inspector';
 import {
-  compactTurn,
-  decodeQuery,
-  decodeSelection,
-  encodeQuery,
-  encodeSelection,
-  expandTurn,
-  pinnedPositions,
-  REASON_CODES,
-  textHash,
-  type KbSection,
-  type KbVersion,
-  type PromptFrame,
-  type TurnRecord,
-} from './compact';
-import { SqliteInspector, type InspectorStore, type SummaryRow, type TurnFilter } from './inspector';
-import {
-  decodeNumberCheck,
-  decodeSources,
-  encodeNumberCheck,
-  encodeSources,
-  feedbackOf,
-  LOOP_MIGRATION,
-  LOOP_TURN_COLUMNS,
-  LOOP_TURN_JOIN,
-  SqliteLoop,
-} from './loop-sql';
-import type { TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace, TurnTrigger, TurnUsage } from './types';
+  KbVersionCache,
+  kbVersionFromRows,
+  SELECT_KB_SECTIONS,
+  SELECT_KB_VERSION,
+  SELECT_TURNS,
+  traceFromRow,
+  TURN_FINISH_COLUMNS,
+  TURN_INSERT_COLUMNS,
+  turnFinishValues,
+  turnInsertValues,
+  turnSectionReasons,
+  type KbSectionRow,
+  type KbVersionRow,
+  type TurnRow,
+} from './rows';
+import { LOOP_SQLITE_MIGRATION, setFeedbackParams, setFeedbackSql } from './loop-sql';
+import type { TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
 
 /**
  * Turn traces in SQLite (better-sqlite3, WAL). What is stored of a turn's explanation and
  * prompt is compact.ts's TurnRecord: the KB version once, per turn only what is specific to
  * it (`npm run bench:traces` measures the bytes per turn).
  *
- * Tables (plain columns, JSON as text, integer keys: each maps 1:1 to a PostgreSQL table,
- * INTEGER PRIMARY KEY to an identity column, JSON text to jsonb, the FTS5 table to a GIN index)
+ * Tables (plain columns, JSON as text, integer keys; postgres.ts has the same tables in
+ * PostgreSQL's types, with a GIN-indexed tsvector where this has the FTS5 table, and rows.ts
+ * maps both)
  * - `texts`: text by SHA-256 hash (section bodies, instructions, pinned blocks): each once.
  * - `kb_versions`: one row per KB version (compact.ts `KbVersion`, by content hash), written
  *   with the first turn selected on it: config, average BM25 document length, the hashes of
@@ -68,8 +61,6 @@ import type { TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace, TurnTrigg
  *   sections by `turn_seq` before the turns themselves.
  * - `turn_payloads`: the whole explanation and/or system prompt of a turn that is not stored
  *   compactly: turns recorded before schema version 3, or one compact.ts could not reproduce.
- * - `turn_feedback`, and the turns columns `sources`, `number_check`, `n_unverified`: the
- *   support lead's loop (schema 4; its SQL is all in loop-sql.ts).
  *
  * The schema version is `PRAGMA user_version`; MIGRATIONS[i] moves it from i to i + 1 and
  * runs at open, in a transaction. Append migrations, never edit a released one.
@@ -314,71 +305,8 @@ export const MIGRATIONS: readonly string[] = [
   END;
   `,
   // 4: a reply's sources and number check, feedback on replies (loop-sql.ts). Older turns have none.
-  LOOP_MIGRATION,
+  LOOP_SQLITE_MIGRATION,
 ];
-
-interface TurnRow extends Omit<SummaryRow, 'feedback'> {
-  seq: number;
-  visitor_id: string | null;
-  trigger: string;
-  customer_messages: string;
-  query: string | null;
-  kb_version: number | null;
-  n_sections: number;
-  n_pinned: number;
-  n_matched: number;
-  n_scored: number;
-  n_floor: number;
-  n_over_budget: number;
-  n_no_match: number;
-  n_omitted: number;
-  selection: string | null;
-  prompt_frame: number | null;
-  selection_us: number;
-  reply: string;
-  usage: string | null;
-  finish_reason: string | null;
-  first_token_ms: number | null;
-  finished_at: string | null;
-  /** From turn_payloads (LEFT JOIN). */
-  payload_explanation: string | null;
-  payload_system_prompt: string | null;
-  sources: string | null;
-  number_check: string | null;
-  /** From turn_feedback (LEFT JOIN). */
-  feedback_vote: string | null;
-  feedback_reason: string | null;
-  feedback_at: string | null;
-}
-
-interface KbVersionRow {
-  hash: string;
-  config: string;
-  avg_doc_length: number;
-  instructions: string;
-  pinned: string;
-}
-
-interface KbSectionRow {
-  section_id: string;
-  title: string;
-  parents: string;
-  source: string;
-  line: number;
-  tokens: number;
-  pinned: number;
-  part_index: number | null;
-  part_count: number | null;
-  part_of: string | null;
-  bm25_length: number | null;
-  text: string;
-}
-
-const SELECT_TURNS = `SELECT t.*, p.explanation AS payload_explanation, p.system_prompt AS payload_system_prompt, ${LOOP_TURN_COLUMNS}
-  FROM turns t LEFT JOIN turn_payloads p ON p.turn_seq = t.seq ${LOOP_TURN_JOIN}`;
-
-/** KB versions read back from the database, most recently used last (a few are enough: versions change rarely). */
-const KB_CACHE_SIZE = 4;
 
 /** Opens (creating if needed) a trace database and brings its schema up to date. */
 export function openTraceDatabase(file: string): Database.Database {
@@ -412,16 +340,24 @@ function migrate(db: Database.Database): void {
   }
 }
 
+/** FTS5 for the inspector's question filter; `?` placeholders. */
+const SQLITE_DIALECT = {
+  placeholder: () => '?',
+  questionMatch(text: string, param: (value: unknown) => string) {
+    const fts = ftsQuery(text);
+    return fts && `seq IN (SELECT rowid FROM turns_question_fts WHERE turns_question_fts MATCH ${param(fts)})`;
+  },
+};
+
 /** The trace store (write path, TraceStore) and the inspector's queries (InspectorStore) over one SQLite database. */
-export class SqliteTraceStore implements TraceStore, InspectorStore {
+export class SqliteTraceStore implements TraceStore, InspectorStore, AdminStateStore {
   readonly db: Database.Database;
-  private readonly inspector: SqliteInspector;
-  private readonly loop: SqliteLoop;
+  private readonly inspector: SqlInspector;
   private readonly ownsDb: boolean;
   private readonly sql: ReturnType<typeof statements>;
   /** KB versions this store wrote or read: database id, and the section ref of each position. */
   private readonly written = new WeakMap<KbVersion, { id: number; refs: number[] }>();
-  private readonly read = new Map<number, KbVersion>();
+  private readonly read = new KbVersionCache();
   private readonly frames = new Map<string, number>();
   private readonly frameTexts = new Map<number, PromptFrame>();
 
@@ -432,58 +368,21 @@ export class SqliteTraceStore implements TraceStore, InspectorStore {
   constructor(source: string | Database.Database) {
     this.ownsDb = typeof source === 'string';
     this.db = typeof source === 'string' ? openTraceDatabase(source) : source;
-    this.inspector = new SqliteInspector(this.db);
-    this.loop = new SqliteLoop(this.db);
+    this.inspector = new SqlInspector(async <Row>(sql: string, params: unknown[]) => this.db.prepare(sql).all(...params) as Row[], SQLITE_DIALECT);
     this.sql = statements(this.db);
   }
 
   async startTurn(turn: TurnStart): Promise<void> {
-    const e = turn.explanation;
-    const record = compactTurn(e, turn.systemPrompt, turn.kb);
+    const record = compactTurn(turn.explanation, turn.systemPrompt, turn.kb);
     let version: { id: number; refs: number[] } | undefined;
     let frame: { hash: string; id: number } | undefined;
     this.db.transaction(() => {
       version = this.kbVersionId(turn.kb, turn.createdAt);
       frame = 'frame' in record.prompt ? this.frameId(record.prompt.frame) : undefined;
-      const compact = 'compact' in record.selection ? record.selection.compact : undefined;
-      const { seq } = this.sql.insertTurn.get({
-        id: turn.id,
-        conversationId: turn.conversationId,
-        visitorId: turn.visitorId ?? null,
-        createdAt: turn.createdAt,
-        trigger: turn.trigger,
-        question: turn.question,
-        customerMessages: JSON.stringify(turn.customerMessages),
-        query: compact ? encodeQuery(e.query) : null,
-        kbVersion: version.id,
-        floorUsed: e.floorUsed ? 1 : 0,
-        topScore: e.topScore,
-        budget: e.budget,
-        tokensPinned: e.tokens.pinned,
-        tokensScored: e.tokens.scored,
-        tokensFloor: e.tokens.floor,
-        tokensTotal: e.tokens.total,
-        nSections: e.counts.sections,
-        nPinned: e.counts.pinned,
-        nMatched: e.counts.matched,
-        nScored: e.counts.scored,
-        nFloor: e.counts.floor,
-        nOverBudget: e.counts.overBudget,
-        nNoMatch: e.counts.noMatch,
-        nOmitted: e.omitted,
-        selection: compact ? encodeSelection(compact) : null,
-        promptFrame: frame?.id ?? null,
-        provider: turn.provider,
-        modelId: turn.modelId,
-        selectionUs: Math.round(turn.selectionUs),
-        sources: encodeSources(turn.sources),
-      }) as { seq: number };
-      // The inspector's index of sections sent or matched (no-match is never stored).
-      if (compact) {
-        if (compact.pinnedLead) for (const at of pinnedPositions(turn.kb)) this.sql.insertSection.run(version!.refs[at], seq, REASON_CODE.get('pinned'));
-        for (const v of compact.verdicts) if (v.reason !== 'no-match') this.sql.insertSection.run(version!.refs[v.at], seq, REASON_CODE.get(v.reason));
-      } else {
-        for (const v of e.sections) if (v.reason !== 'no-match') this.sql.insertSection.run(this.sectionRef(v.id), seq, REASON_CODE.get(v.reason));
+      const { seq } = this.sql.insertTurn.get(turnInsertValues(turn, record, version.id, frame?.id ?? null)) as { seq: number };
+      // The inspector's index of sections sent or matched.
+      for (const [key, reason] of turnSectionReasons(turn, record)) {
+        this.sql.insertSection.run(typeof key === 'number' ? version.refs[key] : this.sectionRef(key), seq, reason);
       }
       if ('whole' in record.selection || 'whole' in record.prompt) {
         this.sql.insertPayload.run(
@@ -545,138 +444,31 @@ export class SqliteTraceStore implements TraceStore, InspectorStore {
     return { hash, id };
   }
 
-  private frameOf(id: number): PromptFrame {
+  private frameOf = (id: number): PromptFrame => {
     let frame = this.frameTexts.get(id);
     if (!frame) {
       frame = JSON.parse(this.sql.frame.get(id) as string) as PromptFrame;
       this.frameTexts.set(id, frame);
     }
     return frame;
-  }
+  };
 
   /** A stored KB version, read back once and kept among the few most recently used. */
   private kbVersion(id: number): KbVersion {
     let kb = this.read.get(id);
-    if (kb) {
-      this.read.delete(id);
-    } else {
-      const v = this.sql.kbVersion.get(id) as KbVersionRow;
-      const sections = (this.sql.kbSections.all(id) as KbSectionRow[]).map(
-        (r): KbSection => ({
-          id: r.section_id,
-          title: r.title,
-          parents: JSON.parse(r.parents) as string[],
-          source: r.source,
-          line: r.line,
-          tokens: r.tokens,
-          pinned: r.pinned === 1,
-          ...(r.part_index === null ? {} : { part: { index: r.part_index, count: r.part_count!, sectionId: r.part_of! } }),
-          text: r.text,
-          ...(r.bm25_length === null ? {} : { bm25Length: r.bm25_length }),
-        }),
-      );
-      kb = { hash: v.hash, sections, instructions: v.instructions, pinnedContext: v.pinned, config: JSON.parse(v.config) as RetrievalConfig, avgDocLength: v.avg_doc_length };
-    }
-    this.read.set(id, kb);
-    for (const old of this.read.keys()) {
-      if (this.read.size <= KB_CACHE_SIZE) break;
-      this.read.delete(old);
+    if (!kb) {
+      kb = kbVersionFromRows(this.sql.kbVersion.get(id) as KbVersionRow, this.sql.kbSections.all(id) as KbSectionRow[]);
+      this.read.set(id, kb);
     }
     return kb;
   }
 
-  /** The turn's record as stored: compact parts from its rows, whole parts from turn_payloads. */
-  private record(row: TurnRow, kb: KbVersion | undefined): TurnRecord {
-    let selection: TurnRecord['selection'];
-    if (row.payload_explanation !== null) selection = { whole: JSON.parse(row.payload_explanation) as Explanation };
-    else if (row.selection !== null && kb) selection = { compact: decodeSelection(row.selection) };
-    else throw new Error(`turn ${row.id} has neither a whole nor a compact explanation (or no KB version)`);
-    const query = 'whole' in selection ? selection.whole.query : decodeQuery(row.question, row.query!);
-    const prompt: TurnRecord['prompt'] =
-      row.payload_system_prompt !== null ? { whole: row.payload_system_prompt } : { frame: this.frameOf(row.prompt_frame!) };
-    return {
-      query,
-      summary: {
-        budget: row.budget,
-        tokens: { pinned: row.tokens_pinned, scored: row.tokens_scored, floor: row.tokens_floor, total: row.tokens_total },
-        floorUsed: row.floor_used === 1,
-        counts: {
-          sections: row.n_sections,
-          pinned: row.n_pinned,
-          matched: row.n_matched,
-          scored: row.n_scored,
-          floor: row.n_floor,
-          overBudget: row.n_over_budget,
-          noMatch: row.n_no_match,
-        },
-        topScore: row.top_score,
-        omitted: row.n_omitted,
-      },
-      selection,
-      prompt,
-    };
-  }
-
-  /** A trace from its row. `lazy`: the explanation and prompt are expanded when first read (conversation lists read only questions and replies). */
   private fromRow(row: TurnRow, lazy = false): TurnTrace {
-    const kb = row.kb_version === null ? undefined : this.kbVersion(row.kb_version);
-    let expanded: ReturnType<typeof expandTurn> | undefined;
-    const expand = () => (expanded ??= expandTurn(this.record(row, kb), kb));
-    const trace = {
-      id: row.id,
-      conversationId: row.conversation_id,
-      createdAt: row.created_at,
-      trigger: row.trigger as TurnTrigger,
-      customerMessages: JSON.parse(row.customer_messages) as string[],
-      question: row.question,
-      provider: row.provider,
-      modelId: row.model_id,
-      selectionUs: row.selection_us,
-      status: row.status,
-      reply: row.reply,
-    } as TurnTrace;
-    if (lazy) {
-      Object.defineProperties(trace, {
-        explanation: { enumerable: true, configurable: true, get: () => expand().explanation },
-        systemPrompt: { enumerable: true, configurable: true, get: () => expand().systemPrompt },
-      });
-    } else {
-      trace.explanation = expand().explanation;
-      trace.systemPrompt = expand().systemPrompt;
-    }
-    if (kb) trace.kbVersion = kb.hash;
-    if (row.visitor_id !== null) trace.visitorId = row.visitor_id;
-    if (row.usage !== null) trace.usage = JSON.parse(row.usage) as TurnUsage;
-    if (row.finish_reason !== null) trace.finishReason = row.finish_reason;
-    if (row.first_token_ms !== null) trace.firstTokenMs = row.first_token_ms;
-    if (row.total_ms !== null) trace.totalMs = row.total_ms;
-    if (row.error !== null) trace.error = row.error;
-    if (row.finished_at !== null) trace.finishedAt = row.finished_at;
-    const sources = decodeSources(row.sources);
-    if (sources) trace.sources = sources;
-    const numbers = decodeNumberCheck(row.number_check);
-    if (numbers) trace.numbers = numbers;
-    const feedback = feedbackOf(row);
-    if (feedback) trace.feedback = feedback;
-    return trace;
+    return traceFromRow(row, row.kb_version === null ? undefined : this.kbVersion(row.kb_version), this.frameOf, lazy);
   }
 
   async finishTurn(id: string, end: TurnEnd): Promise<boolean> {
-    const result = this.sql.updateTurn.run({
-      id,
-      status: end.status,
-      reply: end.reply,
-      usage: end.usage === undefined ? null : JSON.stringify(end.usage),
-      inputTokens: end.usage?.inputTokens ?? null,
-      outputTokens: end.usage?.outputTokens ?? null,
-      finishReason: end.finishReason ?? null,
-      firstTokenMs: end.firstTokenMs ?? null,
-      totalMs: end.totalMs,
-      error: end.error ?? null,
-      finishedAt: new Date().toISOString(),
-      ...encodeNumberCheck(end.numbers),
-    });
-    return result.changes === 1;
+    return this.sql.updateTurn.run({ ...turnFinishValues(end), id }).changes === 1;
   }
 
   async getTurn(id: string): Promise<TurnTrace | undefined> {
@@ -692,8 +484,41 @@ export class SqliteTraceStore implements TraceStore, InspectorStore {
     return (this.sql.selectVisitorConversation.all(conversationId, visitorId) as TurnRow[]).map((row) => this.fromRow(row, true));
   }
 
-  async setFeedback(turnId: string, feedback: TurnFeedback): Promise<boolean> {
-    return this.loop.setFeedback(turnId, feedback);
+  /**
+   * Deletes up to `batchSize` turns made before `cutoff` (ISO 8601), oldest first, with their
+   * sections and payloads, in one short transaction; returns how many went. turn_sections has
+   * no index leading with turn_seq, so its rows go first, found through the primary key (one
+   * range seek per section ref), with foreign keys off for the batch: with them on, SQLite
+   * would scan turn_sections once per deleted turn for the cascade. better-sqlite3 is
+   * synchronous: nothing else runs on the connection while they are off.
+   */
+  async deleteTurnsBefore(cutoff: string, batchSize: number): Promise<number> {
+    const seqs = this.sql.oldTurns.all(cutoff, batchSize) as number[];
+    if (seqs.length === 0) return 0;
+    const list = JSON.stringify(seqs);
+    this.db.pragma('foreign_keys = OFF');
+    try {
+      this.db.transaction(() => {
+        this.sql.deleteTurnSections.run(seqs[0], seqs.at(-1), list);
+        this.sql.deleteTurnPayloads.run(list);
+        this.sql.deleteTurns.run(list);
+      })();
+    } finally {
+      this.db.pragma('foreign_keys = ON');
+    }
+    return seqs.length;
+  }
+
+  async ready(): Promise<void> {
+    if (!this.db.open) throw new Error(`trace database ${this.db.name} is closed`);
+  }
+
+  async sessionGeneration(): Promise<number> {
+    return (this.sql.adminState.get('session_generation') as number | undefined) ?? 0;
+  }
+
+  async endAllSessions(): Promise<number> {
+    return this.sql.bumpAdminState.get('session_generation') as number;
   }
 
   async close(): Promise<void> {
@@ -708,6 +533,10 @@ export class SqliteTraceStore implements TraceStore, InspectorStore {
     return this.inspector.countTurns();
   }
 
+  oldestTurnAt() {
+    return this.inspector.oldestTurnAt();
+  }
+
   sectionTraffic() {
     return this.inspector.sectionTraffic();
   }
@@ -716,50 +545,43 @@ export class SqliteTraceStore implements TraceStore, InspectorStore {
     return this.inspector.thinMatchTurns(options);
   }
 
+  recentTurnScores(limit: number) {
+    return this.inspector.recentTurnScores(limit);
+  }
+
   feedbackByDay(options: { since: string }) {
-    return this.loop.feedbackByDay(options);
+    return this.inspector.feedbackByDay(options);
   }
 
   downVotedSections(limit: number) {
-    return this.loop.downVotedSections(limit);
+    return this.inspector.downVotedSections(limit);
   }
 
   conversationTurns(maxTurns: number) {
-    return this.loop.conversationTurns(maxTurns);
+    return this.inspector.conversationTurns(maxTurns);
   }
 
   recentQuestions(limit: number) {
-    return this.loop.recentQuestions(limit);
+    return this.inspector.recentQuestions(limit);
+  }
+
+  async setFeedback(turnId: string, feedback: TurnFeedback): Promise<boolean> {
+    return this.sql.setFeedback.run(...setFeedbackParams(turnId, feedback)).changes === 1;
   }
 }
 
-/** turn_sections.reason: the code of verdict_reasons (the same list as compact.ts REASON_CODES). */
-const REASON_CODE = new Map<Reason, number>(REASON_CODES.map((r, i) => [r, i]));
-
 function statements(db: Database.Database) {
   return {
-    insertTurn: db.prepare(`
-      INSERT INTO turns (
-        id, conversation_id, visitor_id, created_at, trigger, status, question, customer_messages, query, kb_version,
-        floor_used, top_score, budget, tokens_pinned, tokens_scored, tokens_floor, tokens_total,
-        n_sections, n_pinned, n_matched, n_scored, n_floor, n_over_budget, n_no_match, n_omitted,
-        selection, prompt_frame, provider, model_id, selection_us, sources
-      ) VALUES (
-        @id, @conversationId, @visitorId, @createdAt, @trigger, 'pending', @question, @customerMessages, @query, @kbVersion,
-        @floorUsed, @topScore, @budget, @tokensPinned, @tokensScored, @tokensFloor, @tokensTotal,
-        @nSections, @nPinned, @nMatched, @nScored, @nFloor, @nOverBudget, @nNoMatch, @nOmitted,
-        @selection, @promptFrame, @provider, @modelId, @selectionUs, @sources
-      ) RETURNING seq`),
+    insertTurn: db.prepare(
+      `INSERT INTO turns (${TURN_INSERT_COLUMNS.join(', ')}) VALUES (${TURN_INSERT_COLUMNS.map((c) => `@${c}`).join(', ')}) RETURNING seq`,
+    ),
     insertSection: db.prepare('INSERT INTO turn_sections (section_ref, turn_seq, reason) VALUES (?, ?, ?)'),
     insertPayload: db.prepare('INSERT INTO turn_payloads (turn_seq, explanation, system_prompt) VALUES (?, ?, ?)'),
-    updateTurn: db.prepare(`
-      UPDATE turns SET
-        status = @status, reply = @reply, usage = @usage, input_tokens = @inputTokens,
-        output_tokens = @outputTokens, finish_reason = @finishReason, first_token_ms = @firstTokenMs,
-        total_ms = @totalMs, error = @error, finished_at = @finishedAt,
-        number_check = @numberCheck, n_unverified = @nUnverified
-      WHERE id = @id AND status = 'pending'`),
+    updateTurn: db.prepare(
+      `UPDATE turns SET ${TURN_FINISH_COLUMNS.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id AND status = 'pending'`,
+    ),
     selectTurn: db.prepare(`${SELECT_TURNS} WHERE t.id = ?`),
+    setFeedback: db.prepare(setFeedbackSql(() => '?')),
     selectConversation: db.prepare(`${SELECT_TURNS} WHERE t.conversation_id = ? ORDER BY t.created_at, t.seq`),
     selectVisitorConversation: db.prepare(`${SELECT_TURNS} WHERE t.conversation_id = ? AND t.visitor_id = ? ORDER BY t.created_at, t.seq`),
     insertText: db.prepare('INSERT INTO texts (hash, text) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING'),
@@ -774,16 +596,21 @@ function statements(db: Database.Database) {
         part_index, part_count, part_of, bm25_length, text_hash)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     kbSectionRefs: db.prepare('SELECT section_ref FROM kb_sections WHERE kb_version = ? ORDER BY position').pluck(),
-    kbVersion: db.prepare(`
-      SELECT v.hash, v.config, v.avg_doc_length, i.text AS instructions, p.text AS pinned
-      FROM kb_versions v JOIN texts i ON i.hash = v.instructions_hash JOIN texts p ON p.hash = v.pinned_hash WHERE v.id = ?`),
-    kbSections: db.prepare(`
-      SELECT r.section_id, s.title, s.parents, s.source, s.line, s.tokens, s.pinned, s.part_index, s.part_count, s.part_of,
-             s.bm25_length, t.text
-      FROM kb_sections s JOIN section_refs r ON r.ref = s.section_ref JOIN texts t ON t.hash = s.text_hash
-      WHERE s.kb_version = ? ORDER BY s.position`),
+    kbVersion: db.prepare(`${SELECT_KB_VERSION} WHERE v.id = ?`),
+    kbSections: db.prepare(`${SELECT_KB_SECTIONS} WHERE s.kb_version = ? ORDER BY s.position`),
     insertFrame: db.prepare('INSERT INTO prompt_frames (hash, frame) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING'),
     frameByHash: db.prepare('SELECT id FROM prompt_frames WHERE hash = ?').pluck(),
     frame: db.prepare('SELECT frame FROM prompt_frames WHERE id = ?').pluck(),
+    oldTurns: db.prepare('SELECT seq FROM turns WHERE created_at < ? ORDER BY seq LIMIT ?').pluck(),
+    deleteTurnSections: db.prepare(`
+      DELETE FROM turn_sections
+      WHERE section_ref IN (SELECT ref FROM section_refs) AND turn_seq BETWEEN ? AND ?
+        AND turn_seq IN (SELECT value FROM json_each(?))`),
+    deleteTurnPayloads: db.prepare('DELETE FROM turn_payloads WHERE turn_seq IN (SELECT value FROM json_each(?))'),
+    deleteTurns: db.prepare('DELETE FROM turns WHERE seq IN (SELECT value FROM json_each(?))'),
+    adminState: db.prepare('SELECT value FROM admin_state WHERE key = ?').pluck(),
+    bumpAdminState: db.prepare(
+      'INSERT INTO admin_state (key, value) VALUES (?, 1) ON CONFLICT (key) DO UPDATE SET value = value + 1 RETURNING value',
+    ).pluck(),
   };
 }

@@ -8,7 +8,7 @@ import type { KbVersion } from './compact';
  * when it ends, so a turn that dies mid-stream still leaves its row (status `pending`).
  *
  * Storage sits behind `TraceStore`; the route and the conversation endpoint only use
- * this interface (SQLite today, see sqlite.ts).
+ * this interface: SQLite by default (sqlite.ts), PostgreSQL with DATABASE_URL (postgres.ts).
  */
 
 /** `pending` while the reply streams (or forever, if the server died mid-turn). */
@@ -122,5 +122,13 @@ export interface TraceStore {
    * it is, is the caller's check (app/api/feedback: the visitor's own replies only).
    */
   setFeedback(turnId: string, feedback: TurnFeedback): Promise<boolean>;
+  /**
+   * Retention: deletes up to `batchSize` turns made before `cutoff` (ISO 8601), oldest first,
+   * with everything stored for them alone, in one short transaction. Returns how many went
+   * (0 when none are left, or another instance is deleting).
+   */
+  deleteTurnsBefore(cutoff: string, batchSize: number): Promise<number>;
+  /** Resolves when the store can serve (schema up to date, database answering); rejects with why not. */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }

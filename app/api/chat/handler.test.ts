@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KnowledgeUnavailableError } from '../../../lib/knowledge/holder';
-import { createMemoryRateLimiter } from '../../../lib/rate-limit/index';
+import { createRateLimiter } from '../../../lib/rate-limit/index';
 import { PEER_HEADER } from '../../../lib/rate-limit/client';
 import { UNAVAILABLE_MESSAGE } from './handler';
 import { chatBody, chatRequest, harness, recordingModel, uiMessage, validBody } from './testing';
@@ -52,7 +52,7 @@ describe('chat handler: bad input', () => {
 
 describe('chat handler: rate limit', () => {
   it('answers 429 with Retry-After once a client spent its burst, per client address', async () => {
-    const limiter = createMemoryRateLimiter({ perMinute: 6, burst: 2 });
+    const limiter = createRateLimiter({ perMinute: 6, burst: 2 });
     const { handle } = harness({ limiter });
     const from = (address: string, extra: Record<string, string> = {}) => chatRequest(validBody(), { [PEER_HEADER]: address, ...extra });
     for (let i = 0; i < 2; i++) {
@@ -62,15 +62,15 @@ describe('chat handler: rate limit', () => {
     }
     const refused = await handle(from('203.0.113.1', { 'x-forwarded-for': '198.51.100.99' })); // a forged header changes nothing
     expect(refused.status).toBe(429);
-    expect(refused.headers.get('retry-after')).toBe('10');
-    expect((await json(refused)).error).toBe('Too many messages in a short time. Please wait 10 seconds and try again.');
+    expect(refused.headers.get('retry-after')).toBe('20'); // the burst window: 2 × 60 / 6 s
+    expect((await json(refused)).error).toBe('Too many messages in a short time. Please wait 20 seconds and try again.');
     const other = await handle(from('203.0.113.2'));
     expect(other.status).toBe(200);
     await other.text();
   });
 
   it('counts bad requests too (a flood of garbage is limited like any other)', async () => {
-    const { handle } = harness({ limiter: createMemoryRateLimiter({ perMinute: 1, burst: 1 }) });
+    const { handle } = harness({ limiter: createRateLimiter({ perMinute: 1, burst: 1 }) });
     expect((await handle(chatRequest('nope', { [PEER_HEADER]: '203.0.113.3' }))).status).toBe(400);
     expect((await handle(chatRequest('nope', { [PEER_HEADER]: '203.0.113.3' }))).status).toBe(429);
   });

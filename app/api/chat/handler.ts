@@ -14,8 +14,9 @@ import { conversationFromTurns, historyForTurn, type TurnHistory } from '../../.
 import type { ChatMessageMetadata, ChatUIMessage } from '../../../lib/chat/message';
 import { checkNumbers } from '../../../lib/chat/numbers';
 import { TurnRecorder } from '../../../lib/chat/recorder';
+import { semanticQueryFor } from '../../../lib/chat/semantic';
 import { replySources, sourcePart } from '../../../lib/chat/sources';
-import { selectForTurn, toModelMessages } from '../../../lib/chat/turn';
+import { customerMessagesOf, selectForTurn, toModelMessages } from '../../../lib/chat/turn';
 import { newVisitorId, visitorOf, visitorSetCookie } from '../../../lib/chat/visitor';
 import { startTurnTelemetry } from '../../../lib/telemetry/turn';
 import { parseChatRequest, type ChatRequest } from './schema';
@@ -97,7 +98,7 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
           'If the app runs behind a reverse proxy, set TRUST_PROXY to the number of proxies.',
       );
     }
-    const decision = limiter.take(client.key);
+    const decision = await limiter.take(client.key);
     if (!decision.allowed) {
       const seconds = decision.retryAfterSeconds;
       return jsonError(429, `Too many messages in a short time. Please wait ${seconds} second${seconds === 1 ? '' : 's'} and try again.`, {
@@ -136,9 +137,11 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
     const { messages, trigger } = history;
 
     // 5. Select: the knowledge for this question, and the system prompt built from it.
+    //    With the semantic stage on, the query is embedded first (never fails the turn: BM25 alone, and the trace says why).
     //    Traced as the retrieval span of the turn when OpenTelemetry export is on (lib/telemetry).
     const telemetry = startTurnTelemetry(conversationId);
-    const selection = telemetry.select(knowledge, () => selectForTurn(knowledge.index, messages, knowledge.instructions));
+    const semantic = await semanticQueryFor(knowledge, customerMessagesOf(messages), request.signal);
+    const selection = telemetry.select(knowledge, () => selectForTurn(knowledge.index, messages, knowledge.instructions, semantic));
     const sources = replySources(selection.selection, knowledge.pages);
     const chat = deps.chat();
 

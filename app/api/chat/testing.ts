@@ -10,7 +10,7 @@ import { withRetry } from '../../../lib/ai/retry';
 import { withSilenceTimeout } from '../../../lib/ai/timeout';
 import { parseEnv } from '../../../lib/env';
 import { loadKnowledge, type Knowledge } from '../../../lib/knowledge/load';
-import { createMemoryRateLimiter, type RateLimiter } from '../../../lib/rate-limit/index';
+import { createRateLimiter, type RateLimiter } from '../../../lib/rate-limit/index';
 import { SqliteTraceStore } from '../../../lib/traces/sqlite';
 import { createChatHandler, type ChatDependencies } from './handler';
 
@@ -73,7 +73,7 @@ export function harness(
   const store = new SqliteTraceStore(path.join(mkdtempSync(path.join(tmpdir(), 'chat-handler-')), 'traces.db'));
   const chat = chatModel(options.model ?? new OfflineModel({ chunkDelayMs: 0 }));
   const limiter =
-    options.limiter ?? createMemoryRateLimiter({ perMinute: settings.CHAT_RATE_LIMIT_PER_MINUTE, burst: settings.CHAT_RATE_LIMIT_BURST });
+    options.limiter ?? createRateLimiter({ perMinute: settings.CHAT_RATE_LIMIT_PER_MINUTE, burst: settings.CHAT_RATE_LIMIT_BURST });
   const knowledge = demoKnowledge();
   const handle = createChatHandler({
     settings: () => settings,

@@ -4,9 +4,11 @@ import { FeedbackHealth } from '@/components/debug/health-feedback';
 import { ReloadImpactCard } from '@/components/debug/health-reload';
 import { SynonymCandidates } from '@/components/debug/health-synonyms';
 import { loopHealth } from '@/lib/debug/loop-health';
+import { SemanticAdvicePanel } from '@/components/debug/semantic-advice-panel';
 import { healthReport } from '@/lib/debug/data';
 import { requireAdmin } from '@/lib/debug/access';
 import { formatNumber as n, formatPercent as pct } from '@/lib/format';
+import { StorageCard } from './storage-card';
 
 export const dynamic = 'force-dynamic';
 
@@ -33,7 +35,7 @@ function PinnedShareBar({ share }: { share: number }) {
 
 export default async function HealthPage() {
   await requireAdmin(); // before anything is read: see lib/debug/access.ts
-  const report = healthReport();
+  const report = await healthReport();
   const loop = await loopHealth();
   const { budget } = report;
   const neverSentShare = report.neverSent.length / Math.max(1, budget.sections);
@@ -175,6 +177,8 @@ export default async function HealthPage() {
         )}
       </Card>
 
+      <SemanticAdvicePanel advice={report.semantic} />
+
       <Card
         title="Vocabulary gaps"
         description="Words customers used that occur nowhere in the KB, from turns where the floor filled in or the best score was low — candidates for content/synonyms.json."
@@ -211,6 +215,7 @@ export default async function HealthPage() {
           </table>
         )}
       </Card>
+      <StorageCard storage={report.storage} />
 
       <SynonymCandidates synonyms={loop.synonyms} />
     </div>

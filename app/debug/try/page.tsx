@@ -14,7 +14,7 @@ export default async function TryPage({ searchParams }: { searchParams: Promise<
   const params = await searchParams;
   const question = first(params.q).slice(0, 4000);
   const previous = first(params.previous).slice(0, 4000);
-  const result = question.trim() ? tryQuestion(question, previous) : undefined;
+  const result = question.trim() ? await tryQuestion(question, previous) : undefined;
   const inputClass =
     'w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30';
 

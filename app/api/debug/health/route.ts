@@ -10,5 +10,5 @@ export const dynamic = 'force-dynamic';
 export async function GET() {
   const refused = await refuseNonAdmin();
   if (refused) return refused;
-  return json({ ...healthReport(), loop: await loopHealth() });
+  return json({ ...(await healthReport()), loop: await loopHealth() });
 }

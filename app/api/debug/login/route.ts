@@ -1,10 +1,9 @@
 import { ADMIN_COOKIE, adminSettings, adminThrottle, checkToken, createSessionValue, SESSION_TTL_MS } from '@/lib/admin/auth';
 import { originProblem, safeNext, signInUrl } from '@/lib/admin/origin';
-import { sessionGeneration } from '@/lib/admin/sessions';
 import { env } from '@/lib/env';
 import { bodyFailureResponse, json, jsonError, readTextBody, viaHttps } from '@/lib/http';
 import { clientKey } from '@/lib/rate-limit/client';
-import { getTraceDatabase } from '@/lib/traces';
+import { getAdminStateStore } from '@/lib/traces';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -62,7 +61,7 @@ export async function POST(request: Request): Promise<Response> {
   // A relative Location: request.url names the host Next was started with, not the one the browser used.
   const response = wantsJson ? json({ ok: true }) : redirect(next);
   const secure = viaHttps(request);
-  const value = createSessionValue(settings.token, sessionGeneration(getTraceDatabase()));
+  const value = createSessionValue(settings.token, await getAdminStateStore().sessionGeneration());
   response.headers.append(
     'set-cookie',
     `${ADMIN_COOKIE}=${value}; Path=/; Max-Age=${SESSION_TTL_MS / 1000}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`,

@@ -1,9 +1,8 @@
 import { ADMIN_COOKIE } from '@/lib/admin/auth';
 import { originProblem } from '@/lib/admin/origin';
-import { endAllSessions } from '@/lib/admin/sessions';
 import { jsonError } from '@/lib/http';
 import { adminAccess } from '@/lib/debug/access';
-import { getTraceDatabase } from '@/lib/traces';
+import { getAdminStateStore } from '@/lib/traces';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -17,7 +16,7 @@ export async function POST(request: Request): Promise<Response> {
   const crossSite = originProblem(request.headers);
   if (crossSite) return jsonError(403, crossSite);
   const access = await adminAccess();
-  if (access.ok && access.via !== 'development') endAllSessions(getTraceDatabase());
+  if (access.ok && access.via !== 'development') await getAdminStateStore().endAllSessions();
   return new Response(null, {
     status: 303,
     headers: {

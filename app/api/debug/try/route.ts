@@ -23,5 +23,5 @@ export async function POST(request: Request) {
   if (!parsed.success) {
     return jsonError(400, formatIssues(parsed.error.issues, 'body'));
   }
-  return json(tryQuestion(parsed.data.question, parsed.data.previous));
+  return json(await tryQuestion(parsed.data.question, parsed.data.previous));
 }

@@ -13,5 +13,5 @@ export async function GET(request: Request) {
   const params = Object.fromEntries(new URL(request.url).searchParams);
   const { filter, page } = parseTurnFilter(params);
   const pageSize = Number.parseInt(params.pageSize ?? '25', 10);
-  return json(getInspector().listTurns(filter, page, Number.isFinite(pageSize) ? pageSize : 25));
+  return json(await getInspector().listTurns(filter, page, Number.isFinite(pageSize) ? pageSize : 25));
 }

@@ -1,0 +1,2 @@
+export declare const DIMENSIONS: number;
+export declare function stubEmbedding(text: string): number[];

@@ -1,0 +1,39 @@
+import { describeEmbeddingError } from '../ai/embeddings';
+import type { Knowledge } from '../knowledge/load';
+import { unembeddedCount, type SemanticQuery } from '../retrieval/index';
+
+/**
+ * The semantic stage's step of a turn: one embedding of the query, under the stage's short
+ * timeout (EMBEDDING_TIMEOUT_MS). Never throws and never fails the turn: when the stage is
+ * off the answer is undefined (BM25 alone, nothing in the trace); when anything goes wrong
+ * (no section has a vector yet, a timeout, an HTTP error, an answer of the wrong shape) it is
+ * a fallback with the reason, which the selector records in the explanation, so the turn
+ * runs on BM25 alone and /debug says why.
+ *
+ * What is embedded: the same customer messages the BM25 query is built from (the last two,
+ * oldest first), so a follow-up keeps its subject in both rankings.
+ */
+export async function semanticQueryFor(knowledge: Pick<Knowledge, 'embeddings'>, customerMessages: readonly string[], signal?: AbortSignal): Promise<SemanticQuery | undefined> {
+  const embeddings = knowledge.embeddings;
+  if (!embeddings) return undefined;
+  const { embedder, vectors } = embeddings;
+  const model = embedder.settings.model;
+  if (unembeddedCount(vectors) === vectors.vectors.length && vectors.vectors.length > 0) {
+    const reason =
+      embeddings.status === 'failed'
+        ? `no section has an embedding: ${embeddings.error}`
+        : 'the sections are still being embedded (the knowledge base was just loaded)';
+    return { kind: 'fallback', model, reason };
+  }
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  try {
+    const query = await embedder.embedQuery(customerMessages.slice(-2).join('\n'), signal);
+    if (query.length !== vectors.dimensions) {
+      return { kind: 'fallback', model, reason: `the query embedding has ${query.length} dimensions, the sections' ${vectors.dimensions}`, ms: elapsed() };
+    }
+    return { kind: 'vector', settings: embedder.settings, sections: vectors, query, ms: elapsed() };
+  } catch (error) {
+    return { kind: 'fallback', model, reason: describeEmbeddingError(error), ms: elapsed() };
+  }
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { freshDatabase } from '../testing/pg-database';
+import { createPostgresPool, migratePostgres, POSTGRES_MIGRATIONS, PostgresTraceStore } from './postgres';
+
+// What only the PostgreSQL store has; its behaviour as a trace store is in store-contract.test.ts.
+describe('PostgreSQL store', () => {
+  it('migrates once when several instances start at once (advisory lock), and records the version', async () => {
+    const url = await freshDatabase();
+    const pools = Array.from({ length: 4 }, () => createPostgresPool(url, { max: 2 }));
+    await Promise.all(pools.map((pool) => migratePostgres(pool)));
+    const { rows } = await pools[0]!.query('SELECT version FROM schema_migrations ORDER BY version');
+    expect(rows.map((r) => r.version)).toEqual(POSTGRES_MIGRATIONS.map((_, i) => i + 1));
+    await Promise.all(pools.map((pool) => pool.end()));
+  });
+
+  it('refuses a database from a newer version of the app, through every call', async () => {
+    const url = await freshDatabase();
+    const pool = createPostgresPool(url);
+    await migratePostgres(pool);
+    await pool.query('INSERT INTO schema_migrations (version) VALUES ($1)', [POSTGRES_MIGRATIONS.length + 1]);
+    const store = new PostgresTraceStore(pool);
+    await expect(store.ready()).rejects.toThrow(/newer than this app knows/);
+    await expect(store.countTurns()).rejects.toThrow(/newer than this app knows/);
+    await store.close();
+  });
+
+  it('answers the question filter from the GIN index on the question', async () => {
+    const url = await freshDatabase();
+    const store = new PostgresTraceStore(createPostgresPool(url));
+    await store.ready();
+    const client = await store.pool.connect();
+    await client.query('SET enable_seqscan = off'); // an empty table: make the planner show its index path
+    const { rows } = await client.query("EXPLAIN SELECT id FROM turns WHERE question_tsv @@ to_tsquery('english', 'refund:*')");
+    client.release();
+    expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toContain('turns_question_tsv');
+    await store.close();
+  });
+
+  it('reports an unreachable database as not ready, within the connection timeout', async () => {
+    const store = new PostgresTraceStore(createPostgresPool('postgres://app@127.0.0.1:1/none', { connectionTimeoutMillis: 500 }));
+    await expect(store.ready()).rejects.toThrow(/ECONNREFUSED|connect/);
+    await store.close();
+  });
+});

@@ -1,0 +1,69 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { TraceStore } from './types';
+
+/**
+ * TRACE_RETENTION_DAYS: turns older than that are deleted, in batches small enough that
+ * each is one short transaction (no request waits long behind it), with a pause between
+ * batches, soon after start and then every `everyMs`. With several instances on one
+ * PostgreSQL database each runs it; one at a time deletes (an advisory lock), the others
+ * find the lock taken and wait for their next round. What retention did last is kept for
+ * /debug (`retentionStatus`).
+ */
+
+export interface RetentionOptions {
+  batchSize?: number;
+  /** Pause between two batches, ms. */
+  pauseMs?: number;
+}
+
+export interface RetentionStatus {
+  days: number;
+  /** When the last round ended (ISO 8601). */
+  lastRunAt?: string;
+  /** Turns the last round deleted. */
+  lastDeleted?: number;
+  /** Why the last round stopped early, if it did. */
+  lastError?: string;
+}
+
+const state = globalThis as typeof globalThis & { __supportChatRetentionStatus?: RetentionStatus };
+
+/** What retention is set to and did last in this process; undefined when every turn is kept. */
+export function retentionStatus(): RetentionStatus | undefined {
+  return state.__supportChatRetentionStatus;
+}
+
+/** The cutoff for `days` of retention at `now`: turns made before it go. */
+export function retentionCutoff(days: number, now = Date.now()): string {
+  return new Date(now - days * 86_400_000).toISOString();
+}
+
+/** Deletes every turn older than `days`, batch by batch; returns how many went. */
+export async function deleteExpiredTurns(store: TraceStore, days: number, { batchSize = 500, pauseMs = 20 }: RetentionOptions = {}): Promise<number> {
+  const cutoff = retentionCutoff(days);
+  let deleted = 0;
+  for (;;) {
+    const n = await store.deleteTurnsBefore(cutoff, batchSize);
+    deleted += n;
+    if (n < batchSize) return deleted;
+    await sleep(pauseMs);
+  }
+}
+
+/** Runs retention 1 s after start, then every `everyMs` (10 minutes), never keeping the process alive. */
+export function startRetention(store: () => TraceStore, days: number, everyMs = 600_000): void {
+  const status: RetentionStatus = (state.__supportChatRetentionStatus = { days });
+  const round = async () => {
+    try {
+      status.lastDeleted = await deleteExpiredTurns(store(), days);
+      delete status.lastError;
+      if (status.lastDeleted > 0) console.log(`[retention] deleted ${status.lastDeleted} turns older than ${days} days`);
+    } catch (error) {
+      status.lastError = error instanceof Error ? error.message : String(error);
+      console.error(`[retention] stopped: ${status.lastError}`);
+    }
+    status.lastRunAt = new Date().toISOString();
+    setTimeout(round, everyMs).unref();
+  };
+  setTimeout(round, 1000).unref();
+}

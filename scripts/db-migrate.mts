@@ -1,0 +1,33 @@
+/**
+ * npm run db:migrate — brings the app's database schema up to date, then exits.
+ *
+ * The server also migrates on start (under an advisory lock on PostgreSQL, so instances
+ * starting together take turns); this is for a deploy step that should fail before any
+ * instance starts when the database is unreachable or newer than this release.
+ * DATABASE_URL set: PostgreSQL; unset: the SQLite file at TRACE_DB_PATH.
+ */
+import path from 'node:path';
+import { env, EnvError } from '../lib/env.ts';
+import { createPostgresPool, migratePostgres, POSTGRES_MIGRATIONS } from '../lib/traces/postgres.ts';
+import { MIGRATIONS, openTraceDatabase } from '../lib/traces/sqlite.ts';
+
+try {
+  const settings = env();
+  if (settings.DATABASE_URL) {
+    const pool = createPostgresPool(settings.DATABASE_URL, { max: 1, connectionTimeoutMillis: 10_000 });
+    try {
+      await migratePostgres(pool);
+      const url = new URL(settings.DATABASE_URL);
+      console.log(`PostgreSQL ${url.hostname}:${url.port || 5432}${url.pathname}: schema version ${POSTGRES_MIGRATIONS.length}`);
+    } finally {
+      await pool.end();
+    }
+  } else {
+    const file = path.resolve(settings.TRACE_DB_PATH);
+    openTraceDatabase(file).close();
+    console.log(`SQLite ${file}: schema version ${MIGRATIONS.length}`);
+  }
+} catch (error) {
+  console.error(`db:migrate: ${error instanceof EnvError || error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
