@@ -18,9 +18,11 @@ import {
   formatSection,
   KnowledgeBaseError,
   loadKnowledgeBase,
+  parseSynonyms,
   RetrievalConfigError,
   selectContext,
   type RetrievalConfigInput,
+  type SynonymGroup,
 } from '../lib/retrieval/index.ts';
 import { loadSummary } from '../lib/knowledge/load.ts';
 import { createEmbedder, embeddingModelFromEnv } from '../lib/ai/embeddings.ts';
@@ -43,6 +45,7 @@ const usage = `usage: npm run explain -- [options] "question"
   --stats             knowledge-base and budget health instead of a question
   --all               also list sections that had no match
   --section ID        the whole section (all its parts, if it was split) instead of a question
+  --with-synonyms FILE  use this synonyms.json instead of the KB's (try a candidate from /debug/health)
   -h, --help          this text
 
 With EMBEDDING_MODEL set (and its key and base URL, as for the server: see the README),
@@ -62,6 +65,17 @@ function numberOption(name: string, value: string | undefined): number | undefin
   const parsed = Number(value);
   if (!Number.isFinite(parsed)) throw new UsageError(`--${name} needs a number, got "${value}"`);
   return parsed;
+}
+
+/** A synonyms file given with --with-synonyms (the KB's parser: a broken one exits 1 naming the file). */
+function readSynonyms(file: string): SynonymGroup[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read --with-synonyms file ${file}: ${(error as NodeJS.ErrnoException).code}`);
+  }
+  return parseSynonyms(file, text);
 }
 
 /**
@@ -98,6 +112,7 @@ async function main(argv: string[]): Promise<number> {
         stats: { type: 'boolean' },
         all: { type: 'boolean' },
         section: { type: 'string' },
+        'with-synonyms': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -122,7 +137,12 @@ async function main(argv: string[]): Promise<number> {
   };
   const kbPath = values.kb ?? path.join(import.meta.dirname, '..', 'content');
   const kb = loadKnowledgeBase(kbPath);
-  const index = createRetrievalIndex(kb, config);
+  const synonymsFile = values['with-synonyms'];
+  const synonyms = synonymsFile === undefined ? kb.synonyms : readSynonyms(synonymsFile);
+  const index = createRetrievalIndex({ ...kb, synonyms }, config);
+  if (synonymsFile !== undefined && !values.json && values.batch === undefined) {
+    console.log(`synonyms: ${synonymsFile} (${synonyms.length} groups), instead of the KB's ${kb.synonymsFile ?? '(none)'}\n`);
+  }
 
   if (values.stats) {
     const health = budgetHealth(index);

@@ -84,6 +84,22 @@ describe('explain CLI', () => {
     const none = explain();
     expect(none.code).toBe(2);
   });
+
+  it('tries a question with another synonyms file (--with-synonyms), and refuses a broken one', () => {
+    const without = explain('--kb', kb, '--budget', '200', '--floor', '0', 'money back');
+    expect(without.stdout).not.toMatch(/Refund policy\s+\[refunds\.md#refund-policy\]\s+scored/);
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'explain-syn-')), 'candidate.json');
+    writeFileSync(file, '{ "groups": [["refund", "money back"]] }');
+    const withCandidate = explain('--kb', kb, '--budget', '200', '--floor', '0', '--with-synonyms', file, 'money back');
+    expect(withCandidate.code).toBe(0);
+    expect(withCandidate.stdout).toContain(`synonyms: ${file} (1 groups)`);
+    expect(withCandidate.stdout).toMatch(/Refund policy\s+\[refunds\.md#refund-policy\]\s+scored/);
+    writeFileSync(file, '{ "groups": [["refund"]] }');
+    const broken = explain('--kb', kb, '--with-synonyms', file, 'money back');
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toMatch(/candidate\.json: wrong shape at \.groups\[0\]/);
+    expect(explain('--kb', kb, '--with-synonyms', '/no/such/file.json', 'x').code).toBe(2);
+  });
 });
 
 /** A free port on 127.0.0.1. */

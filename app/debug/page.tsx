@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { Badge, StatusBadge } from '@/components/debug/badges';
+import { FeedbackBadge, UnverifiedBadge } from '@/components/debug/reply-review';
 import { splitParts, TokenBar } from '@/components/debug/token-bar';
 import { getInspector } from '@/lib/debug/data';
 import { parseTurnFilter, turnFilterQuery } from '@/lib/debug/filters';
@@ -79,6 +80,23 @@ export default async function TurnsPage({ searchParams }: { searchParams: Promis
             <option value="any">matched or sent</option>
           </select>
         </label>
+        <label className="flex flex-col text-xs text-slate-500">
+          Feedback
+          <select name="feedback" defaultValue={filter.feedback ?? ''} className={selectClass} data-testid="filter-feedback">
+            <option value="">any</option>
+            <option value="down">down-voted</option>
+            <option value="up">up-voted</option>
+            <option value="any">voted either way</option>
+          </select>
+        </label>
+        <label className="flex flex-col text-xs text-slate-500">
+          Numbers
+          <select name="numbers" defaultValue={filter.unverifiedNumbers === undefined ? '' : filter.unverifiedNumbers ? 'unverified' : 'verified'} className={selectClass} data-testid="filter-numbers">
+            <option value="">any</option>
+            <option value="unverified">unverified in reply</option>
+            <option value="verified">all verified</option>
+          </select>
+        </label>
         <button type="submit" className="rounded-lg bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700">
           Filter
         </button>
@@ -88,7 +106,7 @@ export default async function TurnsPage({ searchParams }: { searchParams: Promis
       </form>
 
       <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-        <table className="w-full min-w-[56rem] text-left text-sm" data-testid="turns-table">
+        <table className="w-full min-w-[64rem] text-left text-sm" data-testid="turns-table">
           <thead>
             <tr className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
               <th className="px-4 py-2 font-medium">Time (UTC)</th>
@@ -98,13 +116,15 @@ export default async function TurnsPage({ searchParams }: { searchParams: Promis
               <th className="w-40 px-4 py-2 font-medium">Pinned · scored · floor</th>
               <th className="px-4 py-2 font-medium">Floor</th>
               <th className="px-4 py-2 font-medium">Status</th>
+              <th className="px-4 py-2 font-medium">Feedback</th>
+              <th className="px-4 py-2 font-medium">Numbers</th>
               <th className="px-4 py-2 font-medium">Model</th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
             {result.turns.length === 0 && (
               <tr>
-                <td colSpan={8} className="px-4 py-10 text-center text-slate-500">
+                <td colSpan={10} className="px-4 py-10 text-center text-slate-500">
                   No turns {result.total === 0 && !Object.keys(filter).length ? 'yet — ask the chat widget something' : 'match these filters'}.
                 </td>
               </tr>
@@ -132,6 +152,12 @@ export default async function TurnsPage({ searchParams }: { searchParams: Promis
                 <td className="px-4 py-2">{t.floorUsed ? <Badge className="bg-amber-50 text-amber-800 ring-amber-600/20">floor</Badge> : <span className="text-slate-300">—</span>}</td>
                 <td className="px-4 py-2">
                   <StatusBadge status={t.status} />
+                </td>
+                <td className="px-4 py-2" data-testid="turn-feedback-cell">
+                  <FeedbackBadge vote={t.feedback} />
+                </td>
+                <td className="px-4 py-2">
+                  <UnverifiedBadge count={t.unverifiedNumbers} />
                 </td>
                 <td className="whitespace-nowrap px-4 py-2 font-mono text-xs text-slate-500">{t.modelId}</td>
               </tr>

@@ -7,6 +7,8 @@ import type { WidgetText } from '@/lib/retrieval/identity';
 import type { ChatUIMessage } from '@/lib/chat/message';
 import { AlertIcon, CloseIcon, PlusIcon, RetryIcon, SendIcon, StopIcon } from './icons';
 import { MessageText } from './message-text';
+import { ReplyFeedback } from './reply-feedback';
+import { ReplySources } from './reply-sources';
 import { createChatTransport, errorMessage, messageText } from './transport';
 
 
@@ -234,6 +236,8 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
             );
           }
           if (message.role !== 'assistant' || !text) return null;
+          const streaming = busy && message.id === last?.id;
+          const turnId = message.metadata?.turnId;
           return (
             <div
               key={message.id}
@@ -243,11 +247,15 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
               data-turn-id={message.metadata?.turnId}
             >
               <AssistantAvatar />
-              <div className="min-w-0 max-w-[85%] rounded-2xl rounded-tl-sm border border-slate-200 bg-white px-3.5 py-2.5 shadow-sm">
-                <span className="sr-only">Assistant: </span>
-                <div data-testid="chat-message-text">
-                  <MessageText text={text} />
+              <div className="min-w-0 max-w-[85%]">
+                <div className="rounded-2xl rounded-tl-sm border border-slate-200 bg-white px-3.5 py-2.5 shadow-sm">
+                  <span className="sr-only">Assistant: </span>
+                  <div data-testid="chat-message-text">
+                    <MessageText text={text} />
+                  </div>
+                  <ReplySources parts={message.parts} />
                 </div>
+                {turnId && !streaming && <ReplyFeedback turnId={turnId} initial={message.metadata?.feedback} />}
               </div>
             </div>
           );

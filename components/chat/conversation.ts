@@ -1,4 +1,5 @@
-import { CONVERSATION_ID, type ChatUIMessage } from '@/lib/chat/message';
+import { CONVERSATION_ID, type ChatMessageMetadata, type ChatUIMessage } from '@/lib/chat/message';
+import { sourcePart, type ReplySource } from '@/lib/chat/sources';
 
 /** The customer's conversation id and the widget's open state, kept in the browser. */
 
@@ -37,7 +38,13 @@ export function storeOpen(open: boolean): void {
 }
 
 interface HistoryResponse {
-  messages: { id: string; role: 'user' | 'assistant'; text: string }[];
+  messages: {
+    id: string;
+    role: 'user' | 'assistant';
+    text: string;
+    sources?: ReplySource[];
+    feedback?: ChatMessageMetadata['feedback'];
+  }[];
 }
 
 /** The conversation so far, from the server; empty when it cannot be loaded. */
@@ -46,11 +53,12 @@ export async function loadHistory(conversationId: string, signal?: AbortSignal):
     const response = await fetch(`/api/conversations/${encodeURIComponent(conversationId)}`, { signal, cache: 'no-store' });
     if (!response.ok) return [];
     const body = (await response.json()) as HistoryResponse;
+    // A reply's sources come back as the same source parts the stream carried.
     return body.messages.map((m) => ({
       id: m.id,
       role: m.role,
-      parts: [{ type: 'text', text: m.text }],
-      ...(m.role === 'assistant' ? { metadata: { turnId: m.id, conversationId } } : {}),
+      parts: [...(m.sources ?? []).map(sourcePart), { type: 'text', text: m.text }],
+      ...(m.role === 'assistant' ? { metadata: { turnId: m.id, conversationId, ...(m.feedback ? { feedback: m.feedback } : {}) } } : {}),
     }));
   } catch {
     return [];

@@ -1,4 +1,5 @@
-import type { TurnTrace } from '../traces/types';
+import type { TurnTrace, Vote } from '../traces/types';
+import type { ReplySource } from './sources';
 
 /**
  * A conversation as the customer saw it, rebuilt from its turn traces: their messages and
@@ -9,6 +10,20 @@ export interface ConversationMessage {
   id: string;
   role: 'user' | 'assistant';
   text: string;
+  /** A reply's sources, as streamed with it (absent for replies recorded before sources were). */
+  sources?: ReplySource[];
+  /** The customer's own vote on a reply, if any. */
+  feedback?: { vote: Vote; reason?: string };
+}
+
+function reply(turn: TurnTrace): ConversationMessage {
+  return {
+    id: turn.id,
+    role: 'assistant',
+    text: turn.reply,
+    ...(turn.sources ? { sources: turn.sources } : {}),
+    ...(turn.feedback ? { feedback: { vote: turn.feedback.vote, ...(turn.feedback.reason ? { reason: turn.feedback.reason } : {}) } } : {}),
+  };
 }
 
 /**
@@ -23,7 +38,7 @@ export function conversationFromTurns(turns: readonly TurnTrace[]): Conversation
     const last = messages.at(-1);
     const asked = turn.trigger === 'regenerate-message' && last?.role === 'user' && last.text === turn.question;
     if (!asked) messages.push({ id: `${turn.id}:question`, role: 'user', text: turn.question });
-    if (turn.reply.trim()) messages.push({ id: turn.id, role: 'assistant', text: turn.reply });
+    if (turn.reply.trim()) messages.push(reply(turn));
   }
   return messages;
 }

@@ -4,6 +4,8 @@ import type { UIMessage } from 'ai';
 export type ChatMessageMetadata = {
   turnId: string;
   conversationId: string;
+  /** The visitor's own vote on the reply (set from the conversation history). */
+  feedback?: { vote: 'up' | 'down'; reason?: string };
 };
 
 export type ChatUIMessage = UIMessage<ChatMessageMetadata>;

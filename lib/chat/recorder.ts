@@ -1,6 +1,7 @@
 import type { LanguageModelUsage } from 'ai';
 import { describeModelError } from '../ai/errors';
 import type { TraceStore, TurnEnd, TurnUsage } from '../traces/types';
+import type { NumberCheck } from './numbers';
 
 /**
  * Completes one turn's trace from streamText's callbacks. The row was written as
@@ -14,6 +15,12 @@ import type { TraceStore, TurnEnd, TurnUsage } from '../traces/types';
 
 type Clock = () => number;
 
+export interface RecorderOptions {
+  clock?: Clock;
+  /** Checks the reply's numbers when the turn ends (recorded with the ending); none when absent. */
+  checkReply?: (reply: string) => NumberCheck;
+}
+
 /** Text of a provider's usage report, JSON-safe (undefined fields dropped). */
 export function usageRecord(usage: LanguageModelUsage | undefined): TurnUsage | undefined {
   if (!usage) return undefined;
@@ -24,14 +31,19 @@ export class TurnRecorder {
   private reply = '';
   private firstTokenMs: number | undefined;
   private ending: Promise<boolean> | undefined;
+  private readonly clock: Clock;
+  private readonly checkReply: RecorderOptions['checkReply'];
 
   constructor(
     private readonly store: TraceStore,
     readonly turnId: string,
     /** `clock()` when the request arrived. */
     private readonly startedAt: number,
-    private readonly clock: Clock = () => performance.now(),
-  ) {}
+    options: RecorderOptions = {},
+  ) {
+    this.clock = options.clock ?? (() => performance.now());
+    this.checkReply = options.checkReply;
+  }
 
   /** The recorded ending, once there is one (for tests and shutdown). */
   get done(): Promise<boolean> | undefined {
@@ -45,11 +57,13 @@ export class TurnRecorder {
   /** Records the ending, unless one was recorded already. Never throws: a trace failure is logged. */
   finish(end: Omit<TurnEnd, 'totalMs' | 'firstTokenMs' | 'reply'> & { reply?: string }): Promise<boolean> {
     if (this.ending) return this.ending;
+    const reply = end.reply ?? this.reply;
     const record: TurnEnd = {
       ...end,
-      reply: end.reply ?? this.reply,
+      reply,
       totalMs: this.elapsed(),
       ...(this.firstTokenMs === undefined ? {} : { firstTokenMs: this.firstTokenMs }),
+      ...(this.checkReply ? { numbers: this.checkReply(reply) } : {}),
     };
     this.ending = this.store.finishTurn(this.turnId, record).catch((error: unknown) => {
       console.error(`[traces] could not finish turn ${this.turnId}:`, error);

@@ -19,11 +19,11 @@ export function getInspector(): InspectorStore {
 }
 
 /** The KB's own analyzer: the one that indexed the sections and analyzes every query. */
-const ANALYZER = { analyze, contentWords };
+export const ANALYZER = { analyze, contentWords };
 const vocabularyByLoad = new WeakMap<Knowledge, Set<string>>();
 
 /** Every analyzed term of the KB in service (headings and bodies, pinned too), computed once per load. */
-function kbVocabulary(knowledge: Knowledge): Set<string> {
+export function kbVocabulary(knowledge: Knowledge): Set<string> {
   let vocabulary = vocabularyByLoad.get(knowledge);
   if (!vocabulary) {
     vocabulary = vocabularyOf(

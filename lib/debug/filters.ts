@@ -9,6 +9,7 @@ const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v
 
 const statusSchema = z.enum(['pending', 'ok', 'error', 'aborted']);
 const stateSchema = z.enum(['sent', 'dropped', 'any']);
+const feedbackSchema = z.enum(['up', 'down', 'any']);
 
 export function parseTurnFilter(params: Params): { filter: TurnFilter; page: number } {
   const filter: TurnFilter = {};
@@ -25,6 +26,10 @@ export function parseTurnFilter(params: Params): { filter: TurnFilter; page: num
     const state = stateSchema.safeParse(first(params.state));
     filter.section = { id: section.slice(0, 500), state: state.success ? state.data : 'sent' };
   }
+  const feedback = feedbackSchema.safeParse(first(params.feedback));
+  if (feedback.success) filter.feedback = feedback.data;
+  const numbers = first(params.numbers);
+  if (numbers === 'unverified' || numbers === 'verified') filter.unverifiedNumbers = numbers === 'unverified';
   const page = Number.parseInt(first(params.page) ?? '1', 10);
   return { filter, page: Number.isFinite(page) && page > 0 ? page : 1 };
 }
@@ -39,6 +44,8 @@ export function turnFilterQuery(filter: TurnFilter, page: number): string {
     q.set('section', filter.section.id);
     q.set('state', filter.section.state);
   }
+  if (filter.feedback) q.set('feedback', filter.feedback);
+  if (filter.unverifiedNumbers !== undefined) q.set('numbers', filter.unverifiedNumbers ? 'unverified' : 'verified');
   if (page > 1) q.set('page', String(page));
   return q.toString();
 }

@@ -15,7 +15,7 @@ import { TokenCounter, type BuiltDocument } from '../retrieval/index';
  */
 
 /** Bump when what the parser produces for the same bytes changes (formats.ts, markdown.ts, ids.ts, context.ts). */
-export const KB_CACHE_FORMAT = 'kb-sections-1';
+export const KB_CACHE_FORMAT = 'kb-sections-2';
 
 /**
  * The cache file of one KB: one file per KB folder (by a hash of its absolute path) in the

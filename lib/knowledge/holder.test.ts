@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { kbCacheFile } from './disk-cache';
+import { KB_CACHE_FORMAT, kbCacheFile } from './disk-cache';
 import { KnowledgeHolder, KnowledgeUnavailableError, type KnowledgeLog } from './holder';
 
 // Root reads every file, whatever its mode (CI runs as root), so "unreadable" is simulated:
@@ -105,6 +105,25 @@ describe('a broken knowledge base at start-up', () => {
 });
 
 describe('a knowledge base edited while running', () => {
+  it('tells onReload the KB it replaced and the new one (not at the first load, not after a refused edit)', async () => {
+    const root = kb(GOOD);
+    const reloads: [number, number][] = [];
+    const holder = new KnowledgeHolder({
+      settings: { KB_PATH: root },
+      log: recorder(),
+      onReload: (previous, next) => void reloads.push([previous.index.sections.length, next.index.sections.length]),
+    });
+    holders.push(holder);
+    write(root, { 'b.md': '# Other\nTwo.' });
+    await holder.check();
+    expect(await holder.check()).toBe('reloaded');
+    expect(reloads).toEqual([[3, 4]]);
+    write(root, { 'rules.md': '---\npinned: true\n---\n# Rules\n<!-- pinned --> misplaced\n\n<!-- pinned -->' });
+    await holder.check();
+    expect(await holder.check()).toBe('refused');
+    expect(reloads).toHaveLength(1);
+  });
+
   it('is reloaded once the edit has settled', async () => {
     const root = kb(GOOD);
     const { holder, log } = hold(root);
@@ -213,7 +232,7 @@ describe('the parsed KB kept on disk between processes', () => {
     writeFileSync(cacheFile, '{not json');
     const b = holdWithCache(root, cacheFile);
     expect(b.holder.get().index.sections).toHaveLength(3);
-    expect(JSON.parse(fs.readFileSync(cacheFile, 'utf8')).format).toBe('kb-sections-1');
+    expect(JSON.parse(fs.readFileSync(cacheFile, 'utf8')).format).toBe(KB_CACHE_FORMAT);
   });
 });
 

@@ -36,6 +36,8 @@ export interface KnowledgeHolderOptions {
   log?: KnowledgeLog;
   /** The parsed KB kept between processes (disk-cache.ts); none when absent. */
   cacheFile?: string;
+  /** Called after an edited KB replaced the one in service (what changed: lib/debug/reload-impact.ts). */
+  onReload?: (previous: Knowledge, next: Knowledge) => void;
   /** The semantic stage's section embeddings (embeddings.ts), attached to every load; none when the stage is off. */
   embedder?: SectionEmbedder;
 }
@@ -117,6 +119,15 @@ export class KnowledgeHolder {
     }
   }
 
+  /** Tells `onReload`; a failing listener is only logged (the reload stands). */
+  private notifyReload(previous: Knowledge, next: Knowledge): void {
+    try {
+      this.options.onReload?.(previous, next);
+    } catch (error) {
+      this.log.error(`[knowledge] after the reload: ${message(error)}`);
+    }
+  }
+
   /** The load with its section embeddings attached (cached ones at once, the rest in the background), when the stage is on. */
   private withEmbeddings(knowledge: Knowledge): Knowledge {
     if (this.options.embedder) knowledge.embeddings = this.options.embedder.attach(knowledge.index);
@@ -177,12 +188,13 @@ export class KnowledgeHolder {
       const next = this.withEmbeddings(
         await loadKnowledgeAsync(this.options.settings, this.options.cwd, { tokens: this.tokens, documents: this.documents, pinnedFiles: this.pinnedFiles() }),
       );
-      const first = !this.current;
+      const previous = this.current;
       this.current = next;
       this.lastError = undefined;
-      this.log.info(`[knowledge] ${first ? 'loaded the fixed knowledge base' : 'reloaded after an edit'}: ${next.summary}`);
+      this.log.info(`[knowledge] ${previous ? 'reloaded after an edit' : 'loaded the fixed knowledge base'}: ${next.summary}`);
       this.logSkipped(next);
       this.saveCache();
+      if (previous) this.notifyReload(previous, next);
       return 'reloaded';
     } catch (error) {
       if (this.current) {

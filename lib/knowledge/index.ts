@@ -1,5 +1,6 @@
 import 'server-only';
 import { createEmbedder, embeddingModelFromEnv } from '../ai/embeddings';
+import { noteReload } from '../debug/reload-impact';
 import { env, type Env } from '../env';
 import { kbCacheFile } from './disk-cache';
 import { embeddingCacheFile } from './embedding-cache';
@@ -28,7 +29,7 @@ export function knowledgeHolder(): KnowledgeHolder {
   if (!cache.__supportChatKnowledgeHolder) {
     const settings = env();
     const cacheFile = kbCacheFile(settings.KB_CACHE_PATH, settings.KB_PATH);
-    const holder = new KnowledgeHolder({ settings, cacheFile, embedder: sectionEmbedder(settings, cacheFile) });
+    const holder = new KnowledgeHolder({ settings, cacheFile, embedder: sectionEmbedder(settings, cacheFile), onReload: noteReload });
     holder.watch(settings.KB_RELOAD_INTERVAL_MS);
     cache.__supportChatKnowledgeHolder = holder;
   }

@@ -3,9 +3,11 @@ import { assistantInstructions } from '../ai/prompt';
 import type { KnowledgeEmbeddings } from './embeddings';
 import {
   createRetrievalIndex,
+  kbPages,
   loadKnowledgeBase,
   loadKnowledgeBaseAsync,
   TokenCounter,
+  type KbPage,
   type KnowledgeBase,
   type LoadOptions,
   type RetrievalIndex,
@@ -27,6 +29,8 @@ export interface Knowledge {
   summary: string;
   /** The assistant's instructions for this KB's identity (assistant.md), built once per load. */
   instructions: string;
+  /** The KB's pages by file: titles and URLs of a reply's sources (lib/retrieval/pages.ts). */
+  pages: ReadonlyMap<string, KbPage>;
   /** The section embeddings of the semantic stage (embeddings.ts), when it is on. */
   embeddings?: KnowledgeEmbeddings;
 }
@@ -56,7 +60,8 @@ function indexed(kbPath: string, kb: KnowledgeBase, settings: KnowledgeSettings,
   tokens.prune();
   const loadMs = performance.now() - started;
   const instructions = assistantInstructions(kb.identity);
-  return { path: kbPath, index, kb, files: kb.files, loadedAt: new Date(), loadMs, summary: loadSummary(kb, index, loadMs), instructions };
+  const pages = kbPages(kb.sections, kb.pageUrls, kb.identity.docsUrl);
+  return { path: kbPath, index, kb, files: kb.files, loadedAt: new Date(), loadMs, summary: loadSummary(kb, index, loadMs), instructions, pages };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { LineCounter, parseDocument as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { KnowledgeBaseError } from './errors';
+import { isPageUrl } from './pages';
 
 /**
  * Who the assistant is, for whom: the KB's `assistant.md`, so a company changes files
@@ -11,6 +12,7 @@ import { KnowledgeBaseError } from './errors';
  *     company: Acme
  *     about: a maker of rockets for small businesses
  *     website: acme.example
+ *     docs_url: https://acme.example/help/
  *     handoff: email help@acme.example, or use Contact support in the dashboard
  *     widget:
  *       title: Acme support
@@ -38,6 +40,11 @@ export const identitySchema = z.strictObject({
   website: text(200).optional(),
   /** How a customer reaches a person, when the assistant cannot help. */
   handoff: text(300).optional(),
+  /**
+   * Where the KB's pages are published: a page's link is this plus its path without the
+   * extension (`billing/faq.md` → `<docs_url>billing/faq`), unless its front matter gives a `url` (pages.ts).
+   */
+  docs_url: text(500).refine(isPageUrl, 'must be an http(s) URL or a path on this site starting with "/"').optional(),
   widget: z
     .strictObject({
       /** The chat panel's title; default "<company> support". */
@@ -56,6 +63,8 @@ export interface AssistantIdentity {
   about?: string;
   website?: string;
   handoff?: string;
+  /** Front matter `docs_url`: the base URL of the KB's pages. */
+  docsUrl?: string;
   widget: { title: string; greeting: string; suggestions: string[] };
   /** The file's markdown body: appended to the assistant's instructions. */
   instructions?: string;
@@ -79,6 +88,7 @@ function identityFrom(data: Partial<z.infer<typeof identitySchema>>, instruction
     about: data.about,
     website: data.website,
     handoff: data.handoff,
+    docsUrl: data.docs_url,
     widget: {
       title: data.widget?.title ?? (company ? `${company} support` : 'Support'),
       greeting:

@@ -14,6 +14,7 @@ export * from './markdown';
 export * from './query';
 export * from './select';
 export * from './packer';
+export * from './pages';
 export * from './explain';
 export * from './fusion';
 export * from './semantic';

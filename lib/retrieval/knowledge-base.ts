@@ -88,6 +88,8 @@ function documentSections(doc: LoadedDocument, count: CountTokens): { sections: 
 export interface BuiltDocument {
   file: string;
   order?: number;
+  /** Front matter `url`: where customers read the page. */
+  url?: string;
   sections: Section[];
   notices: LoadNotice[];
 }
@@ -101,7 +103,7 @@ function inFileOrder(documents: readonly BuiltDocument[]): { sections: Section[]
 }
 
 function buildDocument(doc: LoadedDocument, count: CountTokens): BuiltDocument {
-  return { file: doc.file, order: doc.order, ...documentSections(doc, count) };
+  return { file: doc.file, order: doc.order, ...(doc.url ? { url: doc.url } : {}), ...documentSections(doc, count) };
 }
 
 /**
@@ -178,6 +180,7 @@ function* loadSteps(kbPath: string, options: LoadOptions): Generator<void, Knowl
   return {
     root,
     files: documents.map((d) => d.file),
+    pageUrls: Object.fromEntries(documents.flatMap((d) => (d.url ? [[d.file, d.url]] : []))),
     sections,
     synonyms,
     synonymsFile: has(SYNONYMS_FILE) ? SYNONYMS_FILE : undefined,

@@ -3,6 +3,7 @@ import { parseDocument as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { KnowledgeBaseError } from './errors';
 import { documentFormat, parseDocumentTree, type DocumentFormat, type DocumentTree } from './formats';
+import { isPageUrl } from './pages';
 import type { LoadNotice } from './types';
 
 /**
@@ -25,6 +26,7 @@ import type { LoadNotice } from './types';
  * - An empty file, or one with only front matter, has no sections (notice `no-content`).
  * - Pinning: front matter `pinned: true` pins every section of the file; the comment
  *   `<!-- pinned -->` on the line directly under a heading pins that section only.
+ * - Front matter `url:` is where customers read the page (a reply's sources link to it).
  */
 
 export interface ParsedSection {
@@ -40,6 +42,8 @@ const frontMatterSchema = z.looseObject({
   title: z.string().min(1).optional(),
   /** Files with an `order` come first in file order, ascending; the rest follow by path. */
   order: z.number().finite().optional(),
+  /** Where customers read this page (pages.ts): shown as the link of a reply's source. */
+  url: z.string().trim().refine(isPageUrl, 'must be an http(s) URL or a path on this site starting with "/"').optional(),
 });
 
 export interface ParsedDocument {
@@ -48,6 +52,8 @@ export interface ParsedDocument {
   order?: number;
   /** Front matter `pinned: true`. */
   pinned: boolean;
+  /** Front matter `url`, if given. */
+  url?: string;
   sections: ParsedSection[];
   /** What was skipped or read as structure (containers, empty headings, no content). */
   notices: LoadNotice[];
@@ -168,7 +174,7 @@ export function parseDocument(file: string, source: string, format = documentFor
   if (sections.length === 0 && headings.length === 0) {
     notices.push({ kind: 'no-content', file, line: 1, message: 'no content (an empty file, or only front matter)' });
   }
-  return { format, order: meta.order, pinned: filePinned, sections, notices };
+  return { format, order: meta.order, pinned: filePinned, ...(meta.url ? { url: meta.url } : {}), sections, notices };
 }
 
 /** Does this file's raw text ask to be pinned? Used to decide whether a file that fails to parse may be skipped. */

@@ -77,6 +77,8 @@ export interface KnowledgeBase {
   root: string;
   /** The document files read, relative to the root, in path order (skipped files not included). */
   files: string[];
+  /** Front matter `url` of the files that give one (path → URL); see pages.ts. */
+  pageUrls: Record<string, string>;
   /** Broken unpinned files left out (the rest of the KB serves). */
   skipped: SkippedFile[];
   ignored: IgnoredFiles;

@@ -1,4 +1,5 @@
-import type { TurnStatus } from './types';
+import { LOOP_FILTERS, LOOP_SUMMARY_COLUMNS, LoopQueries } from './loop-sql';
+import type { TurnStatus, Vote } from './types';
 
 /**
  * Read-side queries behind /debug: the turns list with its filters, per-section statistics
@@ -17,6 +18,10 @@ export interface TurnFilter {
   conversationId?: string;
   /** Only turns in which this section was sent / dropped (over budget) / either. */
   section?: { id: string; state: 'sent' | 'dropped' | 'any' };
+  /** Only turns voted up / down / either way. */
+  feedback?: Vote | 'any';
+  /** Only turns whose reply states numbers the sent knowledge does not (true), or only checked turns with none (false). */
+  unverifiedNumbers?: boolean;
 }
 
 export interface TurnSummary {
@@ -33,6 +38,9 @@ export interface TurnSummary {
   modelId: string;
   totalMs: number | null;
   error: string | null;
+  feedback: Vote | null;
+  /** Numbers the reply states that the sent knowledge does not; null until the turn ended. */
+  unverifiedNumbers: number | null;
 }
 
 export interface TurnPage {
@@ -70,6 +78,39 @@ export interface RecentTurnScore {
   topScore: number;
 }
 
+/** One day's votes (UTC day of the turn). */
+export interface FeedbackDay {
+  /** YYYY-MM-DD */
+  day: string;
+  turns: number;
+  up: number;
+  down: number;
+}
+
+/** A section sent because it scored in down-voted turns. */
+export interface DownVotedSection {
+  sectionId: string;
+  /** Down-voted turns it scored in. */
+  turns: number;
+}
+
+/** A customer question in its conversation: what rephrasings are found in (lib/debug/rephrase.ts). */
+export interface ConversationTurn {
+  id: string;
+  conversationId: string;
+  question: string;
+  floorUsed: boolean;
+  topScore: number;
+  createdAt: string;
+}
+
+/** A recorded question with the customer message before it: what kb:impact asks again. */
+export interface RecentQuestion {
+  turnId: string;
+  /** The last two customer messages, oldest first (the selector's query). */
+  messages: string[];
+}
+
 export interface InspectorStore {
   listTurns(filter: TurnFilter, page: number, pageSize: number): Promise<TurnPage>;
   countTurns(): Promise<number>;
@@ -81,6 +122,14 @@ export interface InspectorStore {
   thinMatchTurns(options?: { lowScore?: number; maxTurns?: number }): Promise<ThinMatchTurn[]>;
   /** The newest `limit` turns' best scores and floor use, newest first. */
   recentTurnScores(limit: number): Promise<RecentTurnScore[]>;
+  /** Turns and votes per UTC day, for turns created at or after `since` (ISO), oldest day first. */
+  feedbackByDay(options: { since: string }): Promise<FeedbackDay[]>;
+  /** Sections sent because they scored (not pinned, not floor) in down-voted turns, most often first, at most `limit`. */
+  downVotedSections(limit: number): Promise<DownVotedSection[]>;
+  /** The customer questions (submit-message turns) among the newest `maxTurns` turns, by conversation, oldest first in each. */
+  conversationTurns(maxTurns: number): Promise<ConversationTurn[]>;
+  /** The newest `limit` turns' last two customer messages, newest first. */
+  recentQuestions(limit: number): Promise<RecentQuestion[]>;
 }
 
 /** The turns columns a summary reads (the store's full row extends it). */
@@ -101,10 +150,12 @@ export interface SummaryRow {
   model_id: string;
   total_ms: number | null;
   error: string | null;
+  feedback?: Vote | null;
+  n_unverified: number | null;
 }
 
 const SUMMARY_COLUMNS = `id, conversation_id, created_at, question, status, floor_used, top_score, budget,
-  tokens_pinned, tokens_scored, tokens_floor, tokens_total, provider, model_id, total_ms, error`;
+  tokens_pinned, tokens_scored, tokens_floor, tokens_total, provider, model_id, total_ms, error, ${LOOP_SUMMARY_COLUMNS}`;
 
 function summary(row: SummaryRow): TurnSummary {
   return {
@@ -121,6 +172,8 @@ function summary(row: SummaryRow): TurnSummary {
     modelId: row.model_id,
     totalMs: row.total_ms,
     error: row.error,
+    feedback: row.feedback ?? null,
+    unverifiedNumbers: row.n_unverified === null ? null : Number(row.n_unverified),
   };
 }
 
@@ -156,10 +209,14 @@ export type Query = <Row>(sql: string, params: unknown[]) => Promise<Row[]>;
  * alike, with the dialect's placeholders and full-text condition (FTS5 / a GIN-indexed tsvector).
  */
 export class SqlInspector implements InspectorStore {
+  private readonly loop: LoopQueries;
+
   constructor(
     private readonly query: Query,
     private readonly dialect: InspectorDialect,
-  ) {}
+  ) {
+    this.loop = new LoopQueries(query, dialect.placeholder);
+  }
 
   async listTurns(filter: TurnFilter, page: number, pageSize: number): Promise<TurnPage> {
     const params: unknown[] = [];
@@ -180,6 +237,8 @@ export class SqlInspector implements InspectorStore {
                  WHERE ts.section_ref = (SELECT ref FROM section_refs WHERE section_id = ${param(filter.section.id)}) ${state})`,
       );
     }
+    if (filter.feedback) where.push(LOOP_FILTERS.feedback(filter.feedback, param));
+    if (filter.unverifiedNumbers !== undefined) where.push(LOOP_FILTERS.unverified(filter.unverifiedNumbers));
     const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const total = (await this.query<{ n: number }>(`SELECT COUNT(*) AS n FROM turns ${whereSql}`, params))[0]!.n;
     const size = Math.min(Math.max(1, Math.floor(pageSize)), 200);
@@ -233,5 +292,21 @@ export class SqlInspector implements InspectorStore {
       `SELECT id, question FROM turns WHERE floor_used = 1 OR top_score < ${p(1)} ORDER BY seq DESC LIMIT ${p(2)}`,
       [lowScore, maxTurns],
     );
+  }
+
+  feedbackByDay(options: { since: string }): Promise<FeedbackDay[]> {
+    return this.loop.feedbackByDay(options);
+  }
+
+  downVotedSections(limit: number): Promise<DownVotedSection[]> {
+    return this.loop.downVotedSections(limit);
+  }
+
+  conversationTurns(maxTurns: number): Promise<ConversationTurn[]> {
+    return this.loop.conversationTurns(maxTurns);
+  }
+
+  recentQuestions(limit: number): Promise<RecentQuestion[]> {
+    return this.loop.recentQuestions(limit);
   }
 }

@@ -18,7 +18,8 @@ import {
   type KbVersionRow,
   type TurnRow,
 } from './rows';
-import type { TraceStore, TurnEnd, TurnStart, TurnTrace } from './types';
+import { LOOP_POSTGRES_MIGRATION, setFeedbackParams, setFeedbackSql } from './loop-sql';
+import type { TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
 
 /**
  * Turn traces in PostgreSQL (node-postgres, one pool per process), for several app
@@ -163,6 +164,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     expire bigint
   );
   `,
+  // 2: a reply's sources and number check, feedback on replies (loop-sql.ts, as SQLite's schema 4).
+  LOOP_POSTGRES_MIGRATION,
 ];
 
 /** Advisory lock keys (any two 32-bit numbers; these spell "trst" and a purpose). */
@@ -255,6 +258,7 @@ const PG_DIALECT = {
   },
 };
 
+const SET_FEEDBACK = setFeedbackSql((n) => `$${n}`);
 const INSERT_TURN = `INSERT INTO turns (${TURN_INSERT_COLUMNS.join(', ')})
   VALUES (${TURN_INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING seq`;
 const FINISH_TURN = `UPDATE turns SET ${TURN_FINISH_COLUMNS.map((c, i) => `${c} = $${i + 2}`).join(', ')}
@@ -528,5 +532,27 @@ export class PostgresTraceStore implements TraceStore, InspectorStore, AdminStat
 
   recentTurnScores(limit: number) {
     return this.inspector.recentTurnScores(limit);
+  }
+
+  feedbackByDay(options: { since: string }) {
+    return this.inspector.feedbackByDay(options);
+  }
+
+  downVotedSections(limit: number) {
+    return this.inspector.downVotedSections(limit);
+  }
+
+  conversationTurns(maxTurns: number) {
+    return this.inspector.conversationTurns(maxTurns);
+  }
+
+  recentQuestions(limit: number) {
+    return this.inspector.recentQuestions(limit);
+  }
+
+  async setFeedback(turnId: string, feedback: TurnFeedback): Promise<boolean> {
+    await this.migrated;
+    const result = await this.pool.query(SET_FEEDBACK, setFeedbackParams(turnId, feedback));
+    return result.rowCount === 1;
   }
 }

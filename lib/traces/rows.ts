@@ -13,6 +13,7 @@ import {
   type TurnRecord,
 } from './compact';
 import type { SummaryRow } from './inspector';
+import { decodeNumberCheck, decodeSources, encodeNumberCheck, encodeSources, feedbackOf, LOOP_TURN_COLUMNS, LOOP_TURN_JOIN } from './loop-sql';
 import type { TurnEnd, TurnStart, TurnTrace, TurnTrigger, TurnUsage } from './types';
 
 /**
@@ -48,10 +49,16 @@ export interface TurnRow extends SummaryRow {
   finished_at: string | null;
   payload_explanation: string | null;
   payload_system_prompt: string | null;
+  /** The support lead's loop (loop-sql.ts): the reply's sources and number check, and its vote (LEFT JOIN turn_feedback). */
+  sources: string | null;
+  number_check: string | null;
+  feedback_vote: string | null;
+  feedback_reason: string | null;
+  feedback_at: string | null;
 }
 
-export const SELECT_TURNS = `SELECT t.*, p.explanation AS payload_explanation, p.system_prompt AS payload_system_prompt
-  FROM turns t LEFT JOIN turn_payloads p ON p.turn_seq = t.seq`;
+export const SELECT_TURNS = `SELECT t.*, p.explanation AS payload_explanation, p.system_prompt AS payload_system_prompt, ${LOOP_TURN_COLUMNS}
+  FROM turns t LEFT JOIN turn_payloads p ON p.turn_seq = t.seq ${LOOP_TURN_JOIN}`;
 
 export interface KbVersionRow {
   hash: string;
@@ -88,7 +95,7 @@ export const TURN_INSERT_COLUMNS = [
   'id', 'conversation_id', 'visitor_id', 'created_at', 'trigger', 'status', 'question', 'customer_messages', 'query',
   'kb_version', 'floor_used', 'top_score', 'budget', 'tokens_pinned', 'tokens_scored', 'tokens_floor', 'tokens_total',
   'n_sections', 'n_pinned', 'n_matched', 'n_scored', 'n_floor', 'n_over_budget', 'n_no_match', 'n_omitted',
-  'selection', 'prompt_frame', 'provider', 'model_id', 'selection_us',
+  'selection', 'prompt_frame', 'provider', 'model_id', 'selection_us', 'sources',
 ] as const;
 
 export type TurnInsertColumn = (typeof TURN_INSERT_COLUMNS)[number];
@@ -128,12 +135,14 @@ export function turnInsertValues(turn: TurnStart, record: TurnRecord, kbVersion:
     provider: turn.provider,
     model_id: turn.modelId,
     selection_us: Math.round(turn.selectionUs),
+    sources: encodeSources(turn.sources),
   };
 }
 
 /** The columns a finished turn sets, in update order. */
 export const TURN_FINISH_COLUMNS = [
   'status', 'reply', 'usage', 'input_tokens', 'output_tokens', 'finish_reason', 'first_token_ms', 'total_ms', 'error', 'finished_at',
+  'number_check', 'n_unverified',
 ] as const;
 
 export function turnFinishValues(end: TurnEnd, finishedAt = new Date().toISOString()): Record<(typeof TURN_FINISH_COLUMNS)[number], unknown> {
@@ -148,6 +157,7 @@ export function turnFinishValues(end: TurnEnd, finishedAt = new Date().toISOStri
     total_ms: end.totalMs,
     error: end.error ?? null,
     finished_at: finishedAt,
+    ...encodeNumberCheck(end.numbers),
   };
 }
 
@@ -259,6 +269,12 @@ export function traceFromRow(row: TurnRow, kb: KbVersion | undefined, frame: (id
   if (row.total_ms !== null) trace.totalMs = row.total_ms;
   if (row.error !== null) trace.error = row.error;
   if (row.finished_at !== null) trace.finishedAt = row.finished_at;
+  const sources = decodeSources(row.sources);
+  if (sources) trace.sources = sources;
+  const numbers = decodeNumberCheck(row.number_check);
+  if (numbers) trace.numbers = numbers;
+  const feedback = feedbackOf(row);
+  if (feedback) trace.feedback = feedback;
   return trace;
 }
 

@@ -20,7 +20,8 @@ import {
   type KbVersionRow,
   type TurnRow,
 } from './rows';
-import type { TraceStore, TurnEnd, TurnStart, TurnTrace } from './types';
+import { LOOP_SQLITE_MIGRATION, setFeedbackParams, setFeedbackSql } from './loop-sql';
+import type { TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
 
 /**
  * Turn traces in SQLite (better-sqlite3, WAL). What is stored of a turn's explanation and
@@ -303,6 +304,8 @@ export const MIGRATIONS: readonly string[] = [
     INSERT INTO turns_question_fts (turns_question_fts, rowid, question) VALUES ('delete', old.seq, old.question);
   END;
   `,
+  // 4: a reply's sources and number check, feedback on replies (loop-sql.ts). Older turns have none.
+  LOOP_SQLITE_MIGRATION,
 ];
 
 /** Opens (creating if needed) a trace database and brings its schema up to date. */
@@ -545,6 +548,26 @@ export class SqliteTraceStore implements TraceStore, InspectorStore, AdminStateS
   recentTurnScores(limit: number) {
     return this.inspector.recentTurnScores(limit);
   }
+
+  feedbackByDay(options: { since: string }) {
+    return this.inspector.feedbackByDay(options);
+  }
+
+  downVotedSections(limit: number) {
+    return this.inspector.downVotedSections(limit);
+  }
+
+  conversationTurns(maxTurns: number) {
+    return this.inspector.conversationTurns(maxTurns);
+  }
+
+  recentQuestions(limit: number) {
+    return this.inspector.recentQuestions(limit);
+  }
+
+  async setFeedback(turnId: string, feedback: TurnFeedback): Promise<boolean> {
+    return this.sql.setFeedback.run(...setFeedbackParams(turnId, feedback)).changes === 1;
+  }
 }
 
 function statements(db: Database.Database) {
@@ -558,6 +581,7 @@ function statements(db: Database.Database) {
       `UPDATE turns SET ${TURN_FINISH_COLUMNS.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id AND status = 'pending'`,
     ),
     selectTurn: db.prepare(`${SELECT_TURNS} WHERE t.id = ?`),
+    setFeedback: db.prepare(setFeedbackSql(() => '?')),
     selectConversation: db.prepare(`${SELECT_TURNS} WHERE t.conversation_id = ? ORDER BY t.created_at, t.seq`),
     selectVisitorConversation: db.prepare(`${SELECT_TURNS} WHERE t.conversation_id = ? AND t.visitor_id = ? ORDER BY t.created_at, t.seq`),
     insertText: db.prepare('INSERT INTO texts (hash, text) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING'),

@@ -1,3 +1,5 @@
+import type { NumberCheck } from '../chat/numbers';
+import type { ReplySource } from '../chat/sources';
 import type { Explanation } from '../retrieval/index';
 import type { KbVersion } from './compact';
 
@@ -51,6 +53,8 @@ export interface TurnStart {
   modelId: string;
   /** Time the selector took, in microseconds. */
   selectionUs: number;
+  /** The help pages the reply is grounded in (lib/chat/sources.ts), as streamed with it. */
+  sources?: ReplySource[];
 }
 
 /** How the turn ended. */
@@ -66,6 +70,19 @@ export interface TurnEnd {
   totalMs: number;
   /** Why the turn failed or was aborted (technical; never shown to customers). */
   error?: string;
+  /** The reply's numbers checked against the knowledge sent (lib/chat/numbers.ts). */
+  numbers?: NumberCheck;
+}
+
+export type Vote = 'up' | 'down';
+
+/** A visitor's vote on a reply: one per turn, changeable. */
+export interface TurnFeedback {
+  vote: Vote;
+  /** An optional short reason, as typed. */
+  reason?: string;
+  /** ISO 8601 time of the last change. */
+  at: string;
 }
 
 export interface TurnTrace extends Omit<TurnStart, 'kb'> {
@@ -80,6 +97,11 @@ export interface TurnTrace extends Omit<TurnStart, 'kb'> {
   error?: string;
   /** ISO 8601 time the turn ended. */
   finishedAt?: string;
+  /** Absent for turns recorded before sources were. */
+  sources?: ReplySource[];
+  /** Absent until the turn ended (and for turns recorded before the check). */
+  numbers?: NumberCheck;
+  feedback?: TurnFeedback;
 }
 
 export interface TraceStore {
@@ -95,6 +117,11 @@ export interface TraceStore {
    * history and the chat's model history are built from. Empty for any other pair.
    */
   listVisitorConversation(conversationId: string, visitorId: string): Promise<TurnTrace[]>;
+  /**
+   * Sets (or replaces) the feedback on a turn. False if there is no turn `turnId`. Whose turn
+   * it is, is the caller's check (app/api/feedback: the visitor's own replies only).
+   */
+  setFeedback(turnId: string, feedback: TurnFeedback): Promise<boolean>;
   /**
    * Retention: deletes up to `batchSize` turns made before `cutoff` (ISO 8601), oldest first,
    * with everything stored for them alone, in one short transaction. Returns how many went

@@ -166,3 +166,39 @@ describe('chat handler: prompt injection', () => {
     );
   }, 60_000);
 });
+
+describe('chat handler: sources and the number check', () => {
+  it('streams the scored pages as source parts (no pinned rule, no floor), stores them, and checks the reply’s numbers', async () => {
+    const h = harness();
+    const response = await h.handle(chatRequest(validBody('can I get a refund?')));
+    const events = (await response.text())
+      .split('\n')
+      .filter((line) => line.startsWith('data: {'))
+      .map((line) => JSON.parse(line.slice(6)) as { type: string; sourceId?: string; url?: string; title?: string });
+    const sources = events.filter((e) => e.type === 'source-url' || e.type === 'source-document');
+    expect(sources.find((s) => s.sourceId === 'billing/refund-policy.md')).toEqual({
+      type: 'source-url',
+      sourceId: 'billing/refund-policy.md',
+      url: '/help/billing/refund-policy',
+      title: 'Refund policy',
+    });
+    expect(sources.map((s) => s.sourceId)).not.toContain('rules/assistant-rules.md');
+    expect(new Set(sources.map((s) => s.sourceId)).size).toBe(sources.length); // grouped by page
+    expect(events.findIndex((e) => e.type === 'source-url')).toBeLessThan(events.findIndex((e) => e.type === 'text-delta'));
+
+    const trace = (await h.store.getTurn(response.headers.get('x-turn-id')!))!;
+    expect(trace.sources!.map((s) => s.page)).toEqual(sources.map((s) => s.sourceId));
+    const scoredPages = new Set(trace.explanation.sections.filter((s) => s.reason === 'scored').map((s) => s.source));
+    expect(new Set(trace.sources!.map((s) => s.page))).toEqual(scoredPages);
+    expect(trace.numbers).toBeDefined();
+    expect(trace.numbers!.unverified).toEqual([]); // the offline model quotes the sent sections: every number is in them
+  });
+
+  it('flags a number the sent knowledge does not state', async () => {
+    const h = harness({ model: recordingModel('Pro is $1,234.56 a month, and refunds take 14 days.') });
+    const response = await h.handle(chatRequest(validBody('how much is the Pro plan?')));
+    await response.text();
+    const trace = (await h.store.getTurn(response.headers.get('x-turn-id')!))!;
+    expect(trace.numbers).toEqual({ checked: 2, unverified: [{ text: '$1,234.56', kind: 'price', value: 1234.56, unit: 'USD' }] });
+  });
+});

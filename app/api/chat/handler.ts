@@ -12,8 +12,10 @@ import { kbVersionOf } from '../../../lib/traces/compact';
 import type { TraceStore } from '../../../lib/traces/types';
 import { conversationFromTurns, historyForTurn, type TurnHistory } from '../../../lib/chat/history';
 import type { ChatMessageMetadata, ChatUIMessage } from '../../../lib/chat/message';
+import { checkNumbers } from '../../../lib/chat/numbers';
 import { TurnRecorder } from '../../../lib/chat/recorder';
 import { semanticQueryFor } from '../../../lib/chat/semantic';
+import { replySources, sourcePart } from '../../../lib/chat/sources';
 import { customerMessagesOf, selectForTurn, toModelMessages } from '../../../lib/chat/turn';
 import { newVisitorId, visitorOf, visitorSetCookie } from '../../../lib/chat/visitor';
 import { startTurnTelemetry } from '../../../lib/telemetry/turn';
@@ -140,6 +142,7 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
     const telemetry = startTurnTelemetry(conversationId);
     const semantic = await semanticQueryFor(knowledge, customerMessagesOf(messages), request.signal);
     const selection = telemetry.select(knowledge, () => selectForTurn(knowledge.index, messages, knowledge.instructions, semantic));
+    const sources = replySources(selection.selection, knowledge.pages);
     const chat = deps.chat();
 
     // 6. Record the turn before the model is called, so even a crash mid-stream leaves a trace.
@@ -160,8 +163,10 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
         provider: chat.provider,
         modelId: chat.modelId,
         selectionUs: selection.selectionUs,
+        sources,
       });
-      recorder = new TurnRecorder(traces, turnId, startedAt);
+      // When the reply ends, its numbers are checked against the knowledge sent (lib/chat/numbers.ts).
+      recorder = new TurnRecorder(traces, turnId, startedAt, { checkReply: (reply) => checkNumbers(reply, selection.selection.context) });
     } catch (error) {
       telemetry.end(error);
       return unavailable('the turn could not be recorded', error);
@@ -185,13 +190,14 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
       experimental_telemetry: telemetry.model,
       ...telemetry.track(turnId, recorder.callbacks),
     }));
-    // The response starts now, with the turn id, while the model is still being asked:
-    // the customer's first byte does not wait for the provider's.
+    // The response starts now, with the turn id and the reply's sources (the AI SDK's source
+    // parts), while the model is still being asked: the first byte does not wait for the provider's.
     const metadata: ChatMessageMetadata = { turnId, conversationId };
     const customerError = (error: unknown) => describeModelError(error).customer;
     const stream = createUIMessageStream<ChatUIMessage>({
       execute: ({ writer }) => {
         writer.write({ type: 'start', messageMetadata: metadata });
+        for (const source of sources) writer.write(sourcePart(source));
         writer.merge(
           result.toUIMessageStream<ChatUIMessage>({
             sendStart: false,

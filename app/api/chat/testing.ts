@@ -34,12 +34,12 @@ export function chatModel(model: LanguageModelV3): ChatModel {
   };
 }
 
-/** The AI SDK's mock model, answering "Noted." to every call; `prompts` are the prompts it received. */
-export function recordingModel(): MockLanguageModelV3 & { readonly prompts: CallOptions['prompt'][] } {
+/** The AI SDK's mock model, answering `reply` ("Noted.") to every call; `prompts` are the prompts it received. */
+export function recordingModel(reply = 'Noted.'): MockLanguageModelV3 & { readonly prompts: CallOptions['prompt'][] } {
   const parts: StreamPart[] = [
     { type: 'stream-start', warnings: [] },
     { type: 'text-start', id: 't' },
-    { type: 'text-delta', id: 't', delta: 'Noted.' },
+    { type: 'text-delta', id: 't', delta: reply },
     { type: 'text-end', id: 't' },
     {
       type: 'finish',

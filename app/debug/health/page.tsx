@@ -1,5 +1,9 @@
 import Link from 'next/link';
 import { Card, Stat } from '@/components/debug/card';
+import { FeedbackHealth } from '@/components/debug/health-feedback';
+import { ReloadImpactCard } from '@/components/debug/health-reload';
+import { SynonymCandidates } from '@/components/debug/health-synonyms';
+import { loopHealth } from '@/lib/debug/loop-health';
 import { SemanticAdvicePanel } from '@/components/debug/semantic-advice-panel';
 import { healthReport } from '@/lib/debug/data';
 import { requireAdmin } from '@/lib/debug/access';
@@ -32,6 +36,7 @@ function PinnedShareBar({ share }: { share: number }) {
 export default async function HealthPage() {
   await requireAdmin(); // before anything is read: see lib/debug/access.ts
   const report = await healthReport();
+  const loop = await loopHealth();
   const { budget } = report;
   const neverSentShare = report.neverSent.length / Math.max(1, budget.sections);
   const neverSentTokenShare = report.neverSentTokens / Math.max(1, budget.kbTokens);
@@ -135,6 +140,10 @@ export default async function HealthPage() {
         </Card>
       </div>
 
+      <ReloadImpactCard reload={loop.reload} />
+
+      <FeedbackHealth feedback={loop.feedback} downVoted={loop.downVoted} />
+
       <Card
         title="Knowledge-base check"
         description="The findings of npm run kb:check for the knowledge base in service: rules that are not pinned, content that can never be sent, facts that disagree."
@@ -207,6 +216,8 @@ export default async function HealthPage() {
         )}
       </Card>
       <StorageCard storage={report.storage} />
+
+      <SynonymCandidates synonyms={loop.synonyms} />
     </div>
   );
 }

@@ -1,13 +1,14 @@
 import { refuseNonAdmin } from '@/lib/debug/access';
 import { healthReport } from '@/lib/debug/data';
+import { loopHealth } from '@/lib/debug/loop-health';
 import { json } from '@/lib/http';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-/** GET /api/debug/health — budget, coverage, never-sent and most-sent sections, vocabulary gaps. */
+/** GET /api/debug/health — budget, coverage, never-sent and most-sent sections, vocabulary gaps; `loop`: feedback, synonym candidates, the last reload's impact. */
 export async function GET() {
   const refused = await refuseNonAdmin();
   if (refused) return refused;
-  return json(await healthReport());
+  return json({ ...(await healthReport()), loop: await loopHealth() });
 }

@@ -4,6 +4,7 @@ import { StatusBadge } from '@/components/debug/badges';
 import { Card, Stat } from '@/components/debug/card';
 import { ContextViewer } from '@/components/debug/context-viewer';
 import { ExplanationSections, QueryTerms, SelectionSummary } from '@/components/debug/explanation-view';
+import { ReplyReview } from '@/components/debug/reply-review';
 import { SPLIT_COLORS, TokenBar } from '@/components/debug/token-bar';
 import { turnDetail } from '@/lib/debug/data';
 import { requireAdmin } from '@/lib/debug/access';
@@ -79,9 +80,7 @@ export default async function TurnPage({ params }: { params: Promise<{ id: strin
       <ExplanationSections explanation={e} />
 
       <Card title="Reply" description={trace.status === 'ok' ? 'As streamed to the customer.' : 'What had streamed when the turn ended.'}>
-        <p className="whitespace-pre-wrap text-sm text-slate-800" data-testid="turn-reply">
-          {trace.reply || <span className="text-slate-400">(no text)</span>}
-        </p>
+        <ReplyReview trace={trace} />
       </Card>
 
       <ContextViewer text={trace.systemPrompt} title="Exact system text sent to the model" />

@@ -1,0 +1,46 @@
+import { visitorOf } from '../../../lib/chat/visitor';
+import { formatIssues } from '../../../lib/format';
+import { bodyFailureResponse, json, jsonError, readJsonBody } from '../../../lib/http';
+import type { TraceStore } from '../../../lib/traces/types';
+import { feedbackSchema } from './schema';
+
+export interface FeedbackDependencies {
+  traces: () => TraceStore;
+  visitorSecret: () => Uint8Array;
+}
+
+const MAX_BODY_BYTES = 4096;
+
+/**
+ * POST /api/feedback — a thumbs up or down (and an optional short reason) on one reply.
+ * One vote per reply: voting again replaces it. Only the visitor whose conversation the reply
+ * is in can vote on it (their signed cookie, lib/chat/visitor.ts); for anyone else the reply
+ * does not exist (404), the same answer as for an id nobody used.
+ *
+ * 200 `{ turnId, vote, reason? }`; 400 a body that is not `{ turnId, vote, reason? }` (saying
+ * what is wrong); 403 no visitor cookie; 404 not a reply of this visitor; 409 the reply has
+ * not finished; 415/413 not JSON / too large; 503 the trace store is unavailable.
+ */
+export function createFeedbackHandler(deps: FeedbackDependencies) {
+  return async function handle(request: Request): Promise<Response> {
+    const body = await readJsonBody(request, MAX_BODY_BYTES);
+    if (!body.ok) return bodyFailureResponse(body);
+    const parsed = feedbackSchema.safeParse(body.value);
+    if (!parsed.success) return jsonError(400, formatIssues(parsed.error.issues, 'body'));
+    const { turnId, vote, reason } = parsed.data;
+
+    const visitor = visitorOf(request, deps.visitorSecret());
+    if (!visitor) return jsonError(403, 'no visitor cookie: vote from the chat the reply was shown in');
+    try {
+      const traces = deps.traces();
+      const turn = await traces.getTurn(turnId);
+      if (!turn || turn.visitorId !== visitor) return jsonError(404, 'no reply with this id in your conversations');
+      if (turn.status === 'pending' || !turn.reply.trim()) return jsonError(409, 'this reply has not finished yet: vote once it has');
+      await traces.setFeedback(turnId, { vote, ...(reason ? { reason } : {}), at: new Date().toISOString() });
+    } catch (error) {
+      console.error('[feedback] the trace store could not be written:', error);
+      return jsonError(503, 'Feedback cannot be saved right now. Please try again later.');
+    }
+    return json({ turnId, vote, ...(reason ? { reason } : {}) });
+  };
+}

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { checkNumbers, numberMentions, numberValue } from './numbers';
+
+const mention = (text: string) => numberMentions(text).map((m) => [m.kind, m.unit, m.value]);
+
+describe('numberValue', () => {
+  it('reads thousands and decimal separators', () => {
+    expect(numberValue('1,299.00')).toBe(1299);
+    expect(numberValue('1.299,00')).toBe(1299);
+    expect(numberValue('12,50')).toBe(12.5);
+    expect(numberValue('1,000,000')).toBe(1_000_000);
+    expect(numberValue('1.000.000')).toBe(1_000_000);
+    expect(numberValue('1\u00a0299')).toBe(1299);
+    expect(numberValue('4.5')).toBe(4.5);
+  });
+});
+
+describe('numberMentions', () => {
+  it('reads prices with currency symbols and codes, before or after', () => {
+    expect(mention('Pro is $79/month, Business $1,299.00 a year')).toEqual([
+      ['price', 'USD', 79],
+      ['price', 'USD', 1299],
+    ]);
+    expect(mention('€12,50 or 79 EUR or £5 or 20 dollars or USD 40')).toEqual([
+      ['price', 'EUR', 12.5],
+      ['price', 'EUR', 79],
+      ['price', 'GBP', 5],
+      ['price', 'USD', 20],
+      ['price', 'USD', 40],
+    ]);
+  });
+
+  it('reads percentages, durations and amounts', () => {
+    expect(mention('a 20% discount, 15 percent off')).toEqual([
+      ['percent', '%', 20],
+      ['percent', '%', 15],
+    ]);
+    expect(mention('within 14 days, a 30-day trial, 5 business days, 2 hours, 12 months')).toEqual([
+      ['duration', 'day', 14],
+      ['duration', 'day', 30],
+      ['duration', 'day', 5],
+      ['duration', 'hour', 2],
+      ['duration', 'month', 12],
+    ]);
+    expect(mention('100 GB of storage, 25 Mbps, 3 seats, 10 users')).toEqual([
+      ['amount', 'gb', 100],
+      ['amount', 'mbps', 25],
+      ['amount', 'seat', 3],
+      ['amount', 'user', 10],
+    ]);
+  });
+
+  it('gives both ends of a range the unit it shows once', () => {
+    expect(mention('$10–20 per seat')).toEqual([
+      ['price', 'USD', 10],
+      ['price', 'USD', 20],
+    ]);
+    expect(mention('3 to 5 business days')).toEqual([
+      ['duration', 'day', 3],
+      ['duration', 'day', 5],
+    ]);
+    expect(mention('between 10-20%')).toEqual([
+      ['percent', '%', 10],
+      ['percent', '%', 20],
+    ]);
+  });
+
+  it('ignores numbers inside URLs, e-mail addresses and link targets', () => {
+    expect(mention('see https://example.com/plans/99-days?price=$5 and [the page](/help/30-days) or billing2024@lumacast.com')).toEqual([]);
+    expect(mention('[14 days](https://example.com/x/7-days)')).toEqual([['duration', 'day', 14]]);
+  });
+
+  it('ignores numbers without a unit', () => {
+    expect(mention('Step 2: open version 3.1, pick 1080p, H.264, 24/7 support, 4K, 3 business reasons')).toEqual([]);
+  });
+
+  it('keeps the text as written', () => {
+    expect(numberMentions('only $1,299.00 or a 14-day trial').map((m) => m.text)).toEqual(['$1,299.00', '14-day']);
+  });
+});
+
+describe('checkNumbers', () => {
+  const knowledge = [
+    '## Verified facts › Verified prices',
+    '',
+    '| Plan | Price |',
+    '| Starter | $19/month |',
+    '| Pro | $79/month |',
+    '',
+    '## Refund policy',
+    '',
+    'Ask within 14 days of the first charge. Annual plans: within 30 days, pro-rated. Refunds take 5–10 business days.',
+  ].join('\n');
+
+  it('passes numbers the sent knowledge states, whatever their formatting', () => {
+    const check = checkNumbers('Pro costs $79.00 a month; ask within 14 days (a 30-day window for annual plans). Refunds take 5 to 10 days.', knowledge);
+    expect(check.unverified).toEqual([]);
+    expect(check.checked).toBe(5); // $79, 14, 30, 5 and 10 days
+  });
+
+  it('flags a price, percentage or duration the knowledge does not state', () => {
+    const check = checkNumbers('Pro costs $89 a month, with a 20% discount for annual plans, refunds within 60 days. Pro costs $89.', knowledge);
+    expect(check.unverified.map((m) => m.text)).toEqual(['$89', '20%', '60 days']);
+  });
+
+  it('compares units: the same number with another unit or currency is not verified', () => {
+    expect(checkNumbers('Pro costs €79.', knowledge).unverified.map((m) => m.text)).toEqual(['€79']);
+    expect(checkNumbers('within 14 hours', knowledge).unverified.map((m) => m.text)).toEqual(['14 hours']);
+  });
+
+  it('does not read numbers written as words (a documented limit)', () => {
+    expect(checkNumbers('within fourteen days, or two weeks', knowledge)).toEqual({ checked: 0, unverified: [] });
+  });
+});

@@ -1,0 +1,166 @@
+/**
+ * Unverified numbers in a reply: the prices, percentages, durations and amounts a reply
+ * states, checked against the knowledge that was sent with the question (the pinned block —
+ * verified prices, rules — and the selected sections). A number the sent text never states,
+ * with the same unit, is flagged: the assistant may have made it up. A check, not a guarantee.
+ *
+ * What counts as a number to check: digits with a unit next to them —
+ * - a price: a currency symbol or code before or after (`$79`, `€12,50`, `79 USD`, `$1,299.00/year`);
+ * - a percentage: `20%`, `20 percent`;
+ * - a duration: `14 days`, `14-day`, `3 business days`, `2 hours`, `12 months`;
+ * - an amount: data sizes and rates (`100 GB`, `25 Mbps`) and counts of seats, users, viewers, videos.
+ * A range gives both ends the unit it shows once (`$10–20`, `3 to 5 days`). Numbers inside
+ * URLs, e-mail addresses and link targets are ignored, and so are bare numbers (step 2,
+ * version 3.1, 1080p, H.264): without a unit there is nothing to compare.
+ *
+ * Limits: numbers written as words ("fourteen days", "a week") are not read; units are not
+ * converted (a reply's "2 weeks" does not match the knowledge's "14 days", "1 TB" does not
+ * match "1,000 GB": it is flagged); currencies are compared by symbol (`$` is USD); business
+ * days count as days; the number only has to occur somewhere in the sent text with its unit,
+ * not in the right sentence ("Pro costs $12" passes if Starter costs $12).
+ */
+
+export type NumberKind = 'price' | 'percent' | 'duration' | 'amount';
+
+export interface NumberMention {
+  /** As written, with its unit: `$1,299.00`, `14-day`, `20%`. */
+  text: string;
+  kind: NumberKind;
+  value: number;
+  /** Normalised: `USD`, `%`, `day`, `gb`, `user`, … */
+  unit: string;
+}
+
+export interface NumberCheck {
+  /** Numbers with a unit the reply states (distinct by kind, unit and value). */
+  checked: number;
+  /** Those the sent knowledge does not state, in reply order. */
+  unverified: NumberMention[];
+}
+
+const CURRENCY_SYMBOL: Record<string, string> = { $: 'USD', 'us$': 'USD', '€': 'EUR', '£': 'GBP' };
+const CURRENCY_WORD: Record<string, string> = {
+  usd: 'USD', dollar: 'USD', dollars: 'USD', eur: 'EUR', euro: 'EUR', euros: 'EUR', gbp: 'GBP', pound: 'GBP', pounds: 'GBP',
+};
+const DURATION: Record<string, string> = {
+  second: 'second', seconds: 'second', sec: 'second', secs: 'second',
+  minute: 'minute', minutes: 'minute', min: 'minute', mins: 'minute',
+  hour: 'hour', hours: 'hour', hr: 'hour', hrs: 'hour',
+  day: 'day', days: 'day', week: 'week', weeks: 'week', month: 'month', months: 'month', year: 'year', years: 'year',
+};
+const AMOUNT: Record<string, string> = {
+  kb: 'kb', mb: 'mb', gb: 'gb', tb: 'tb', kib: 'kib', mib: 'mib', gib: 'gib', tib: 'tib', kbps: 'kbps', mbps: 'mbps', gbps: 'gbps',
+  seat: 'seat', seats: 'seat', user: 'user', users: 'user', member: 'member', members: 'member',
+  viewer: 'viewer', viewers: 'viewer', video: 'video', videos: 'video',
+};
+
+/** A number as written: thousands grouped by `,` `.` or a no-break space, an optional decimal part. */
+const NUMBER = /(?<![\p{L}\p{N}_.,\u00a0\u202f])(\d{1,3}(?:[,.\u00a0\u202f]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)(?![\p{L}\p{N}_]|[.,]\d)/gu;
+const PREFIX = /(us\$|[$€£]|\b(?:usd|eur|gbp))\s?$/i;
+const SUFFIX = /^(?:\s?(%)|\s?-?\s?(percent|per cent)\b|\s?([$€£])|[\s-]?(business|working)?[\s-]?([a-z]+)\b)/i;
+const RANGE_BETWEEN = /^\s*(?:-|–|—|to)\s*(?:us\$|[$€£])?\s*$/i;
+
+/** URLs, e-mail addresses and markdown link targets, blanked so their digits are not read. */
+function withoutLinks(text: string): string {
+  return text
+    .replace(/\]\([^)\s]*\)/g, (m) => ' '.repeat(m.length))
+    .replace(/\b(?:https?:\/\/|www\.)[^\s<>)]+/gi, (m) => ' '.repeat(m.length))
+    .replace(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, (m) => ' '.repeat(m.length));
+}
+
+/** "1,299.00" → 1299, "12,50" → 12.5, "1.000.000" → 1000000, "1 299" (no-break space) → 1299. */
+export function numberValue(written: string): number {
+  const s = written.replace(/[\u00a0\u202f]/g, '');
+  const lastComma = s.lastIndexOf(',');
+  const lastDot = s.lastIndexOf('.');
+  if (lastComma >= 0 && lastDot >= 0) {
+    const decimal = lastComma > lastDot ? ',' : '.';
+    const thousands = decimal === ',' ? '.' : ',';
+    return Number(s.split(thousands).join('').replace(decimal, '.'));
+  }
+  if (lastComma >= 0) return /^\d{1,3}(,\d{3})+$/.test(s) ? Number(s.replace(/,/g, '')) : Number(s.replace(',', '.'));
+  if (/^\d{1,3}(\.\d{3}){2,}$/.test(s)) return Number(s.replace(/\./g, ''));
+  return Number(s);
+}
+
+interface Found {
+  start: number;
+  end: number;
+  /** Where the digits end (a range's separator starts here when the number has no suffix). */
+  digitsEnd: number;
+  value: number;
+  kind?: NumberKind;
+  unit?: string;
+  hasSuffix: boolean;
+}
+
+function unitAfter(after: string): { kind: NumberKind; unit: string; length: number } | undefined {
+  const m = SUFFIX.exec(after);
+  if (!m) return undefined;
+  if (m[1] || m[2]) return { kind: 'percent', unit: '%', length: m[0].length };
+  if (m[3]) return { kind: 'price', unit: CURRENCY_SYMBOL[m[3].toLowerCase()]!, length: m[0].length };
+  const word = m[5]!.toLowerCase();
+  if (DURATION[word]) return { kind: 'duration', unit: DURATION[word], length: m[0].length };
+  if (m[4]) return undefined; // "3 business reasons": business/working only before a duration
+  if (CURRENCY_WORD[word]) return { kind: 'price', unit: CURRENCY_WORD[word], length: m[0].length };
+  if (AMOUNT[word]) return { kind: 'amount', unit: AMOUNT[word], length: m[0].length };
+  return undefined;
+}
+
+function scan(text: string): Found[] {
+  const found: Found[] = [];
+  for (const m of text.matchAll(NUMBER)) {
+    const digitsStart = m.index;
+    const digitsEnd = digitsStart + m[0].length;
+    const prefix = PREFIX.exec(text.slice(Math.max(0, digitsStart - 5), digitsStart));
+    const suffix = unitAfter(text.slice(digitsEnd, digitsEnd + 24));
+    const item: Found = {
+      start: prefix ? digitsStart - prefix[0].length : digitsStart,
+      end: suffix ? digitsEnd + suffix.length : digitsEnd,
+      digitsEnd,
+      value: numberValue(m[0]),
+      hasSuffix: suffix !== undefined,
+    };
+    const currency = prefix ? (CURRENCY_SYMBOL[prefix[1]!.toLowerCase()] ?? CURRENCY_WORD[prefix[1]!.toLowerCase()]) : undefined;
+    if (currency) Object.assign(item, { kind: 'price', unit: currency });
+    else if (suffix) Object.assign(item, { kind: suffix.kind, unit: suffix.unit });
+    found.push(item);
+  }
+  // Ranges: "$10–20" gives 20 the currency, "3 to 5 days" gives 3 the unit.
+  for (let i = 0; i + 1 < found.length; i++) {
+    const a = found[i]!;
+    const b = found[i + 1]!;
+    if (a.hasSuffix || !RANGE_BETWEEN.test(text.slice(a.digitsEnd, b.start))) continue;
+    if (!a.kind && b.kind) Object.assign(a, { kind: b.kind, unit: b.unit });
+    else if (a.kind && !b.kind) Object.assign(b, { kind: a.kind, unit: a.unit });
+  }
+  return found;
+}
+
+/** The numbers with a unit that `text` states, in order (links ignored). */
+export function numberMentions(text: string): NumberMention[] {
+  const clean = withoutLinks(text);
+  return scan(clean)
+    .filter((f) => f.kind && Number.isFinite(f.value))
+    .map((f) => ({ text: text.slice(f.start, f.end).trim(), kind: f.kind!, value: f.value, unit: f.unit! }));
+}
+
+const keyOf = (m: NumberMention) => `${m.kind}:${m.unit}:${m.value}`;
+
+/**
+ * Checks a reply's numbers against the knowledge sent with its question: `knowledge` is the
+ * sent text, pinned block first (selection.context). A number is verified when the same
+ * value with the same unit occurs anywhere in it.
+ */
+export function checkNumbers(reply: string, knowledge: string): NumberCheck {
+  const known = new Set(numberMentions(knowledge).map(keyOf));
+  const seen = new Set<string>();
+  const unverified: NumberMention[] = [];
+  for (const mention of numberMentions(reply)) {
+    const key = keyOf(mention);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (!known.has(key)) unverified.push(mention);
+  }
+  return { checked: seen.size, unverified };
+}

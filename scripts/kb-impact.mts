@@ -1,0 +1,152 @@
+/**
+ * kb:impact — what would this KB edit change? The questions of recent real turns (or a
+ * file of questions) asked of the base KB and of the working KB.
+ *
+ *   npm run kb:impact -- --base <git ref or folder> [--kb DIR] [--questions FILE] [--turns N] [--json]
+ *
+ * Exit 0 when no pinned rule stops being sent, 1 when one does (or a KB cannot be loaded),
+ * 2 on usage errors: it can guard a KB pull request in CI.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { formatIssues } from '../lib/format.ts';
+import { formatImpact, kbImpact, type ImpactQuestion } from '../lib/kb-impact/impact.ts';
+import { createRetrievalIndex, KnowledgeBaseError, loadKnowledgeBase, RetrievalConfigError, type RetrievalIndex } from '../lib/retrieval/index.ts';
+import { SqliteTraceStore } from '../lib/traces/sqlite.ts';
+
+const usage = `usage: npm run kb:impact -- --base <git ref or folder> [options]
+
+  --base REF|DIR      the KB before the edit: a folder, or a git ref (the working KB's folder at that commit)
+  --kb DIR            the working KB (default: KB_PATH, else content/)
+  --questions FILE    questions to ask: one per line, or {"q": "...", "history": ["..."]} per line
+                      (default: the newest turns in the trace store at TRACE_DB_PATH, else data/traces.db)
+  --turns N           how many of the newest turns to read (default: 500)
+  --budget TOKENS, --floor TOKENS   selector settings (default: KB_BUDGET, KB_FLOOR, else the defaults)
+  --json              the report as one JSON document
+  -h, --help          this text`;
+
+class UsageError extends Error {}
+
+const lineSchema = z.strictObject({ q: z.string().min(1), history: z.array(z.string()).optional() });
+
+function numberOption(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new UsageError(`--${name} needs a whole number, got "${value}"`);
+  return parsed;
+}
+
+/** The base KB's folder: the folder given, or the working KB's folder as it was at a git ref (extracted to a temporary folder). */
+function baseFolder(base: string, workKb: string): { folder: string; cleanup: () => void } {
+  if (existsSync(base) && statSync(base).isDirectory()) return { folder: path.resolve(base), cleanup: () => {} };
+  const kbDir = path.resolve(workKb);
+  const git = (args: string[]) => spawnSync('git', ['-C', kbDir, ...args], { encoding: 'utf8' });
+  const top = git(['rev-parse', '--show-toplevel']);
+  if (top.status !== 0) throw new UsageError(`--base ${base}: not a folder, and ${kbDir} is not in a git repository`);
+  if (git(['rev-parse', '--verify', '--quiet', `${base}^{commit}`]).status !== 0) throw new UsageError(`--base ${base}: not a folder and not a git ref`);
+  const relative = path.relative(top.stdout.trim(), kbDir) || '.';
+  const temporary = mkdtempSync(path.join(tmpdir(), 'kb-impact-base-'));
+  const archive = execFileSync('git', ['-C', top.stdout.trim(), 'archive', '--format=tar', base, '--', relative], { maxBuffer: 1 << 30 });
+  execFileSync('tar', ['-x', '-C', temporary], { input: archive });
+  return { folder: path.join(temporary, relative), cleanup: () => rmSync(temporary, { recursive: true, force: true }) };
+}
+
+function questionsFromFile(file: string): ImpactQuestion[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read --questions file ${file}: ${(error as NodeJS.ErrnoException).code}`);
+  }
+  const questions: ImpactQuestion[] = [];
+  text.split('\n').forEach((line, i) => {
+    const trimmed = line.trim();
+    if (!trimmed) return;
+    if (!trimmed.startsWith('{')) return void questions.push({ messages: [trimmed] });
+    try {
+      const item = lineSchema.parse(JSON.parse(trimmed));
+      questions.push({ messages: [...(item.history ?? []).slice(-1), item.q] });
+    } catch (error) {
+      const detail = error instanceof z.ZodError ? formatIssues(error.issues, 'line') : (error as Error).message;
+      throw new UsageError(`${file}:${i + 1}: expected a question or {"q": "...", "history"?: ["..."]}: ${detail}`);
+    }
+  });
+  return questions;
+}
+
+async function questionsFromTraces(file: string, turns: number): Promise<ImpactQuestion[]> {
+  if (!existsSync(file)) throw new UsageError(`no trace database at ${file}: set TRACE_DB_PATH or give --questions FILE`);
+  const store = new SqliteTraceStore(file);
+  try {
+    return (await store.recentQuestions(turns)).map((q) => ({ messages: q.messages, turnId: q.turnId }));
+  } finally {
+    await store.close();
+  }
+}
+
+function indexOf(folder: string, config: { budget?: number; floor?: number }): RetrievalIndex {
+  return createRetrievalIndex(loadKnowledgeBase(folder), config);
+}
+
+async function main(argv: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        base: { type: 'string' },
+        kb: { type: 'string' },
+        questions: { type: 'string' },
+        turns: { type: 'string' },
+        budget: { type: 'string' },
+        floor: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) {
+    console.log(usage);
+    return 0;
+  }
+  if (!values.base) throw new UsageError('--base is required: the KB before the edit (a git ref or a folder)');
+  const workKb = values.kb ?? process.env.KB_PATH ?? 'content';
+  const config = {
+    budget: numberOption('budget', values.budget ?? process.env.KB_BUDGET),
+    floor: numberOption('floor', values.floor ?? process.env.KB_FLOOR),
+  };
+  const questions = values.questions
+    ? questionsFromFile(values.questions)
+    : await questionsFromTraces(process.env.TRACE_DB_PATH || 'data/traces.db', numberOption('turns', values.turns) ?? 500);
+  const work = indexOf(workKb, config);
+  const base = baseFolder(values.base, workKb);
+  let report;
+  try {
+    report = kbImpact(indexOf(base.folder, config), work, questions);
+  } finally {
+    base.cleanup();
+  }
+  console.log(values.json ? JSON.stringify(report, null, 2) : formatImpact(report));
+  return report.lostRules.length > 0 ? 1 : 0;
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof UsageError) {
+    console.error(`kb:impact: ${error.message}\n\n${usage}`);
+    process.exitCode = 2;
+  } else if (error instanceof KnowledgeBaseError || error instanceof RetrievalConfigError) {
+    console.error(`kb:impact: ${error.message}`);
+    process.exitCode = 1;
+  } else {
+    throw error;
+  }
+}
