@@ -488,7 +488,7 @@ export class SqliteTraceStore implements TraceStore, InspectorStore, AdminStateS
    * Deletes up to `batchSize` turns made before `cutoff` (ISO 8601), oldest first, with their
    * sections and payloads, in one short transaction; returns how many went. turn_sections has
    * no index leading with turn_seq, so its rows go first, found through the primary key (one
-   * range seek per section ref), with foreign keys off for the batch: with them on, SQLite
+   * range seek per section ref), with foreign keys off for the batch (payloads and feedback are deleted by hand): with them on, SQLite
    * would scan turn_sections once per deleted turn for the cascade. better-sqlite3 is
    * synchronous: nothing else runs on the connection while they are off.
    */
@@ -501,6 +501,7 @@ export class SqliteTraceStore implements TraceStore, InspectorStore, AdminStateS
       this.db.transaction(() => {
         this.sql.deleteTurnSections.run(seqs[0], seqs.at(-1), list);
         this.sql.deleteTurnPayloads.run(list);
+        this.sql.deleteTurnFeedback.run(list);
         this.sql.deleteTurns.run(list);
       })();
     } finally {
@@ -607,6 +608,8 @@ function statements(db: Database.Database) {
       WHERE section_ref IN (SELECT ref FROM section_refs) AND turn_seq BETWEEN ? AND ?
         AND turn_seq IN (SELECT value FROM json_each(?))`),
     deleteTurnPayloads: db.prepare('DELETE FROM turn_payloads WHERE turn_seq IN (SELECT value FROM json_each(?))'),
+    // With foreign keys off for the batch nothing cascades: every table keyed by turn_seq is listed here.
+    deleteTurnFeedback: db.prepare('DELETE FROM turn_feedback WHERE turn_seq IN (SELECT value FROM json_each(?))'),
     deleteTurns: db.prepare('DELETE FROM turns WHERE seq IN (SELECT value FROM json_each(?))'),
     adminState: db.prepare('SELECT value FROM admin_state WHERE key = ?').pluck(),
     bumpAdminState: db.prepare(

@@ -327,6 +327,20 @@ describe.each(BACKENDS)('trace store contract: $name', (backend) => {
       expect(traffic.find((s) => s.sectionId === 'rules.md#refunds')?.sent).toBe(1); // the deleted turns' sections went too
       expect(await store.deleteTurnsBefore('2020-01-01T00:00:00.000Z', 10)).toBe(0);
     });
+
+    it('deletes what was stored with a turn (its feedback too): a turn made after every old one went starts clean', async () => {
+      const { store } = await backend.open();
+      const old = turn('refund', { createdAt: '2020-01-01T00:00:00.000Z' });
+      await store.startTurn(old);
+      await store.finishTurn(old.id, { status: 'ok', reply: 'r', totalMs: 1 });
+      expect(await store.setFeedback(old.id, { vote: 'down', reason: 'wrong', at: '2020-01-01T00:01:00.000Z' })).toBe(true);
+      expect(await store.deleteTurnsBefore('2021-01-01T00:00:00.000Z', 10)).toBe(1);
+      const next = turn('refund policy', { createdAt: '2026-01-01T00:00:00.000Z' });
+      await store.startTurn(next);
+      expect((await store.getTurn(next.id))!.feedback).toBeUndefined();
+      expect((await store.listTurns({ feedback: 'any' }, 1, 10)).total).toBe(0);
+      expect(await store.downVotedSections(10)).toEqual([]);
+    });
   });
 
   describe('admin sessions', () => {
