@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { env, EnvError } from '../lib/env.ts';
-import { createPostgresPool, migratePostgres, POSTGRES_MIGRATIONS } from '../lib/traces/postgres.ts';
+import { createPostgresPool, databaseLabel, migratePostgres, POSTGRES_MIGRATIONS } from '../lib/traces/postgres.ts';
 import { MIGRATIONS, openTraceDatabase } from '../lib/traces/sqlite.ts';
 
 try {
@@ -17,8 +17,7 @@ try {
     const pool = createPostgresPool(settings.DATABASE_URL, { max: 1, connectionTimeoutMillis: 10_000 });
     try {
       await migratePostgres(pool);
-      const url = new URL(settings.DATABASE_URL);
-      console.log(`PostgreSQL ${url.hostname}:${url.port || 5432}${url.pathname}: schema version ${POSTGRES_MIGRATIONS.length}`);
+      console.log(`PostgreSQL ${databaseLabel(settings.DATABASE_URL)}: schema version ${POSTGRES_MIGRATIONS.length}`);
     } finally {
       await pool.end();
     }

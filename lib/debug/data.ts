@@ -5,6 +5,7 @@ import { getKnowledge, type Knowledge } from '../knowledge';
 import { analyze, budgetHealth, contentWords, headingPath, selectContext, unembeddedCount, type Explanation } from '../retrieval/index';
 import { env } from '../env';
 import { getInspectorStore, getTraceStore } from '../traces';
+import { databaseLabel } from '../traces/postgres';
 import { retentionStatus, type RetentionStatus } from '../traces/retention';
 import type { InspectorStore, SectionTraffic } from '../traces/inspector';
 import type { TurnTrace } from '../traces/types';
@@ -107,10 +108,9 @@ export interface StorageReport {
 
 async function storageReport(inspector: InspectorStore, turns: number): Promise<StorageReport> {
   const settings = env();
-  const url = settings.DATABASE_URL ? new URL(settings.DATABASE_URL) : undefined;
   return {
-    engine: url ? 'PostgreSQL' : 'SQLite',
-    where: url ? `${url.hostname}:${url.port || 5432}${url.pathname}` : settings.TRACE_DB_PATH,
+    engine: settings.DATABASE_URL ? 'PostgreSQL' : 'SQLite',
+    where: settings.DATABASE_URL ? databaseLabel(settings.DATABASE_URL) : settings.TRACE_DB_PATH,
     turns,
     oldestTurnAt: await inspector.oldestTurnAt(),
     retention: retentionStatus(),

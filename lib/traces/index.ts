@@ -5,7 +5,7 @@ import type pg from 'pg';
 import type { AdminStateStore } from '../admin/sessions';
 import { env } from '../env';
 import type { InspectorStore } from './inspector';
-import { createPostgresPool, PostgresTraceStore } from './postgres';
+import { createPostgresPool, databaseLabel, PostgresTraceStore } from './postgres';
 import { startRetention } from './retention';
 import { openTraceDatabase, SqliteTraceStore } from './sqlite';
 import type { TraceStore } from './types';
@@ -75,7 +75,7 @@ export function getPostgres(): { pool: pg.Pool; ready: Promise<void> } | undefin
 export async function openServerStore(): Promise<void> {
   const settings = env();
   const where = settings.DATABASE_URL
-    ? (({ hostname, port, pathname }) => `PostgreSQL ${hostname}:${port || 5432}${pathname}`)(new URL(settings.DATABASE_URL))
+    ? `PostgreSQL ${databaseLabel(settings.DATABASE_URL)}`
     : `SQLite ${settings.TRACE_DB_PATH}`;
   try {
     await getServerStore().ready();

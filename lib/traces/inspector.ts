@@ -4,8 +4,8 @@ import type { TurnStatus, Vote } from './types';
 /**
  * Read-side queries behind /debug: the turns list with its filters, per-section statistics
  * (most sent, never sent) and the turns to look for vocabulary gaps in. `InspectorStore` is
- * what /debug reads; each trace store implements it beside `TraceStore` (both by delegating
- * to SqlInspector, the SQL here, with their dialect), so the chat route never depends on it and
+ * what /debug reads; each trace store implements it beside `TraceStore` (both extend
+ * SqlInspector, the SQL here, with their dialect and query function), so the chat route never depends on it and
  * /debug never reaches into a store's database handle. No text analysis here: the KB's
  * analyzer works on what these queries return (lib/debug/gaps.ts).
  */
@@ -212,7 +212,7 @@ export class SqlInspector implements InspectorStore {
   private readonly loop: LoopQueries;
 
   constructor(
-    private readonly query: Query,
+    protected readonly query: Query,
     private readonly dialect: InspectorDialect,
   ) {
     this.loop = new LoopQueries(query, dialect.placeholder);

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { AdminStateStore } from '../admin/sessions';
 import { compactTurn, textHash, type KbVersion, type PromptFrame } from './compact';
-import { SqlInspector, tsQuery, type InspectorStore, type TurnFilter } from './inspector';
+import { SqlInspector, tsQuery, type InspectorStore } from './inspector';
 import {
   KbVersionCache,
   kbVersionFromRows,
@@ -187,6 +187,12 @@ const TYPES = {
   },
 } as unknown as pg.CustomTypesConfig;
 
+/** A DATABASE_URL as logs and /debug may show it: host, port and database, never the user or password. */
+export function databaseLabel(url: string): string {
+  const { hostname, port, pathname } = new URL(url);
+  return `${hostname}:${port || 5432}${pathname}`;
+}
+
 export interface PostgresOptions {
   /** Connections this process keeps at most (default 10). */
   max?: number;
@@ -265,8 +271,7 @@ const FINISH_TURN = `UPDATE turns SET ${TURN_FINISH_COLUMNS.map((c, i) => `${c} 
   WHERE id = $1 AND status = 'pending'`;
 
 /** The trace store, the inspector's queries and the admin state over one PostgreSQL database. */
-export class PostgresTraceStore implements TraceStore, InspectorStore, AdminStateStore {
-  private readonly inspector: SqlInspector;
+export class PostgresTraceStore extends SqlInspector implements TraceStore, InspectorStore, AdminStateStore {
   private readonly written = new WeakMap<KbVersion, { id: number; refs: number[] }>();
   private readonly read = new KbVersionCache();
   private readonly frames = new Map<string, number>();
@@ -277,23 +282,19 @@ export class PostgresTraceStore implements TraceStore, InspectorStore, AdminStat
     readonly pool: pg.Pool,
     readonly migrated: Promise<void> = migratePostgres(pool),
   ) {
+    // Every read (the inspector's and this store's) waits for the migrations.
+    super(async <Row>(sql: string, params: unknown[]) => {
+      await migrated;
+      return (await pool.query(sql, params)).rows as Row[];
+    }, PG_DIALECT);
     // A failed migration is reported by the calls that wait for it, not as an unhandled rejection.
     migrated.catch(() => {});
-    this.inspector = new SqlInspector(async <Row>(sql: string, params: unknown[]) => {
-      await this.migrated;
-      return (await this.pool.query(sql, params)).rows as Row[];
-    }, PG_DIALECT);
   }
 
   /** Resolves when the schema is up to date and the database answers. */
   async ready(): Promise<void> {
     await this.migrated;
     await this.pool.query('SELECT 1');
-  }
-
-  private async query<Row extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<Row[]> {
-    await this.migrated;
-    return (await this.pool.query<Row>(sql, params)).rows;
   }
 
   async startTurn(turn: TurnStart): Promise<void> {
@@ -508,46 +509,6 @@ export class PostgresTraceStore implements TraceStore, InspectorStore, AdminStat
   async close(): Promise<void> {
     await this.migrated.catch(() => {});
     await this.pool.end();
-  }
-
-  listTurns(filter: TurnFilter, page: number, pageSize: number) {
-    return this.inspector.listTurns(filter, page, pageSize);
-  }
-
-  countTurns() {
-    return this.inspector.countTurns();
-  }
-
-  oldestTurnAt() {
-    return this.inspector.oldestTurnAt();
-  }
-
-  sectionTraffic() {
-    return this.inspector.sectionTraffic();
-  }
-
-  thinMatchTurns(options?: { lowScore?: number; maxTurns?: number }) {
-    return this.inspector.thinMatchTurns(options);
-  }
-
-  recentTurnScores(limit: number) {
-    return this.inspector.recentTurnScores(limit);
-  }
-
-  feedbackByDay(options: { since: string }) {
-    return this.inspector.feedbackByDay(options);
-  }
-
-  downVotedSections(limit: number) {
-    return this.inspector.downVotedSections(limit);
-  }
-
-  conversationTurns(maxTurns: number) {
-    return this.inspector.conversationTurns(maxTurns);
-  }
-
-  recentQuestions(limit: number) {
-    return this.inspector.recentQuestions(limit);
   }
 
   async setFeedback(turnId: string, feedback: TurnFeedback): Promise<boolean> {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { AdminStateStore } from '../admin/sessions';
 import { compactTurn, textHash, type KbVersion, type PromptFrame } from './compact';
-import { ftsQuery, SqlInspector, type InspectorStore, type TurnFilter } from './inspector';
+import { ftsQuery, SqlInspector, type InspectorStore } from './inspector';
 import {
   KbVersionCache,
   kbVersionFromRows,
@@ -350,9 +350,8 @@ const SQLITE_DIALECT = {
 };
 
 /** The trace store (write path, TraceStore) and the inspector's queries (InspectorStore) over one SQLite database. */
-export class SqliteTraceStore implements TraceStore, InspectorStore, AdminStateStore {
+export class SqliteTraceStore extends SqlInspector implements TraceStore, InspectorStore, AdminStateStore {
   readonly db: Database.Database;
-  private readonly inspector: SqlInspector;
   private readonly ownsDb: boolean;
   private readonly sql: ReturnType<typeof statements>;
   /** KB versions this store wrote or read: database id, and the section ref of each position. */
@@ -366,9 +365,10 @@ export class SqliteTraceStore implements TraceStore, InspectorStore, AdminStateS
    * openTraceDatabase and shared with others (left open by `close()`).
    */
   constructor(source: string | Database.Database) {
+    const db = typeof source === 'string' ? openTraceDatabase(source) : source;
+    super(async <Row>(sql: string, params: unknown[]) => db.prepare(sql).all(...params) as Row[], SQLITE_DIALECT);
     this.ownsDb = typeof source === 'string';
-    this.db = typeof source === 'string' ? openTraceDatabase(source) : source;
-    this.inspector = new SqlInspector(async <Row>(sql: string, params: unknown[]) => this.db.prepare(sql).all(...params) as Row[], SQLITE_DIALECT);
+    this.db = db;
     this.sql = statements(this.db);
   }
 
@@ -524,46 +524,6 @@ export class SqliteTraceStore implements TraceStore, InspectorStore, AdminStateS
 
   async close(): Promise<void> {
     if (this.ownsDb && this.db.open) this.db.close();
-  }
-
-  listTurns(filter: TurnFilter, page: number, pageSize: number) {
-    return this.inspector.listTurns(filter, page, pageSize);
-  }
-
-  countTurns() {
-    return this.inspector.countTurns();
-  }
-
-  oldestTurnAt() {
-    return this.inspector.oldestTurnAt();
-  }
-
-  sectionTraffic() {
-    return this.inspector.sectionTraffic();
-  }
-
-  thinMatchTurns(options?: { lowScore?: number; maxTurns?: number }) {
-    return this.inspector.thinMatchTurns(options);
-  }
-
-  recentTurnScores(limit: number) {
-    return this.inspector.recentTurnScores(limit);
-  }
-
-  feedbackByDay(options: { since: string }) {
-    return this.inspector.feedbackByDay(options);
-  }
-
-  downVotedSections(limit: number) {
-    return this.inspector.downVotedSections(limit);
-  }
-
-  conversationTurns(maxTurns: number) {
-    return this.inspector.conversationTurns(maxTurns);
-  }
-
-  recentQuestions(limit: number) {
-    return this.inspector.recentQuestions(limit);
   }
 
   async setFeedback(turnId: string, feedback: TurnFeedback): Promise<boolean> {
