@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { plainBm25Method, readGolden, runMethod, selectorMethod, summarize } from './evaluate.ts';
-import { docsFolderKb, DOCS_KBS } from './kbs.ts';
+import { docsFolderKb, DOCS_KBS, PYTHON_GOLDEN } from './kbs.ts';
 import { peerMethods } from './peers.ts';
 
 /** sha256 of each frozen question file, as committed in dc88ed6 (eval/README.md, "Question sets"). */
@@ -17,6 +17,12 @@ const FROZEN: Record<string, string> = {
   'Next.js getting-started guide': '318b5192c04af55207f41734e195a5b293beb1442d35f410fb74b8fa78bd4064',
   'AI SDK troubleshooting': '1947421a7a2e3492d863c116a587e51af41152db5843723328d36d59806d378b',
 };
+
+/**
+ * The held-out Python FAQ questions, written blind and committed in 70b0e43. Only the hash is
+ * checked here: the FAQ itself is read from ../shared/corpora, which CI may not have (`npm run eval`).
+ */
+const FROZEN_PYTHON_FAQ = '9671533ec0ccf2f661f71d561d24b80a5a8cf3f8f88fc95b0885661a00ae8e58';
 
 /** Gold sent by the selector, a little under the committed run (eval/results.md), so noise-free changes pass. */
 const MIN_GOLD_SENT: Record<string, number> = { 'Next.js getting-started guide': 0.84, 'AI SDK troubleshooting': 0.95 };
@@ -34,6 +40,10 @@ describe('real docs folders (eval/golden-nextjs-getting-started.json, eval/golde
       const ids = new Set(set.kb.sections.map((s) => s.id));
       for (const q of set.questions) for (const id of q.gold) expect(ids.has(id), `${q.id}: unknown gold id ${id}`).toBe(true);
     }
+  });
+
+  it('the held-out Python FAQ question file is the frozen one', () => {
+    expect(createHash('sha256').update(readFileSync(PYTHON_GOLDEN)).digest('hex'), `${PYTHON_GOLDEN} was edited after it was frozen`).toBe(FROZEN_PYTHON_FAQ);
   });
 
   for (const { name, kb, questions } of sets) {

@@ -2,7 +2,7 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadCorpus, sectionsFromDocs, REPO_ROOT } from '../bench/corpus.ts';
+import { loadCorpus, sectionsFromDocs, REPO_ROOT, type Doc } from '../bench/corpus.ts';
 import {
   createRetrievalIndex,
   loadKnowledgeBase,
@@ -15,6 +15,8 @@ import {
 export const EVAL_DIR = path.join(REPO_ROOT, 'eval');
 export const DEMO_GOLDEN = path.join(EVAL_DIR, 'golden-demo.json');
 export const DEBIAN_GOLDEN = path.join(EVAL_DIR, 'golden-debian-faq.json');
+/** Held out: written blind, before any selector run (eval/README.md, "Question sets"). */
+export const PYTHON_GOLDEN = path.join(EVAL_DIR, 'golden-python-faq.json');
 
 /**
  * Real documentation folders shipped in npm packages of package-lock.json (so on every clean
@@ -65,6 +67,12 @@ export function docsFolderKb(name: string, dir: string, rulesFile: string, confi
   }
 }
 
+/** corpus-100000, read once per process and shared by the corpus KBs (the Debian and Python FAQs). */
+let corpus: Promise<Doc[]> | undefined;
+function corpus100000(): Promise<Doc[]> {
+  return (corpus ??= loadCorpus(100000));
+}
+
 /** "7.12. How do I…" → [7, 12]; "Chapter 7. Basics…" → [7]. */
 function sectionNumber(title: string): number[] {
   const last = title.split(' › ').at(-1)!;
@@ -88,8 +96,49 @@ function compareNumbers(a: number[], b: number[]): number {
  * in the FAQ's own order (chapter and section numbers), no pinned sections, no synonyms.
  */
 export async function debianFaqKb(config: RetrievalConfigInput = {}, prefix = 'debian-faq:'): Promise<EvalKb> {
-  const docs = (await loadCorpus(100000)).filter((d) => d.id.startsWith(prefix));
+  const docs = (await corpus100000()).filter((d) => d.id.startsWith(prefix));
   docs.sort((a, b) => compareNumbers(sectionNumber(a.title), sectionNumber(b.title)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const sections = sectionsFromDocs(docs);
   return { name: 'Debian FAQ', sections, index: createRetrievalIndex({ sections, synonyms: [] }, config) };
+}
+
+/** The Python FAQ's files, in the order of docs.python.org/3/faq. */
+export const PYTHON_FAQ_FILES = ['general', 'programming', 'design', 'library', 'extending', 'windows', 'gui', 'installed'] as const;
+
+/** `python-docs:faq/design.html#why-self~2` → file "design", section `…#why-self`, part 2 (0 for a whole section). */
+function pythonFaqKey(id: string): { file: number; section: string; part: number } {
+  const m = /^python-docs:faq\/([a-z]+)\.html#(.*?)(?:~(\d+))?$/.exec(id);
+  if (!m) throw new Error(`Python FAQ: unexpected section id ${id}`);
+  const file = PYTHON_FAQ_FILES.indexOf(m[1] as (typeof PYTHON_FAQ_FILES)[number]);
+  if (file < 0) throw new Error(`Python FAQ: unknown file in section id ${id}`);
+  return { file, section: m[2]!, part: m[3] ? Number(m[3]) : 0 };
+}
+
+/**
+ * The Python FAQ as a KB: its sections from corpus-100000 (read in place, not copied), no
+ * pinned sections, no synonyms. The corpus does not keep the FAQ's own order (its sections are
+ * shuffled and carry no numbers), so the order is fixed here: files in PYTHON_FAQ_FILES order,
+ * then by section id within a file, the parts of a split section (`id~1`, `id~2`: separate
+ * corpus docs, so separate sections of the KB) right after one another in part order. The order
+ * only matters to the first-N cut and the floor.
+ */
+export async function pythonFaqKb(config: RetrievalConfigInput = {}, prefix = 'python-docs:faq/'): Promise<EvalKb> {
+  const docs = (await corpus100000()).filter((d) => d.id.startsWith(prefix));
+  const keys = new Map(docs.map((d) => [d.id, pythonFaqKey(d.id)]));
+  docs.sort((a, b) => {
+    const x = keys.get(a.id)!;
+    const y = keys.get(b.id)!;
+    return x.file - y.file || (x.section < y.section ? -1 : x.section > y.section ? 1 : 0) || x.part - y.part;
+  });
+  const sections = sectionsFromDocs(docs);
+  return { name: 'Python FAQ', sections, index: createRetrievalIndex({ sections, synonyms: [] }, config) };
+}
+
+/** Throws, naming every question and id, when a question file has gold ids that are not sections of its KB. */
+export function checkGoldIds(kb: EvalKb, questions: readonly { id: string; gold: readonly string[] }[], file: string): void {
+  const ids = new Set(kb.sections.map((s) => s.id));
+  const unknown = questions.flatMap((q) => q.gold.filter((g) => !ids.has(g)).map((g) => `${q.id}: ${g}`));
+  if (unknown.length) {
+    throw new Error(`${path.relative(REPO_ROOT, file)}: ${unknown.length} gold id(s) not in the ${kb.name} KB (${kb.sections.length} sections): ${unknown.join('; ')}`);
+  }
 }

@@ -3,9 +3,10 @@
  * questions, with plain BM25, the peer libraries of the benchmark (packed the same way) and the
  * first-N cut (see eval/evaluate.ts and eval/peers.ts for methods and metrics).
  *
- *   npm run eval                 demo KB + the Debian FAQ (../shared/corpora) + the real docs folders (node_modules)
+ *   npm run eval                 demo KB + the Debian and Python FAQs (../shared/corpora) + the real docs folders (node_modules)
  *   npm run eval -- --misses     also list every question where the selector did not send a gold section
- *   npm run eval -- --no-debian  without the Debian FAQ (when ../shared/corpora is not there)
+ *   npm run eval -- --no-corpora without the Debian and Python FAQs (when ../shared/corpora is not there);
+ *                                --no-debian is the older name of the same flag
  *   npm run eval -- --write      also write eval/results.md
  *   npm run eval -- --set k1=0.9 --set headingField=false   selector settings other than the defaults (a sweep)
  *   npm run eval -- --record "X" also append the selector's rows to eval/history.json as step "X"
@@ -28,7 +29,19 @@ import {
   type Outcome,
   type Summary,
 } from '../eval/evaluate.ts';
-import { debianFaqKb, DEBIAN_GOLDEN, DEMO_GOLDEN, demoKb, docsFolderKb, DOCS_KBS, EVAL_DIR, type EvalKb } from '../eval/kbs.ts';
+import {
+  checkGoldIds,
+  debianFaqKb,
+  DEBIAN_GOLDEN,
+  DEMO_GOLDEN,
+  demoKb,
+  docsFolderKb,
+  DOCS_KBS,
+  EVAL_DIR,
+  pythonFaqKb,
+  PYTHON_GOLDEN,
+  type EvalKb,
+} from '../eval/kbs.ts';
 import { PEERS, peerMethods } from '../eval/peers.ts';
 import { formatNumber, formatPercent } from '../lib/format.ts';
 import { retrievalConfig, type RetrievalConfigInput } from '../lib/retrieval/index.ts';
@@ -37,6 +50,7 @@ const { values } = parseArgs({
   options: {
     misses: { type: 'boolean' },
     'no-debian': { type: 'boolean' },
+    'no-corpora': { type: 'boolean' },
     write: { type: 'boolean' },
     record: { type: 'string' },
     set: { type: 'string', multiple: true },
@@ -145,11 +159,21 @@ report(
   `Demo KB (${demo.sections.length} sections, ${demoResult.pinned} pinned; budget ${demo.index.config.budget} tokens, floor ${demo.index.config.floor}) — ${demoResult.questions.length} golden questions`,
 );
 
-if (!values['no-debian']) {
+if (!values['no-debian'] && !values['no-corpora']) {
   const debian = await debianFaqKb(settings);
   const result = evaluateKb(debian, readGolden(DEBIAN_GOLDEN));
   results.push(result);
   report(result, `Debian FAQ, a real FAQ we did not write (${debian.sections.length} sections from corpus-100000; no pinned rules, no synonyms; same budget) — ${result.questions.length} questions in users' words`);
+
+  const python = await pythonFaqKb(settings);
+  const pythonQuestions = readGolden(PYTHON_GOLDEN);
+  checkGoldIds(python, pythonQuestions, PYTHON_GOLDEN);
+  const pythonResult = evaluateKb(python, pythonQuestions);
+  results.push(pythonResult);
+  report(
+    pythonResult,
+    `Python FAQ, a real FAQ we did not write (${python.sections.length} sections from corpus-100000; no pinned rules, no synonyms; same budget) — ${pythonResult.questions.length} held-out questions in users' words, written blind`,
+  );
 }
 
 for (const docs of DOCS_KBS) {
