@@ -28,6 +28,7 @@ import {
   type RetrievalConfig,
   type RetrievalIndex,
   type Section,
+  type SemanticQuery,
 } from '../lib/retrieval/index.ts';
 import { formatNumber, formatPercent } from '../lib/format.ts';
 
@@ -74,11 +75,12 @@ function distinct(ids: Iterable<string>): string[] {
   return [...new Set(ids)];
 }
 
-export function selectorMethod(index: RetrievalIndex, name = 'selector'): Method {
+/** The selector; with `semantic`, the semantic stage's input for each question (eval/semantic.ts). */
+export function selectorMethod(index: RetrievalIndex, name = 'selector', semantic?: (messages: readonly string[]) => SemanticQuery): Method {
   return {
     name,
     select(messages) {
-      const e = selectContext(index, messages);
+      const e = selectContext(index, messages, semantic?.(messages));
       const whole = new Map(e.sections.map((v) => [v.id, v.part?.sectionId ?? v.id]));
       return {
         sentIds: distinct(e.sentIds.map((id) => whole.get(id) ?? id)),

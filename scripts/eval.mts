@@ -4,6 +4,8 @@
  * first-N cut (see eval/evaluate.ts and eval/peers.ts for methods and metrics).
  *
  *   npm run eval                 demo KB + the Debian and Python FAQs (../shared/corpora) + the real docs folders (node_modules)
+ *   npm run eval -- --semantic   also the selector with the semantic stage on, with a real embedding model
+ *                                running in process (local:universal-sentence-encoder; eval/semantic.ts)
  *   npm run eval -- --misses     also list every question where the selector did not send a gold section
  *   npm run eval -- --no-corpora without the Debian and Python FAQs (when ../shared/corpora is not there);
  *                                --no-debian is the older name of the same flag
@@ -43,8 +45,9 @@ import {
   type EvalKb,
 } from '../eval/kbs.ts';
 import { PEERS, peerMethods } from '../eval/peers.ts';
+import { semanticCost, semanticSelectorMethod, SEMANTIC_MODEL } from '../eval/semantic.ts';
 import { formatNumber, formatPercent } from '../lib/format.ts';
-import { retrievalConfig, type RetrievalConfigInput } from '../lib/retrieval/index.ts';
+import { retrievalConfig, SEMANTIC_DEFAULTS as EMBEDDING_DEFAULTS, type RetrievalConfigInput } from '../lib/retrieval/index.ts';
 
 const { values } = parseArgs({
   options: {
@@ -54,8 +57,10 @@ const { values } = parseArgs({
     write: { type: 'boolean' },
     record: { type: 'string' },
     set: { type: 'string', multiple: true },
+    semantic: { type: 'boolean' },
   },
 });
+const SEMANTIC = 'selector + semantic';
 
 // --set key=value: numbers and booleans as JSON, anything else as a string; validated by retrievalConfig.
 const settings: RetrievalConfigInput = Object.fromEntries(
@@ -82,11 +87,12 @@ interface KbResult {
 
 const overall = (rows: Summary[]) => rows.at(-1)!;
 
-function evaluateKb(kb: EvalKb, questions: GoldenQuestion[]): KbResult {
+async function evaluateKb(kb: EvalKb, questions: GoldenQuestion[]): Promise<KbResult> {
   const { config } = kb.index;
   const units = kb.index.sections; // what is scored and sent: parts of split sections included
   const methods: Method[] = [
     selectorMethod(kb.index),
+    ...(values.semantic ? [await semanticSelectorMethod(kb.index, questions, SEMANTIC)] : []),
     plainBm25Method(units, config),
     ...peerMethods(units, config),
     firstNCutMethod(kb.sections, config.budget),
@@ -128,6 +134,7 @@ function report(result: KbResult, heading: string): void {
     summaryTable(
       [
         { method: 'selector', rows: rows.get('selector')! },
+        ...(rows.has(SEMANTIC) ? [{ method: `${SEMANTIC} (${SEMANTIC_MODEL})`, rows: rows.get(SEMANTIC)! }] : []),
         { method: 'plain BM25', rows: rows.get('plain BM25')! },
         { method: `${bestPeer} (best peer)`, rows: rows.get(bestPeer)! },
         { method: 'first-N cut', rows: rows.get('first-N cut')! },
@@ -152,7 +159,7 @@ function report(result: KbResult, heading: string): void {
 const results: KbResult[] = [];
 
 const demo = demoKb(settings);
-const demoResult = evaluateKb(demo, readGolden(DEMO_GOLDEN));
+const demoResult = await evaluateKb(demo, readGolden(DEMO_GOLDEN));
 results.push(demoResult);
 report(
   demoResult,
@@ -161,14 +168,14 @@ report(
 
 if (!values['no-debian'] && !values['no-corpora']) {
   const debian = await debianFaqKb(settings);
-  const result = evaluateKb(debian, readGolden(DEBIAN_GOLDEN));
+  const result = await evaluateKb(debian, readGolden(DEBIAN_GOLDEN));
   results.push(result);
   report(result, `Debian FAQ, a real FAQ we did not write (${debian.sections.length} sections from corpus-100000; no pinned rules, no synonyms; same budget) — ${result.questions.length} questions in users' words`);
 
   const python = await pythonFaqKb(settings);
   const pythonQuestions = readGolden(PYTHON_GOLDEN);
   checkGoldIds(python, pythonQuestions, PYTHON_GOLDEN);
-  const pythonResult = evaluateKb(python, pythonQuestions);
+  const pythonResult = await evaluateKb(python, pythonQuestions);
   results.push(pythonResult);
   report(
     pythonResult,
@@ -178,7 +185,7 @@ if (!values['no-debian'] && !values['no-corpora']) {
 
 for (const docs of DOCS_KBS) {
   const kb = docsFolderKb(docs.name, docs.dir, docs.rules, settings);
-  const result = evaluateKb(kb, readGolden(docs.golden));
+  const result = await evaluateKb(kb, readGolden(docs.golden));
   results.push(result);
   const parts = kb.index.sections.length - kb.sections.length;
   report(
@@ -190,8 +197,9 @@ for (const docs of DOCS_KBS) {
 // One line per KB: ours against the others, all questions.
 log('## Summary: gold sent / MRR over all questions with gold, per KB');
 log('');
-log('| KB | questions | selector | plain BM25 | best peer | first-N cut | margin over the best of the others |');
-log('|---|---:|---:|---:|---:|---:|---:|');
+const semanticColumn = values.semantic ? ` ${SEMANTIC} |` : '';
+log(`| KB | questions | selector |${semanticColumn} plain BM25 | best peer | first-N cut | margin over the best of the others |`);
+log(`|---|---:|---:|${values.semantic ? '---:|' : ''}---:|---:|---:|---:|`);
 for (const r of results) {
   const cell = (name: string) => {
     const s = overall(r.rows.get(name)!);
@@ -200,9 +208,19 @@ for (const r of results) {
   const ours = overall(r.rows.get('selector')!).goldSent;
   const best = Math.max(overall(r.rows.get('plain BM25')!).goldSent, overall(r.rows.get(r.bestPeer)!).goldSent);
   const margin = Math.round((ours - best) * 100);
-  log(`| ${r.kb.name} | ${r.questions.length} | ${cell('selector')} | ${cell('plain BM25')} | ${cell(r.bestPeer)} (${r.bestPeer}) | ${cell('first-N cut')} | ${margin >= 0 ? '+' : ''}${margin} points |`);
+  const semanticCell = values.semantic ? ` ${cell(SEMANTIC)} |` : '';
+  log(`| ${r.kb.name} | ${r.questions.length} | ${cell('selector')} |${semanticCell} ${cell('plain BM25')} | ${cell(r.bestPeer)} (${r.bestPeer}) | ${cell('first-N cut')} | ${margin >= 0 ? '+' : ''}${margin} points |`);
 }
 log('');
+if (values.semantic) {
+  const { sections, sectionMs, queries, queryMs } = semanticCost;
+  const each = (n: number, ms: number) => (n ? `${formatNumber(ms / n, 0)} ms each` : 'all from the cache');
+  log(
+    `Semantic stage: ${SEMANTIC_MODEL} (in process), the server's defaults (top ${EMBEDDING_DEFAULTS.topK}, minimum similarity ${EMBEDDING_DEFAULTS.minSimilarity}, RRF k ${EMBEDDING_DEFAULTS.rrfK}). ` +
+      `This run embedded ${sections} sections (${each(sections, sectionMs)}) and ${queries} questions (${each(queries, queryMs)}); the rest came from node_modules/.cache/eval-embeddings.json.`,
+  );
+  log('');
+}
 
 // Before/after of each ranking change: the selector's rows, one step per recorded run.
 interface HistoryStep {

@@ -1,0 +1,67 @@
+/**
+ * The semantic stage in the eval, with a real embedding model (`npm run eval -- --semantic`):
+ * the in-process Universal Sentence Encoder (lib/ai/local-embeddings.ts), called through the
+ * same embedder the server uses (`createEmbedder`: the AI SDK's `embedMany` / `embed`), with
+ * the server's default settings (top K, minimum similarity, RRF k). Sections are embedded as
+ * the server embeds them (`embeddingText`: the block the model receives), a question as the
+ * chat route embeds it (its last two customer messages, joined by a newline), and the
+ * selector fuses the two rankings exactly as in a turn (`selectContext` with a query vector).
+ *
+ * Vectors are cached by SHA-256 of the text in node_modules/.cache/eval-embeddings.json (the
+ * server's cache format, lib/knowledge/embedding-cache.ts), so only the first run embeds.
+ */
+import path from 'node:path';
+import { createEmbedder } from '../lib/ai/embeddings.ts';
+import { localEmbeddingModel } from '../lib/ai/local-embeddings.ts';
+import { readEmbeddingCache, textKey, writeEmbeddingCache } from '../lib/knowledge/embedding-cache.ts';
+import { embeddingText, SEMANTIC_DEFAULTS, sectionVectors, type RetrievalIndex, type SectionVectors } from '../lib/retrieval/index.ts';
+import { REPO_ROOT } from '../bench/corpus.ts';
+import { selectorMethod, type GoldenQuestion, type Method } from './evaluate.ts';
+
+export const SEMANTIC_MODEL = 'local:universal-sentence-encoder';
+const CACHE_FILE = path.join(REPO_ROOT, 'node_modules/.cache/eval-embeddings.json');
+const DEFAULTS = { EMBEDDING_TIMEOUT_MS: 60_000, EMBEDDING_TOP_K: SEMANTIC_DEFAULTS.topK, EMBEDDING_MIN_SIMILARITY: SEMANTIC_DEFAULTS.minSimilarity };
+
+const embedder = createEmbedder(localEmbeddingModel(SEMANTIC_MODEL), DEFAULTS);
+let cache: Map<string, Float32Array> | undefined;
+/** What embedding cost in this run: texts embedded (not from the cache) and the time they took. */
+export const semanticCost = { sections: 0, sectionMs: 0, queries: 0, queryMs: 0 };
+
+/** Vectors for `texts`, from the cache or embedded in batches (sections) or one by one (questions, as a turn does). */
+async function vectorsOf(texts: readonly string[], kind: 'sections' | 'queries'): Promise<Float32Array[]> {
+  cache ??= readEmbeddingCache(CACHE_FILE, SEMANTIC_MODEL);
+  const missing = [...new Set(texts.filter((t) => !cache!.has(textKey(t))))];
+  const started = performance.now();
+  if (kind === 'sections') {
+    for (let i = 0; i < missing.length; i += 64) {
+      const batch = missing.slice(i, i + 64);
+      const vectors = await embedder.embedSections(batch);
+      batch.forEach((t, j) => cache!.set(textKey(t), Float32Array.from(vectors[j]!)));
+    }
+    semanticCost.sections += missing.length;
+    semanticCost.sectionMs += performance.now() - started;
+  } else {
+    for (const t of missing) cache.set(textKey(t), Float32Array.from(await embedder.embedQuery(t)));
+    semanticCost.queries += missing.length;
+    semanticCost.queryMs += performance.now() - started;
+  }
+  if (missing.length) writeEmbeddingCache(CACHE_FILE, SEMANTIC_MODEL, cache);
+  return texts.map((t) => cache!.get(textKey(t))!);
+}
+
+/** The text a turn embeds for its question: the last two customer messages (lib/chat/semantic.ts). */
+function queryText(messages: readonly string[]): string {
+  return messages.slice(-2).join('\n');
+}
+
+/** The selector with the semantic stage on (BM25 and cosine similarity fused by RRF), for these questions. */
+export async function semanticSelectorMethod(index: RetrievalIndex, questions: readonly GoldenQuestion[], name = 'selector + semantic'): Promise<Method> {
+  const sections: SectionVectors = sectionVectors(SEMANTIC_MODEL, await vectorsOf(index.pool.map(embeddingText), 'sections'));
+  const texts = questions.map((q) => queryText(q.messages));
+  const vectors = new Map((await vectorsOf(texts, 'queries')).map((v, i) => [texts[i]!, v]));
+  return selectorMethod(index, name, (messages) => {
+    const query = vectors.get(queryText(messages));
+    if (!query) throw new Error(`semantic eval: no embedding for ${JSON.stringify(messages)}`);
+    return { kind: 'vector', settings: embedder.settings, sections, query: Array.from(query), ms: 0 };
+  });
+}
