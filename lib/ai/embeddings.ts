@@ -1,13 +1,15 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { APICallError, embed, embedMany, InvalidResponseDataError, JSONParseError, RetryError, TypeValidationError } from 'ai';
 import type { Env } from '../env';
+import { isLocalEmbeddingModel, localEmbeddingModel } from './local-embeddings';
 import type { EmbeddingModelV3 } from './model-types';
 import { RRF_K, type SemanticSettings } from '../retrieval/index';
 
 /**
  * The semantic stage's embedding model (on when EMBEDDING_MODEL is set), through the AI SDK's
  * `embed` / `embedMany` and the OpenAI provider's `/embeddings` endpoint — what OpenAI,
- * Ollama, vLLM and LM Studio serve. The same server and key as the chat model unless
+ * Ollama, vLLM and LM Studio serve — or a model that runs in process (`local:…`,
+ * local-embeddings.ts). The same server and key as the chat model unless
  * EMBEDDING_BASE_URL / EMBEDDING_API_KEY say otherwise.
  *
  * Two calls, two policies:
@@ -44,9 +46,10 @@ export interface Embedder {
   embedQuery(text: string, signal?: AbortSignal): Promise<number[]>;
 }
 
-/** The embedding model the settings name; undefined when the stage is off. */
+/** The embedding model the settings name (`local:…`: one that runs in process); undefined when the stage is off. */
 export function embeddingModelFromEnv(settings: EmbeddingSettings): EmbeddingModelV3 | undefined {
   if (!settings.EMBEDDING_MODEL) return undefined;
+  if (isLocalEmbeddingModel(settings.EMBEDDING_MODEL)) return localEmbeddingModel(settings.EMBEDDING_MODEL);
   const openai = createOpenAI({
     apiKey: settings.EMBEDDING_API_KEY ?? settings.OPENAI_API_KEY,
     baseURL: settings.EMBEDDING_BASE_URL ?? settings.OPENAI_BASE_URL,

@@ -17,7 +17,8 @@ import type { EmbeddingModelV3 } from './model-types';
  */
 
 export const LOCAL_EMBEDDING_PREFIX = 'local:';
-export const LOCAL_EMBEDDING_MODELS = ['universal-sentence-encoder'] as const;
+/** The EMBEDDING_MODEL values that run in process. */
+export const LOCAL_EMBEDDING_MODELS = ['local:universal-sentence-encoder'] as const;
 
 /** Texts per call: ~0.7 s of computation for long sections (see above). */
 const MAX_PER_CALL = 8;
@@ -34,16 +35,20 @@ async function loadEncoder(): Promise<SentenceEncoder> {
   return initModel(modelSource);
 }
 
-/** True when EMBEDDING_MODEL names a model of this module. */
+/** True when EMBEDDING_MODEL asks for a model that runs in process (`local:…`). */
 export function isLocalEmbeddingModel(name: string): boolean {
   return name.startsWith(LOCAL_EMBEDDING_PREFIX);
 }
 
-/** The in-process model `name` names (`local:universal-sentence-encoder`); throws for an unknown one. */
+/** True when `name` is one of LOCAL_EMBEDDING_MODELS. */
+export function isKnownLocalEmbeddingModel(name: string): boolean {
+  return (LOCAL_EMBEDDING_MODELS as readonly string[]).includes(name);
+}
+
+/** The in-process model `name` names (one of LOCAL_EMBEDDING_MODELS); throws for an unknown one (the env check refuses it first). */
 export function localEmbeddingModel(name: string): EmbeddingModelV3 {
-  const id = name.slice(LOCAL_EMBEDDING_PREFIX.length);
-  if (!(LOCAL_EMBEDDING_MODELS as readonly string[]).includes(id)) {
-    throw new Error(`EMBEDDING_MODEL=${name}: no such local model (known: ${LOCAL_EMBEDDING_MODELS.map((m) => LOCAL_EMBEDDING_PREFIX + m).join(', ')})`);
+  if (!isKnownLocalEmbeddingModel(name)) {
+    throw new Error(`EMBEDDING_MODEL=${name}: no such local model (known: ${LOCAL_EMBEDDING_MODELS.join(', ')})`);
   }
   return {
     specificationVersion: 'v3',
