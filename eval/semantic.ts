@@ -12,13 +12,13 @@
  */
 import path from 'node:path';
 import { createEmbedder } from '../lib/ai/embeddings.ts';
-import { localEmbeddingModel } from '../lib/ai/local-embeddings.ts';
+import { LOCAL_EMBEDDING_MODELS, localEmbeddingModel } from '../lib/ai/local-embeddings.ts';
 import { readEmbeddingCache, textKey, writeEmbeddingCache } from '../lib/knowledge/embedding-cache.ts';
 import { embeddingText, SEMANTIC_DEFAULTS, sectionVectors, type RetrievalIndex, type SectionVectors } from '../lib/retrieval/index.ts';
 import { REPO_ROOT } from '../bench/corpus.ts';
 import { selectorMethod, type GoldenQuestion, type Method } from './evaluate.ts';
 
-export const SEMANTIC_MODEL = 'local:universal-sentence-encoder';
+export const SEMANTIC_MODEL = LOCAL_EMBEDDING_MODELS[0];
 const CACHE_FILE = path.join(REPO_ROOT, 'node_modules/.cache/eval-embeddings.json');
 const DEFAULTS = { EMBEDDING_TIMEOUT_MS: 60_000, EMBEDDING_TOP_K: SEMANTIC_DEFAULTS.topK, EMBEDDING_MIN_SIMILARITY: SEMANTIC_DEFAULTS.minSimilarity };
 
