@@ -4,13 +4,16 @@
  * comparative benchmark is `npm run bench`.
  *
  *   npm run bench:quick
+ *   npm run bench:quick -- --against wordVariants=false   also the same selections with one setting changed,
+ *                                                         alternating in this run, and the ratio of the medians
  */
 import { buildOurIndex } from '../bench/contenders.ts';
 import { demoKbSources, DEMO_KB_DIR } from '../bench/corpus.ts';
 import { measureLatency } from '../bench/measure.ts';
 import { demoBenchQuestions } from '../bench/questions.ts';
 import { formatNumber } from '../lib/format.ts';
-import { select, selectContext } from '../lib/retrieval/index.ts';
+import { retrievalConfig, select, selectContext, type RetrievalIndex } from '../lib/retrieval/index.ts';
+import { parseArgs } from 'node:util';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -37,5 +40,28 @@ for (const [name, run] of runs) {
   console.log(
     `${name}: p50 ${stats.p50.toFixed(1)} µs, p95 ${stats.p95.toFixed(1)} µs, p99 ${stats.p99.toFixed(1)} µs ` +
       `over ${formatNumber(stats.samples)} selections of ${stats.questions} questions`,
+  );
+}
+
+// --against key=value: the defaults against one changed setting, measured in turns (the machine is shared and noisy).
+const { values } = parseArgs({ options: { against: { type: 'string' } } });
+if (values.against) {
+  const [key, raw = ''] = values.against.split('=');
+  let value: unknown = raw;
+  try {
+    value = JSON.parse(raw);
+  } catch {}
+  const other: RetrievalIndex = { ...index, config: retrievalConfig({ ...index.config, [key!]: value }) };
+  const p50 = (ix: RetrievalIndex) => measureLatency((q: string) => select(ix, [q]).sentIds.length, questions, options).p50;
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  for (let round = 0; round < 6; round++) {
+    if (round % 2) ours.push(p50(index)), theirs.push(p50(other));
+    else theirs.push(p50(other)), ours.push(p50(index));
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+  console.log(
+    `select, defaults vs ${values.against} (6 alternating rounds): median p50 ${median(ours).toFixed(1)} µs vs ${median(theirs).toFixed(1)} µs — ` +
+      `the defaults take ${(median(ours) / median(theirs)).toFixed(2)}× the time`,
   );
 }

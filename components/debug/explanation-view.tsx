@@ -12,6 +12,7 @@ export function QueryTerms({ explanation }: { explanation: Explanation }) {
   const { query } = explanation;
   const typed = query.terms.filter((t) => t.source === 'question' || t.source === 'previous');
   const typos = query.terms.filter((t) => t.source === 'typo');
+  const variants = query.terms.filter((t) => t.source === 'variant');
   const synonyms = query.terms.filter((t) => t.source === 'synonym');
   return (
     <dl className="grid gap-3 text-sm sm:grid-cols-[10rem_1fr]" data-testid="query">
@@ -41,6 +42,18 @@ export function QueryTerms({ explanation }: { explanation: Explanation }) {
           <dd className="flex flex-wrap gap-1.5" data-testid="query-typos">
             {typos.map((t) => (
               <span key={t.term} className="rounded-md bg-orange-100 px-2 py-0.5 font-mono text-xs text-orange-800" title={`"${t.from}" is not in the KB; one edit from a KB word (weight ${t.weight})`}>
+                {t.from} → {t.term}
+              </span>
+            ))}
+          </dd>
+        </>
+      )}
+      {variants.length > 0 && (
+        <>
+          <dt className="text-slate-500">Spelling variants</dt>
+          <dd className="flex flex-wrap gap-1.5" data-testid="query-variants">
+            {variants.map((t) => (
+              <span key={t.term} className="rounded-md bg-sky-100 px-2 py-0.5 font-mono text-xs text-sky-800" title={`"${t.from}" is not in the KB; the KB spells it this way (weight ${t.weight})`}>
                 {t.from} → {t.term}
               </span>
             ))}

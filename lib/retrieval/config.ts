@@ -47,6 +47,12 @@ export const retrievalConfigSchema = z.object({
    * is not in the KB; see typos.ts), relative to the word typed. 0 disables typo correction.
    */
   typoWeight: z.number().min(0).max(1).default(0.5),
+  /**
+   * For a word the KB lacks, try its British/American spelling and place-adjective forms
+   * ("optimise" → "optimize", "europe" → "european"; variants.ts) and use the first the KB has,
+   * at the typed word's weight, before typo correction.
+   */
+  wordVariants: z.boolean().default(true),
   /** How many unsent sections (over budget, then no match) the explanation lists at most; counts are always complete. */
   explainLimit: z.number().int().nonnegative().default(1000),
 });

@@ -173,7 +173,7 @@ function fallbackOf(query: Extract<SemanticQuery, { kind: 'fallback' }>): Semant
  */
 export function select(index: RetrievalIndex, customerMessages: readonly string[], semantic?: SemanticQuery): Selection {
   const { config, bm25, scratch } = index;
-  const query = buildQuery(customerMessages, index.synonyms, config, index.typos);
+  const query = buildQuery(customerMessages, index.synonyms, config, index.typos, index.known);
   const { scores, touched, heap, sent: marks } = scratch;
   const matchedCount = scoreInto(bm25, query.terms, config, scores, touched);
 

@@ -2,6 +2,7 @@ import { analyze, contentWords } from './analyzer';
 import type { WeightedTerm } from './bm25';
 import { expandTerms } from './synonyms';
 import { typoCorrections, type TypoIndex } from './typos';
+import { wordVariants } from './variants';
 import type { SynonymGroup } from './types';
 
 /**
@@ -22,11 +23,11 @@ import type { SynonymGroup } from './types';
  *   made before synonym expansion, so a corrected word can trigger its synonyms.
  */
 
-export type QueryTermSource = 'question' | 'previous' | 'synonym' | 'typo';
+export type QueryTermSource = 'question' | 'previous' | 'synonym' | 'typo' | 'variant';
 
 export interface QueryTerm extends WeightedTerm {
   source: QueryTermSource;
-  /** For a synonym: the synonyms-file entry that added it; for a typo correction: the word the customer typed. */
+  /** For a synonym: the synonyms-file entry that added it; for a typo correction or a variant: the word the customer typed. */
   from?: string;
 }
 
@@ -50,12 +51,43 @@ export interface QueryWeights {
   typoWeight?: number;
   /** Score each synonym group as one clause (see above). */
   synonymClauses?: boolean;
+  /** Try British/American spellings and place adjectives for words the KB lacks (variants.ts). */
+  wordVariants?: boolean;
 }
 
 /** What typo correction needs: the KB's words and which terms the index knows. */
 export interface TypoLookup {
   index: TypoIndex;
   known(term: string): boolean;
+}
+
+/** The words typed (latest message at weight 1, the previous one at historyWeight) none of whose terms the KB has. */
+function unknownWords(question: string, previous: string | undefined, historyWeight: number, byTerm: ReadonlyMap<string, QueryTerm>, known: (term: string) => boolean): [string, number][] {
+  if ([...byTerm.keys()].every(known)) return [];
+  const typed: [string, number][] = [[question, 1]];
+  if (previous !== undefined && historyWeight > 0) typed.push([previous, historyWeight]);
+  const out: [string, number][] = [];
+  for (const [text, weight] of typed) {
+    for (const word of contentWords(text)) {
+      const own = analyze(word);
+      if (own.length > 0 && !own.some(known)) out.push([word, weight]);
+    }
+  }
+  return out;
+}
+
+/**
+ * The terms of the first variant of `word` (variants.ts) whose terms the KB all has. With the
+ * typo index, a variant must first be a word of the KB as written (a map lookup), which spares
+ * stemming every candidate; without it (large KBs) each candidate is analysed.
+ */
+function knownVariant(word: string, known: (term: string) => boolean, kbWords?: ReadonlyMap<string, number>): string[] | undefined {
+  for (const variant of wordVariants(word)) {
+    if (kbWords && !kbWords.has(variant)) continue;
+    const terms = analyze(variant);
+    if (terms.length > 0 && terms.every(known)) return terms;
+  }
+  return undefined;
 }
 
 /**
@@ -65,8 +97,9 @@ export interface TypoLookup {
 export function buildQuery(
   customerMessages: readonly string[],
   synonyms: readonly SynonymGroup[],
-  { historyWeight, synonymWeight, typoWeight = 0, synonymClauses = false }: QueryWeights,
+  { historyWeight, synonymWeight, typoWeight = 0, synonymClauses = false, wordVariants: variants = false }: QueryWeights,
   typos?: TypoLookup,
+  known: ((term: string) => boolean) | undefined = typos?.known,
 ): Query {
   const question = customerMessages.at(-1) ?? '';
   const previous = customerMessages.length >= 2 ? customerMessages.at(-2) : undefined;
@@ -82,18 +115,19 @@ export function buildQuery(
       if (!byTerm.has(term)) byTerm.set(term, { term, weight: historyWeight, source: 'previous' });
     }
   }
-  if (typos && typoWeight > 0 && [...byTerm.keys()].some((t) => !typos.known(t))) {
-    const typed: [string, number][] = [[question, 1]];
-    if (previous !== undefined && historyWeight > 0) typed.push([previous, historyWeight]);
-    for (const [text, weight] of typed) {
-      for (const word of contentWords(text)) {
-        const own = analyze(word);
-        if (own.length === 0 || own.some((t) => typos.known(t))) continue;
-        for (const fix of typoCorrections(word, typos.index)) {
-          for (const term of analyze(fix)) {
-            if (!byTerm.has(term)) byTerm.set(term, { term, weight: typoWeight * weight, source: 'typo', from: word });
-          }
-        }
+  // Words the KB lacks: first a spelling variant the KB has (the same word), else typo corrections.
+  const correcting = variants || (typos !== undefined && typoWeight > 0);
+  const unknown = known && correcting ? unknownWords(question, previous, historyWeight, byTerm, known) : [];
+  for (const [word, weight] of unknown) {
+    const variant = variants ? knownVariant(word, known!, typos?.index.words) : undefined;
+    if (variant) {
+      for (const term of variant) if (!byTerm.has(term)) byTerm.set(term, { term, weight, source: 'variant', from: word });
+      continue;
+    }
+    if (!typos || !(typoWeight > 0)) continue;
+    for (const fix of typoCorrections(word, typos.index)) {
+      for (const term of analyze(fix)) {
+        if (!byTerm.has(term)) byTerm.set(term, { term, weight: typoWeight * weight, source: 'typo', from: word });
       }
     }
   }

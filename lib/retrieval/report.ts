@@ -51,9 +51,13 @@ export function formatExplanation(e: Explanation, { all = false } = {}): string 
   const typed = query.terms.filter((t) => t.source === 'question' || t.source === 'previous');
   const synonyms = query.terms.filter((t) => t.source === 'synonym');
   const typos = query.terms.filter((t) => t.source === 'typo');
+  const variants = query.terms.filter((t) => t.source === 'variant');
   lines.push(
     `terms:    ${typed.length ? typed.map((t) => (t.weight === 1 ? t.term : `${t.term}×${t.weight}`)).join(' ') : '(none: no words with a subject)'}`,
   );
+  if (variants.length) {
+    lines.push(`spelling: ${variants.map((t) => `${t.term}${t.weight === 1 ? '' : `×${t.weight}`} (for "${t.from}")`).join(' ')}`);
+  }
   if (typos.length) {
     lines.push(`typos:    ${typos.map((t) => `${t.term}×${t.weight} (for "${t.from}")`).join(' ')}`);
   }

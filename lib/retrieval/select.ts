@@ -127,6 +127,8 @@ export interface RetrievalIndex {
   /** Title paths ("Parent › Title") of the pool and of the pinned sections, built once for the explanation. */
   poolPaths: readonly string[];
   pinnedPaths: readonly string[];
+  /** Does any pool section contain this term? */
+  known(term: string): boolean;
   /** Typo correction (typos.ts); absent when disabled or for KBs over TYPO_INDEX_MAX_SECTIONS sections. */
   typos?: TypoLookup;
   /** Scratch buffers, reused by every selection (selection is synchronous). */
@@ -173,6 +175,7 @@ export function createRetrievalIndex(
       ? { index: buildTypoIndex(pool.map((s) => `${titlePath(s)}\n${s.text}`)), known: (term) => bm25.termIds.has(term) }
       : undefined;
   return {
+    known: (term) => bm25.termIds.has(term),
     typos,
     config,
     sections,

@@ -71,6 +71,12 @@ describe('compact traces: expandTurn(compactTurn(explanation)) gives back the ex
     expect(record.prompt).toMatchObject({ frame: expect.arrayContaining([0, 1, 2]) });
   });
 
+  it('with typo corrections and spelling variants among the query terms', () => {
+    // the demo KB spells "color" the American way; "vidoe" is a typo
+    const { explanation } = expectExact(demo.index, ['my vidoe colour options after I cancelled']);
+    expect(explanation.query.terms.map((t) => t.source)).toEqual(expect.arrayContaining(['typo', 'variant']));
+  });
+
   it('when nothing matched (the floor fills in, the prompt carries the nothing-matched note)', () => {
     expectExact(demo.index, ['zzqx wibble']);
     const { explanation, systemPrompt } = roundTrip(demo.index, ['zzqx wibble']);

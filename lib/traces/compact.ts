@@ -240,7 +240,7 @@ const storedQuery = z.object({
   previousTerms: z.array(z.string()),
   /** [term, weight, source, from?] */
   terms: z.array(
-    z.tuple([z.string(), z.number(), z.enum(['question', 'previous', 'synonym', 'typo'])]).rest(z.string()),
+    z.tuple([z.string(), z.number(), z.enum(['question', 'previous', 'synonym', 'typo', 'variant'])]).rest(z.string()),
   ),
 });
 
