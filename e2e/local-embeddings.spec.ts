@@ -80,3 +80,14 @@ test('a paraphrase BM25 misses reaches the model with the in-process embeddings,
   await expect(page.getByTestId('semantic-stage')).toContainText(MODEL);
   await expect(page.getByTestId('ranked-table').locator(`[data-section-id="${UPLOAD_LIMITS}"]`)).toHaveAttribute('data-sent', 'true');
 });
+
+test('screenshot of /debug with the in-process model (set SCREENSHOTS=<folder>)', async ({ page }) => {
+  const dir = process.env.SCREENSHOTS;
+  test.skip(!dir, 'set SCREENSHOTS=<folder> to take screenshots');
+  const response = await fetch(`${app.url}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(question('conv-local-shot', PARAPHRASE)) });
+  const { turnId } = await readChatStream(response);
+  await page.setExtraHTTPHeaders({ authorization: `Bearer ${ADMIN_TOKEN}` });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${app.url}/debug/turns/${turnId}`);
+  await page.getByTestId('ranked-sections').screenshot({ path: `${dir}/debug-local-embeddings-ranked.png` });
+});

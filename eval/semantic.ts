@@ -25,7 +25,7 @@ const DEFAULTS = { EMBEDDING_TIMEOUT_MS: 60_000, EMBEDDING_TOP_K: SEMANTIC_DEFAU
 const embedder = createEmbedder(localEmbeddingModel(SEMANTIC_MODEL), DEFAULTS);
 let cache: Map<string, Float32Array> | undefined;
 /** What embedding cost in this run: texts embedded (not from the cache) and the time they took. */
-export const semanticCost = { sections: 0, sectionMs: 0, queries: 0, queryMs: 0 };
+export const semanticCost = { sections: 0, sectionMs: 0, sectionTexts: 0, queries: 0, queryMs: 0, queryTexts: 0 };
 
 /** Vectors for `texts`, from the cache or embedded in batches (sections) or one by one (questions, as a turn does). */
 async function vectorsOf(texts: readonly string[], kind: 'sections' | 'queries'): Promise<Float32Array[]> {
@@ -39,10 +39,12 @@ async function vectorsOf(texts: readonly string[], kind: 'sections' | 'queries')
       batch.forEach((t, j) => cache!.set(textKey(t), Float32Array.from(vectors[j]!)));
     }
     semanticCost.sections += missing.length;
+    semanticCost.sectionTexts += new Set(texts).size;
     semanticCost.sectionMs += performance.now() - started;
   } else {
     for (const t of missing) cache.set(textKey(t), Float32Array.from(await embedder.embedQuery(t)));
     semanticCost.queries += missing.length;
+    semanticCost.queryTexts += new Set(texts).size;
     semanticCost.queryMs += performance.now() - started;
   }
   if (missing.length) writeEmbeddingCache(CACHE_FILE, SEMANTIC_MODEL, cache);

@@ -213,11 +213,12 @@ for (const r of results) {
 }
 log('');
 if (values.semantic) {
-  const { sections, sectionMs, queries, queryMs } = semanticCost;
-  const each = (n: number, ms: number) => (n ? `${formatNumber(ms / n, 0)} ms each` : 'all from the cache');
+  const { sections, sectionMs, sectionTexts, queries, queryMs, queryTexts } = semanticCost;
+  const cost = (n: number, of: number, ms: number, what: string) =>
+    n ? `${n} of ${of} ${what} (${formatNumber(ms / n, 0)} ms each)` : `none of ${of} ${what} (all from the cache)`;
   log(
     `Semantic stage: ${SEMANTIC_MODEL} (in process), the server's defaults (top ${EMBEDDING_DEFAULTS.topK}, minimum similarity ${EMBEDDING_DEFAULTS.minSimilarity}, RRF k ${EMBEDDING_DEFAULTS.rrfK}). ` +
-      `This run embedded ${sections} sections (${each(sections, sectionMs)}) and ${queries} questions (${each(queries, queryMs)}); the rest came from node_modules/.cache/eval-embeddings.json.`,
+      `This run embedded ${cost(sections, sectionTexts, sectionMs, 'section texts')} and ${cost(queries, queryTexts, queryMs, 'questions')}; the rest came from node_modules/.cache/eval-embeddings.json.`,
   );
   log('');
 }
