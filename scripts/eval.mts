@@ -47,7 +47,7 @@ import {
 import { PEERS, peerMethods } from '../eval/peers.ts';
 import { semanticCost, semanticSelectorMethod, SEMANTIC_MODEL } from '../eval/semantic.ts';
 import { formatNumber, formatPercent } from '../lib/format.ts';
-import { retrievalConfig, SEMANTIC_DEFAULTS as EMBEDDING_DEFAULTS, type RetrievalConfigInput } from '../lib/retrieval/index.ts';
+import { analyze, retrievalConfig, SEMANTIC_DEFAULTS as EMBEDDING_DEFAULTS, type RetrievalConfigInput } from '../lib/retrieval/index.ts';
 
 const { values } = parseArgs({
   options: {
@@ -109,6 +109,17 @@ async function evaluateKb(kb: EvalKb, questions: GoldenQuestion[]): Promise<KbRe
   return { kb, questions, rows, outcomes, bestPeer, pinned: pinnedIds.length };
 }
 
+/** Paraphrases (questions without a kind count as such) none of whose gold sections has any of the question's analysed terms. */
+function noSharedTerm({ kb, questions }: KbResult): { none: number; of: number } {
+  const asked = questions.filter((q) => q.gold.length > 0 && (q.kind ?? 'paraphrase') === 'paraphrase');
+  const none = asked.filter((q) => {
+    const terms = new Set(q.messages.flatMap((m) => analyze(m)));
+    const gold = kb.index.sections.filter((s) => q.gold.includes(s.part?.sectionId ?? s.id));
+    return !gold.some((s) => analyze([...s.parents, s.title, s.text].join('\n')).some((t) => terms.has(t)));
+  });
+  return { none: none.length, of: asked.length };
+}
+
 function missesText(questions: GoldenQuestion[], outcomes: Outcome[]): string {
   const lines: string[] = [];
   for (const o of outcomes) {
@@ -148,6 +159,8 @@ function report(result: KbResult, heading: string): void {
     return `${p.name} ${formatPercent(r.goldSent, 0)} / ${formatNumber(r.mrr, 2)}`;
   }).join(', ');
   log(`Every peer, all questions (gold sent / MRR): ${peerLine}.`);
+  const { none, of } = noSharedTerm(result);
+  log(`Paraphrases whose gold sections share no term with the question after the selector's analysis (its BM25 cannot rank them): ${none} of ${of}.`);
   log('');
   if (values.misses) {
     log('Selector misses (no gold section sent):');
