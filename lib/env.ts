@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isKnownLocalEmbeddingModel, isLocalEmbeddingModel, LOCAL_EMBEDDING_MODELS } from './ai/local-embeddings';
+import { isKnownLocalEmbeddingModel, isLocalEmbeddingModel, LOCAL_EMBEDDING_MODELS } from './ai/local-models';
 
 /**
  * Every environment variable the app reads, validated in one place.

@@ -12,7 +12,7 @@ import { demoKbSources, DEMO_KB_DIR } from '../bench/corpus.ts';
 import { measureLatency } from '../bench/measure.ts';
 import { demoBenchQuestions } from '../bench/questions.ts';
 import { formatNumber } from '../lib/format.ts';
-import { retrievalConfig, select, selectContext, type RetrievalIndex } from '../lib/retrieval/index.ts';
+import { createRetrievalIndex, retrievalConfig, select, selectContext, type RetrievalIndex } from '../lib/retrieval/index.ts';
 import { parseArgs } from 'node:util';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -46,12 +46,16 @@ for (const [name, run] of runs) {
 // --against key=value: the defaults against one changed setting, measured in turns (the machine is shared and noisy).
 const { values } = parseArgs({ options: { against: { type: 'string' } } });
 if (values.against) {
-  const [key, raw = ''] = values.against.split('=');
+  const at = values.against.indexOf('=');
+  const key = values.against.slice(0, at);
+  const raw = values.against.slice(at + 1);
   let value: unknown = raw;
   try {
     value = JSON.parse(raw);
   } catch {}
-  const other: RetrievalIndex = { ...index, config: retrievalConfig({ ...index.config, [key!]: value }) };
+  // A new index: some settings (titleWeight, typoWeight, maxSectionShare, …) are read when it is built.
+  if (index.sections.some((s) => s.part)) throw new Error('bench:quick --against: the KB has split sections, which a rebuild from them would not split again');
+  const other: RetrievalIndex = createRetrievalIndex({ sections: [...index.sections], synonyms: [...index.synonyms] }, retrievalConfig({ ...index.config, [key]: value }));
   const p50 = (ix: RetrievalIndex) => measureLatency((q: string) => select(ix, [q]).sentIds.length, questions, options).p50;
   const ours: number[] = [];
   const theirs: number[] = [];

@@ -160,7 +160,10 @@ function report(result: KbResult, heading: string): void {
   }).join(', ');
   log(`Every peer, all questions (gold sent / MRR): ${peerLine}.`);
   const { none, of } = noSharedTerm(result);
-  log(`Paraphrases whose gold sections share no term with the question after the selector's analysis (its BM25 cannot rank them): ${none} of ${of}.`);
+  log(
+    `Paraphrases (${result.questions.some((q) => q.kind) ? 'kind paraphrase' : 'every question: this set has no kinds'}) whose gold sections share no term with the question's analysed words ` +
+      `(stop words out, stemmed; before synonyms, typo corrections and variants): ${none} of ${of}.`,
+  );
   log('');
   if (values.misses) {
     log('Selector misses (no gold section sent):');
@@ -287,7 +290,7 @@ if (values.write) {
   const md = [
     '# Retrieval quality results',
     '',
-    `Produced by \`npm run eval -- --write\` on ${new Date().toISOString().slice(0, 10)}. Methods, metrics and question sets: eval/README.md.`,
+    `Produced by \`npm run eval -- ${process.argv.slice(2).join(' ')}\` on ${new Date().toISOString().slice(0, 10)}. Methods, metrics and question sets: eval/README.md.`,
     '',
     ...out,
   ].join('\n');

@@ -36,6 +36,8 @@ describe('local:universal-sentence-encoder (in process)', () => {
   it('embeds one query as the stage does, and honours an aborted signal', async () => {
     const embedder = createEmbedder(model, { EMBEDDING_TIMEOUT_MS: 10_000, EMBEDDING_TOP_K: 10, EMBEDDING_MIN_SIMILARITY: 0.3 });
     expect(await embedder.embedQuery('my video keeps buffering')).toHaveLength(512);
-    await expect(embed({ model, value: 'x', maxRetries: 0, abortSignal: AbortSignal.abort() })).rejects.toThrow();
+    const aborted = AbortSignal.abort(new DOMException('the turn ended', 'AbortError'));
+    await expect(model.doEmbed({ values: ['x'], abortSignal: aborted })).rejects.toMatchObject({ name: 'AbortError', message: 'the turn ended' });
+    await expect(embed({ model, value: 'x', maxRetries: 0, abortSignal: aborted })).rejects.toMatchObject({ name: 'AbortError' });
   }, 60_000);
 });

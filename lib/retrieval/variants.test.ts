@@ -31,12 +31,21 @@ describe('wordVariants', () => {
     }
   });
 
-  it('never returns the word itself or a stub of under three letters', () => {
-    for (const word of ['refund', 'an', 'plan', 'a']) {
+  it('never returns the word itself or a stub of under four letters', () => {
+    for (const word of ['refund', 'an', 'plan', 'a', 'tour', 'span']) {
       const variants = wordVariants(word);
       expect(variants).not.toContain(word);
-      expect(variants.every((v) => v.length >= 3)).toBe(true);
+      expect(variants.every((v) => v.length >= 4)).toBe(true);
     }
+  });
+
+  it('does not turn ordinary words into other words', () => {
+    expect(wordVariants('media')).not.toContain('median');
+    expect(wordVariants('library')).not.toContain('librarian');
+    expect(wordVariants('vegan')).not.toContain('vega');
+    expect(wordVariants('filing')).not.toContain('filling');
+    expect(wordVariants('ruling')).not.toContain('rulling');
+    expect(wordVariants('tour')).not.toContain('tor');
   });
 });
 
@@ -66,9 +75,28 @@ describe('spelling variants in the query', () => {
     expect(terms).toContainEqual({ term: 'color', weight: 1, source: 'variant', from: 'colour' });
   });
 
+  it('works the same without a typo index (typoWeight 0, or a KB over 5,000 sections), on stems', () => {
+    const noTypos = createRetrievalIndex({ sections, synonyms: [] }, { budget: 1000, floor: 0, typoWeight: 0 });
+    expect(noTypos.typos).toBeUndefined();
+    expect(selectContext(noTypos, ['how do I optimise my videos?']).sections.find((s) => s.rank === 1)?.id).toBe('player.md#optimize-playback');
+    // an inflected variant meets the KB's word on its stem: "optimised" → optimized → optim
+    expect(selectContext(noTypos, ['optimised']).query.terms).toContainEqual({ term: 'optim', weight: 1, source: 'variant', from: 'optimised' });
+  });
+
+  it('gives the variant the typed word’s weight even when the previous message had the term at less', () => {
+    const terms = selectContext(index, ['what color can the player be', 'and the colour of the buttons?']).query.terms;
+    expect(terms.find((t) => t.term === 'color')).toMatchObject({ weight: 1, source: 'variant', from: 'colour' });
+    // variants come before any typo correction, whatever the word order
+    const both = selectContext(index, ['collor or colour']).query.terms;
+    expect(both.find((t) => t.term === 'color')).toMatchObject({ weight: 1, source: 'variant' });
+  });
+
   it('is off with wordVariants: false, and the explain CLI names the variant', () => {
     const off = createRetrievalIndex({ sections, synonyms: [] }, { budget: 1000, floor: 0, wordVariants: false, typoWeight: 0 });
     expect(selectContext(off, ['optimise']).counts.matched).toBe(0);
+    // without variants, "colour" is left to typo correction, at typoWeight, as before they existed
+    const typosOnly = createRetrievalIndex({ sections, synonyms: [] }, { budget: 1000, floor: 0, wordVariants: false });
+    expect(selectContext(typosOnly, ['colour']).query.terms).toContainEqual({ term: 'color', weight: 0.5, source: 'typo', from: 'colour' });
     expect(formatExplanation(selectContext(index, ['optimise']))).toContain('spelling: optim (for "optimise")');
   });
 });
