@@ -47,7 +47,7 @@ test.beforeAll(async () => {
     ADMIN_TOKEN,
     CHAT_RATE_LIMIT_PER_MINUTE: '0',
   });
-  // ~80 ms per section on a 2-core machine: the demo KB's 222 unpinned sections take ~20 s.
+  // ~80 ms per section on a 2-core machine: the demo KB's 222 unpinned sections take ~18 s.
   await app.waitForOutput(new RegExp(`\\[semantic\\] embedded \\d+ sections with ${MODEL} in \\d+ ms \\(0 of \\d+ from the cache\\)`), 110_000);
 });
 

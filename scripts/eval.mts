@@ -290,7 +290,7 @@ if (values.write) {
   const md = [
     '# Retrieval quality results',
     '',
-    `Produced by \`npm run eval -- ${process.argv.slice(2).join(' ')}\` on ${new Date().toISOString().slice(0, 10)}. Methods, metrics and question sets: eval/README.md.`,
+    `Produced by \`npm run eval -- ${[values.semantic ? '--semantic' : '', values['no-corpora'] || values['no-debian'] ? '--no-corpora' : '', ...(values.set ?? []).map((x) => `--set ${x}`), '--write'].filter(Boolean).join(' ')}\` on ${new Date().toISOString().slice(0, 10)}. Methods, metrics and question sets: eval/README.md.`,
     '',
     ...out,
   ].join('\n');

@@ -11,8 +11,8 @@ import type { EmbeddingModelV3 } from './model-types';
  * `embed` / `embedMany` exactly as it calls an OpenAI-compatible server (lib/ai/embeddings.ts).
  *
  * Costs, measured on this project's 2-core machine (`npm run eval -- --semantic` prints them):
- * the model loads in ~0.2 s and ~300 MB; a question embeds in ~13 ms; a section of a few
- * hundred words in ~85 ms (the demo KB's 222 unpinned sections: ~18 s). TensorFlow.js
+ * the model loads in ~0.2 s and ~300 MB; a question embeds in ~12 ms; a section of a few
+ * hundred words in ~80 ms (the demo KB's 222 unpinned sections: ~18 s). TensorFlow.js
  * computes on the main thread, so a batch blocks the event loop while it runs: batches are kept
  * small (MAX_PER_CALL) so a chat request waits at most one batch while a KB is being embedded.
  */
