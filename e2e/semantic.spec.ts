@@ -44,6 +44,8 @@ const appEnv = () => ({
   OPENAI_MODEL: 'stub-model',
   EMBEDDING_MODEL: 'stub-embed',
   EMBEDDING_TIMEOUT_MS: String(TIMEOUT_MS),
+  // BM25's confidence for the paraphrase is ~0.4 and for "can I get a refund?" ~0.9: one fuses, the other is skipped.
+  EMBEDDING_FUSE_BELOW: '0.5',
   TRACE_DB_PATH: path.join(root, 'traces.db'),
   KB_CACHE_PATH: path.join(root, 'kb-cache'),
   ADMIN_TOKEN,
@@ -116,6 +118,18 @@ test('a paraphrase with no word in common gets the right section sent, and /debu
   await expect(row.getByTestId('semantic-cell')).toHaveText(new RegExp(`^#${verdict.fusion!.semanticRank}\\s*${verdict.fusion!.similarity!.toFixed(3).replace('.', '\\.')}$`));
 });
 
+test('a question BM25 answers well embeds nothing and keeps BM25’s ranking; /debug says the stage was not needed', async ({ page }) => {
+  const before = (await stubGet<unknown[]>('/__embedding-requests')).length;
+  const { turnId, explanation } = await chat('can I get a refund?');
+  expect(await stubGet<unknown[]>('/__embedding-requests')).toHaveLength(before);
+  expect(explanation.semantic).toMatchObject({ status: 'skipped', model: 'stub-embed' });
+  expect(explanation.sections.every((v) => v.fusion === undefined)).toBe(true);
+  await page.goto(`${app.url}/debug/turns/${turnId}`);
+  await expect(page.getByTestId('semantic-stage')).toHaveAttribute('data-status', 'skipped');
+  await expect(page.getByTestId('semantic-stage')).toContainText(/Semantic stage not needed \(stub-embed\): BM25 found a confident match \(confidence 0\.\d\d ≥ 0\.5\)/);
+  await expect(page.getByTestId('ranked-table')).toHaveAttribute('data-fused', 'false');
+});
+
 for (const { mode, reason } of [
   { mode: 'hang', reason: `the embedding model did not answer within ${TIMEOUT_MS} ms` },
   { mode: '500', reason: 'the embedding model answered HTTP 500' },
@@ -143,7 +157,7 @@ test('/debug/health says how often recent turns found little by their words, wit
   const panel = page.getByTestId('semantic-advice');
   await expect(panel.getByTestId('semantic-stage-state')).toHaveAttribute('data-status', 'ready');
   await expect(panel.getByTestId('semantic-stage-state')).toContainText('The semantic stage is on (stub-embed)');
-  await expect(panel.getByTestId('semantic-advice-share')).toContainText(/of the last 4 turns found little by their words: \d+ hit the floor/);
+  await expect(panel.getByTestId('semantic-advice-share')).toContainText(/of the last 5 turns found little by their words: \d+ hit the floor/);
   const example = panel.getByTestId('semantic-advice-examples').getByRole('link', { name: '“hi, can you help me?”' });
   await example.click();
   await expect(page.getByTestId('turn-detail')).toBeVisible();

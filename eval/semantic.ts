@@ -14,21 +14,36 @@ import path from 'node:path';
 import { createEmbedder } from '../lib/ai/embeddings.ts';
 import { LOCAL_EMBEDDING_MODELS, localEmbeddingModel } from '../lib/ai/local-embeddings.ts';
 import { readEmbeddingCache, textKey, writeEmbeddingCache } from '../lib/knowledge/embedding-cache.ts';
-import { embeddingText, SEMANTIC_DEFAULTS, sectionVectors, type RetrievalIndex, type SectionVectors } from '../lib/retrieval/index.ts';
+import { embeddingText, lexicalConfidence, SEMANTIC_DEFAULTS, sectionVectors, type RetrievalIndex, type SectionVectors } from '../lib/retrieval/index.ts';
 import { REPO_ROOT } from '../bench/corpus.ts';
 import { selectorMethod, type GoldenQuestion, type Method } from './evaluate.ts';
 
 export const SEMANTIC_MODEL = LOCAL_EMBEDDING_MODELS[0];
 const CACHE_FILE = path.join(REPO_ROOT, 'node_modules/.cache/eval-embeddings.json');
-const DEFAULTS = { EMBEDDING_TIMEOUT_MS: 60_000, EMBEDDING_TOP_K: SEMANTIC_DEFAULTS.topK, EMBEDDING_MIN_SIMILARITY: SEMANTIC_DEFAULTS.minSimilarity };
+const DEFAULTS = { EMBEDDING_TIMEOUT_MS: 60_000, EMBEDDING_TOP_K: SEMANTIC_DEFAULTS.topK, EMBEDDING_MIN_SIMILARITY: SEMANTIC_DEFAULTS.minSimilarity, EMBEDDING_FUSE_BELOW: SEMANTIC_DEFAULTS.fuseBelow };
 
 const embedder = createEmbedder(localEmbeddingModel(SEMANTIC_MODEL), DEFAULTS);
+/** The same model fusing every turn (EMBEDDING_FUSE_BELOW=1), for the row that shows what the confidence gate saves and costs. */
+const everyTurn = { ...embedder.settings, fuseBelow: 1 };
 let cache: Map<string, Float32Array> | undefined;
 /** What embedding cost in this run: texts embedded (not from the cache) and the time they took. */
-export const semanticCost = { sections: 0, sectionMs: 0, sectionTexts: 0, queries: 0, queryMs: 0, queryTexts: 0 };
+export const semanticCost = {
+  sections: 0,
+  sectionMs: 0,
+  sectionTexts: 0,
+  queries: 0,
+  queryMs: 0,
+  queryTexts: 0,
+  /** Questions the default stage fused (BM25 confidence under fuseBelow), of those asked. */
+  fused: 0,
+  asked: 0,
+  fusedShare() {
+    return this.asked ? this.fused / this.asked : 0;
+  },
+};
 
 /** Vectors for `texts`, from the cache or embedded in batches (sections) or one by one (questions, as a turn does). */
-async function vectorsOf(texts: readonly string[], kind: 'sections' | 'queries'): Promise<Float32Array[]> {
+async function vectorsOf(texts: readonly string[], kind: 'sections' | 'queries', counted = true): Promise<Float32Array[]> {
   cache ??= readEmbeddingCache(CACHE_FILE, SEMANTIC_MODEL);
   const missing = [...new Set(texts.filter((t) => !cache!.has(textKey(t))))];
   const started = performance.now();
@@ -39,12 +54,12 @@ async function vectorsOf(texts: readonly string[], kind: 'sections' | 'queries')
       batch.forEach((t, j) => cache!.set(textKey(t), Float32Array.from(vectors[j]!)));
     }
     semanticCost.sections += missing.length;
-    semanticCost.sectionTexts += new Set(texts).size;
+    if (counted) semanticCost.sectionTexts += new Set(texts).size;
     semanticCost.sectionMs += performance.now() - started;
   } else {
     for (const t of missing) cache.set(textKey(t), Float32Array.from(await embedder.embedQuery(t)));
     semanticCost.queries += missing.length;
-    semanticCost.queryTexts += new Set(texts).size;
+    if (counted) semanticCost.queryTexts += new Set(texts).size;
     semanticCost.queryMs += performance.now() - started;
   }
   if (missing.length) writeEmbeddingCache(CACHE_FILE, SEMANTIC_MODEL, cache);
@@ -56,14 +71,22 @@ function queryText(messages: readonly string[]): string {
   return messages.slice(-2).join('\n');
 }
 
-/** The selector with the semantic stage on (BM25 and cosine similarity fused by RRF), for these questions. */
-export async function semanticSelectorMethod(index: RetrievalIndex, questions: readonly GoldenQuestion[], name = 'selector + semantic'): Promise<Method> {
-  const sections: SectionVectors = sectionVectors(SEMANTIC_MODEL, await vectorsOf(index.pool.map(embeddingText), 'sections'));
+/**
+ * The selector with the semantic stage on (BM25 and cosine similarity fused by RRF), for these
+ * questions: with the server's defaults (fused only where BM25's confidence is under
+ * EMBEDDING_FUSE_BELOW, 0.2), or on `every` turn.
+ */
+export async function semanticSelectorMethod(index: RetrievalIndex, questions: readonly GoldenQuestion[], name = 'selector + semantic', every = false): Promise<Method> {
+  const sections: SectionVectors = sectionVectors(SEMANTIC_MODEL, await vectorsOf(index.pool.map(embeddingText), 'sections', !every));
   const texts = questions.map((q) => queryText(q.messages));
-  const vectors = new Map((await vectorsOf(texts, 'queries')).map((v, i) => [texts[i]!, v]));
+  if (!every) {
+    semanticCost.asked += questions.length;
+    semanticCost.fused += questions.filter((q) => lexicalConfidence(index, q.messages) < embedder.settings.fuseBelow).length;
+  }
+  const vectors = new Map((await vectorsOf(texts, 'queries', !every)).map((v, i) => [texts[i]!, v]));
   return selectorMethod(index, name, (messages) => {
     const query = vectors.get(queryText(messages));
     if (!query) throw new Error(`semantic eval: no embedding for ${JSON.stringify(messages)}`);
-    return { kind: 'vector', settings: embedder.settings, sections, query: Array.from(query), ms: 0 };
+    return { kind: 'vector', settings: every ? everyTurn : embedder.settings, sections, query: Array.from(query), ms: 0 };
   });
 }

@@ -17,6 +17,7 @@ describe('parseEnv', () => {
       EMBEDDING_MIN_SIMILARITY: 0.3,
       EMBEDDING_TIMEOUT_MS: 1500,
       EMBEDDING_TOP_K: 10,
+      EMBEDDING_FUSE_BELOW: 0.2,
       CHAT_RATE_LIMIT_BURST: 10,
       ADMIN_FAILURES_PER_MINUTE: 5,
       ADMIN_FAILURES_GLOBAL_PER_MINUTE: 30,
@@ -75,6 +76,8 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ EMBEDDING_MODEL: 'text-embedding-3-small' })).toThrow(/EMBEDDING_MODEL="text-embedding-3-small": .*set EMBEDDING_API_KEY \(or OPENAI_API_KEY\)/);
     expect(() => parseEnv({ EMBEDDING_MODEL: 'm', OPENAI_API_KEY: 'k', EMBEDDING_MIN_SIMILARITY: '2' })).toThrow(/EMBEDDING_MIN_SIMILARITY="2": .*between -1 and 1/);
     expect(() => parseEnv({ EMBEDDING_TIMEOUT_MS: '0' })).toThrow(/EMBEDDING_TIMEOUT_MS="0": EMBEDDING_TIMEOUT_MS must be above 0/);
+    expect(parseEnv({ EMBEDDING_FUSE_BELOW: '1' }).EMBEDDING_FUSE_BELOW).toBe(1);
+    expect(() => parseEnv({ EMBEDDING_FUSE_BELOW: '1.5' })).toThrow(/EMBEDDING_FUSE_BELOW="1.5": .*between 0 and 1/);
   });
 
   it('semantic stage with the in-process model: no key needed; an unknown local model is refused by name', () => {

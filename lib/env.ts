@@ -131,6 +131,16 @@ export const envSchema = z.object({
     .min(-1, 'EMBEDDING_MIN_SIMILARITY must be between -1 and 1')
     .max(1, 'EMBEDDING_MIN_SIMILARITY must be between -1 and 1')
     .default(0.3),
+  /**
+   * BM25 confidence (0–1: the best section's score over the most any could score) below which a
+   * turn uses the semantic stage; at or above it the turn keeps BM25's ranking and embeds nothing.
+   * 1: every turn (the stage's behaviour before this setting).
+   */
+  EMBEDDING_FUSE_BELOW: z.coerce
+    .number({ error: 'EMBEDDING_FUSE_BELOW must be a number' })
+    .min(0, 'EMBEDDING_FUSE_BELOW must be between 0 and 1')
+    .max(1, 'EMBEDDING_FUSE_BELOW must be between 0 and 1')
+    .default(0.2),
 }).superRefine((settings, context) => {
   const model = settings.EMBEDDING_MODEL;
   if (model && isLocalEmbeddingModel(model) && !isKnownLocalEmbeddingModel(model)) {

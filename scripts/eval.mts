@@ -61,6 +61,7 @@ const { values } = parseArgs({
   },
 });
 const SEMANTIC = 'selector + semantic';
+const SEMANTIC_EVERY = 'selector + semantic, every turn';
 
 // --set key=value: numbers and booleans as JSON, anything else as a string; validated by retrievalConfig.
 const settings: RetrievalConfigInput = Object.fromEntries(
@@ -92,7 +93,7 @@ async function evaluateKb(kb: EvalKb, questions: GoldenQuestion[]): Promise<KbRe
   const units = kb.index.sections; // what is scored and sent: parts of split sections included
   const methods: Method[] = [
     selectorMethod(kb.index),
-    ...(values.semantic ? [await semanticSelectorMethod(kb.index, questions, SEMANTIC)] : []),
+    ...(values.semantic ? [await semanticSelectorMethod(kb.index, questions, SEMANTIC), await semanticSelectorMethod(kb.index, questions, SEMANTIC_EVERY, true)] : []),
     plainBm25Method(units, config),
     ...peerMethods(units, config),
     firstNCutMethod(kb.sections, config.budget),
@@ -145,7 +146,12 @@ function report(result: KbResult, heading: string): void {
     summaryTable(
       [
         { method: 'selector', rows: rows.get('selector')! },
-        ...(rows.has(SEMANTIC) ? [{ method: `${SEMANTIC} (${SEMANTIC_MODEL})`, rows: rows.get(SEMANTIC)! }] : []),
+        ...(rows.has(SEMANTIC)
+          ? [
+              { method: `${SEMANTIC} (${SEMANTIC_MODEL}, fused below confidence ${EMBEDDING_DEFAULTS.fuseBelow})`, rows: rows.get(SEMANTIC)! },
+              { method: `${SEMANTIC_EVERY} (fuse below 1)`, rows: rows.get(SEMANTIC_EVERY)! },
+            ]
+          : []),
         { method: 'plain BM25', rows: rows.get('plain BM25')! },
         { method: `${bestPeer} (best peer)`, rows: rows.get(bestPeer)! },
         { method: 'first-N cut', rows: rows.get('first-N cut')! },
@@ -213,9 +219,9 @@ for (const docs of DOCS_KBS) {
 // One line per KB: ours against the others, all questions.
 log('## Summary: gold sent / MRR over all questions with gold, per KB');
 log('');
-const semanticColumn = values.semantic ? ` ${SEMANTIC} |` : '';
+const semanticColumn = values.semantic ? ` ${SEMANTIC} | ${SEMANTIC_EVERY} |` : '';
 log(`| KB | questions | selector |${semanticColumn} plain BM25 | best peer | first-N cut | margin over the best of the others |`);
-log(`|---|---:|---:|${values.semantic ? '---:|' : ''}---:|---:|---:|---:|`);
+log(`|---|---:|---:|${values.semantic ? '---:|---:|' : ''}---:|---:|---:|---:|`);
 for (const r of results) {
   const cell = (name: string) => {
     const s = overall(r.rows.get(name)!);
@@ -224,7 +230,7 @@ for (const r of results) {
   const ours = overall(r.rows.get('selector')!).goldSent;
   const best = Math.max(overall(r.rows.get('plain BM25')!).goldSent, overall(r.rows.get(r.bestPeer)!).goldSent);
   const margin = Math.round((ours - best) * 100);
-  const semanticCell = values.semantic ? ` ${cell(SEMANTIC)} |` : '';
+  const semanticCell = values.semantic ? ` ${cell(SEMANTIC)} | ${cell(SEMANTIC_EVERY)} |` : '';
   log(`| ${r.kb.name} | ${r.questions.length} | ${cell('selector')} |${semanticCell} ${cell('plain BM25')} | ${cell(r.bestPeer)} (${r.bestPeer}) | ${cell('first-N cut')} | ${margin >= 0 ? '+' : ''}${margin} points |`);
 }
 log('');
@@ -233,7 +239,8 @@ if (values.semantic) {
   const cost = (n: number, of: number, ms: number, what: string) =>
     n ? `${n} of ${of} ${what} (${formatNumber(ms / n, 0)} ms each)` : `none of ${of} ${what} (all from the cache)`;
   log(
-    `Semantic stage: ${SEMANTIC_MODEL} (in process), the server's defaults (top ${EMBEDDING_DEFAULTS.topK}, minimum similarity ${EMBEDDING_DEFAULTS.minSimilarity}, RRF k ${EMBEDDING_DEFAULTS.rrfK}). ` +
+    `Semantic stage: ${SEMANTIC_MODEL} (in process), the server's defaults (top ${EMBEDDING_DEFAULTS.topK}, minimum similarity ${EMBEDDING_DEFAULTS.minSimilarity}, RRF k ${EMBEDDING_DEFAULTS.rrfK}, ` +
+      `fused only below BM25 confidence ${EMBEDDING_DEFAULTS.fuseBelow}: ${formatPercent(semanticCost.fusedShare(), 0)} of the questions here were fused, the rest kept BM25's ranking with no query embedding; "every turn": fuse below 1). ` +
       `This run embedded ${cost(sections, sectionTexts, sectionMs, 'section texts')} and ${cost(queries, queryTexts, queryMs, 'questions')}; the rest came from node_modules/.cache/eval-embeddings.json.`,
   );
   log('');

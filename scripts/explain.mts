@@ -171,7 +171,7 @@ async function main(argv: string[]): Promise<number> {
     const out: string[] = [];
     for (const item of items) {
       const messages = [...(item.history ?? []), item.q];
-      out.push(JSON.stringify(selectContext(index, messages, await semanticQueryFor({ embeddings }, messages))));
+      out.push(JSON.stringify(selectContext(index, messages, await semanticQueryFor({ embeddings, index }, messages))));
     }
     process.stdout.write(out.join('\n') + (out.length ? '\n' : ''));
     return 0;
@@ -179,7 +179,7 @@ async function main(argv: string[]): Promise<number> {
 
   const messages = [...(values.history ?? []), positionals[0]!];
   const embeddings = await sectionEmbeddings(kbPath, index);
-  const explanation = selectContext(index, messages, await semanticQueryFor({ embeddings }, messages));
+  const explanation = selectContext(index, messages, await semanticQueryFor({ embeddings, index }, messages));
   console.log(values.json ? JSON.stringify(explanation, null, 2) : formatExplanation(explanation, { all: values.all }));
   return 0;
 }

@@ -118,6 +118,7 @@ describe('explain CLI with the semantic stage (EMBEDDING_MODEL, the stub model o
     OPENAI_API_KEY: 'test',
     EMBEDDING_BASE_URL: base,
     KB_CACHE_PATH: mkdtempSync(path.join(tmpdir(), 'explain-cache-')),
+    EMBEDDING_FUSE_BELOW: '1', // every turn: these tests are about fusing and falling back
   });
 
   it('prints each section’s fused rank, BM25 rank, semantic rank and similarity, and the stage’s settings', async () => {
@@ -133,6 +134,9 @@ describe('explain CLI with the semantic stage (EMBEDDING_MODEL, the stub model o
       expect(stdout).toMatch(/ +#\d+ +— +#\d+ +0\.\d{3} +0\.00 +\d+ +Uploading videos › Upload size and duration limits .* scored$/m);
       const json = JSON.parse(explainWith(semanticEnv(`http://127.0.0.1:${port}/v1`), '--json', 'how heavy can my stuff be?').stdout);
       expect(json.semantic).toMatchObject({ status: 'fused', model: 'stub-embed', rrfK: 60 });
+      // With the default EMBEDDING_FUSE_BELOW (0.2), a question BM25 answers well is not embedded.
+      const confident = explainWith({ ...semanticEnv(`http://127.0.0.1:${port}/v1`), EMBEDDING_FUSE_BELOW: '0.2' }, 'can I get a refund?');
+      expect(confident.stdout).toMatch(/^semantic: not used \(stub-embed\): BM25 is confident \(0\.9\d ≥ 0\.2\), so BM25's ranking alone and no query embedding$/m);
     } finally {
       stub.kill();
     }

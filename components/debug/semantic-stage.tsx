@@ -2,13 +2,21 @@ import type { SectionVerdict, SemanticStage } from '@/lib/retrieval/index';
 
 /** The semantic stage in /debug: how it went for a turn, and each section's place in both rankings. */
 
-/** One line on the stage: fused (with its settings), or why the turn ran on BM25 alone. */
+/** One line on the stage: fused (with its settings), not needed (BM25 was confident), or why the turn fell back to BM25 alone. */
 export function SemanticStageNotice({ stage }: { stage: SemanticStage }) {
   if (stage.status === 'fallback') {
     return (
       <p className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800 ring-1 ring-inset ring-red-200" data-testid="semantic-stage" data-status="fallback">
         <strong>Semantic stage fell back to BM25 alone</strong> ({stage.model}): {stage.reason}
         {stage.ms !== undefined && <span className="text-red-600"> · after {Math.round(stage.ms)} ms</span>}
+      </p>
+    );
+  }
+  if (stage.status === 'skipped') {
+    return (
+      <p className="rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700 ring-1 ring-inset ring-slate-200" data-testid="semantic-stage" data-status="skipped">
+        <strong>Semantic stage not needed</strong> ({stage.model}): BM25 found a confident match (confidence {stage.confidence.toFixed(2)} ≥ {stage.fuseBelow}), so
+        this turn kept BM25&apos;s ranking and embedded nothing.
       </p>
     );
   }

@@ -29,6 +29,7 @@ export type EmbeddingSettings = Pick<
   | 'EMBEDDING_TIMEOUT_MS'
   | 'EMBEDDING_TOP_K'
   | 'EMBEDDING_MIN_SIMILARITY'
+  | 'EMBEDDING_FUSE_BELOW'
 >;
 
 /** Sections per embedMany call. */
@@ -58,9 +59,18 @@ export function embeddingModelFromEnv(settings: EmbeddingSettings): EmbeddingMod
 }
 
 /** The embedder of the semantic stage over `model` (the server's, or a test's mock). */
-export function createEmbedder(model: EmbeddingModelV3, settings: Pick<EmbeddingSettings, 'EMBEDDING_TIMEOUT_MS' | 'EMBEDDING_TOP_K' | 'EMBEDDING_MIN_SIMILARITY'>): Embedder {
+export function createEmbedder(
+  model: EmbeddingModelV3,
+  settings: Pick<EmbeddingSettings, 'EMBEDDING_TIMEOUT_MS' | 'EMBEDDING_TOP_K' | 'EMBEDDING_MIN_SIMILARITY' | 'EMBEDDING_FUSE_BELOW'>,
+): Embedder {
   return {
-    settings: { model: model.modelId, topK: settings.EMBEDDING_TOP_K, minSimilarity: settings.EMBEDDING_MIN_SIMILARITY, rrfK: RRF_K },
+    settings: {
+      model: model.modelId,
+      topK: settings.EMBEDDING_TOP_K,
+      minSimilarity: settings.EMBEDDING_MIN_SIMILARITY,
+      rrfK: RRF_K,
+      fuseBelow: settings.EMBEDDING_FUSE_BELOW,
+    },
     queryTimeoutMs: settings.EMBEDDING_TIMEOUT_MS,
     async embedSections(texts) {
       const { embeddings } = await embedMany({ model, values: texts, abortSignal: AbortSignal.timeout(SECTION_BATCH_TIMEOUT_MS) });

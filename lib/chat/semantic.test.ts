@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { demoKnowledge } from '../../app/api/chat/testing';
 import { SectionEmbedder } from '../knowledge/embeddings';
 import type { Knowledge } from '../knowledge/load';
-import { explain, select } from '../retrieval/index';
+import { explain, lexicalConfidence, select } from '../retrieval/index';
 import { testEmbedder } from '../testing/embeddings';
 import { semanticQueryFor } from './semantic';
 
@@ -31,6 +31,24 @@ describe('the query embedding of a turn', () => {
     expect(query).toMatchObject({ kind: 'vector', settings: { model: 'stub-embed', topK: 10, minSimilarity: 0.3, rrfK: 60 } });
     const e = explain(select(knowledge.index, ['how heavy can my stuff be?'], await semanticQueryFor(knowledge, ['how heavy can my stuff be?'])));
     expect(e.sentIds).toContain(UPLOAD_LIMITS);
+  });
+
+  it('embeds nothing when BM25 is confident (at or above EMBEDDING_FUSE_BELOW), and fuses when it is not', async () => {
+    const { embedder, state } = testEmbedder(200, 0.5);
+    const knowledge: Knowledge = { ...demoKnowledge() };
+    knowledge.embeddings = new SectionEmbedder(embedder, quiet).attach(knowledge.index);
+    await knowledge.embeddings.done;
+    const calls = state.calls;
+    const confident = await semanticQueryFor(knowledge, ['can I get a refund?']);
+    expect(confident).toEqual({ kind: 'skipped', model: 'stub-embed', confidence: lexicalConfidence(knowledge.index, ['can I get a refund?']), fuseBelow: 0.5 });
+    expect(state.calls).toBe(calls); // no query embedding
+    const e = explain(select(knowledge.index, ['can I get a refund?'], confident));
+    expect(e.semantic).toMatchObject({ status: 'skipped', fuseBelow: 0.5 });
+    expect(e.sentIds).toEqual(explain(select(knowledge.index, ['can I get a refund?'])).sentIds);
+    // a paraphrase whose words find little is embedded and fused
+    expect(lexicalConfidence(knowledge.index, ['how heavy can my stuff be?'])).toBeLessThan(0.5);
+    expect(await semanticQueryFor(knowledge, ['how heavy can my stuff be?'])).toMatchObject({ kind: 'vector' });
+    expect(state.calls).toBe(calls + 1);
   });
 
   const failures = [

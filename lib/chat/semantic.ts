@@ -1,6 +1,6 @@
 import { describeEmbeddingError } from '../ai/embeddings';
 import type { Knowledge } from '../knowledge/load';
-import { unembeddedCount, type SemanticQuery } from '../retrieval/index';
+import { lexicalConfidence, unembeddedCount, type SemanticQuery } from '../retrieval/index';
 
 /**
  * The semantic stage's step of a turn: one embedding of the query, under the stage's short
@@ -12,12 +12,22 @@ import { unembeddedCount, type SemanticQuery } from '../retrieval/index';
  *
  * What is embedded: the same customer messages the BM25 query is built from (the last two,
  * oldest first), so a follow-up keeps its subject in both rankings.
+ *
+ * Nothing is embedded when BM25 alone is confident (`lexicalConfidence` at or above the
+ * stage's `fuseBelow`, EMBEDDING_FUSE_BELOW): the turn is "skipped" and keeps BM25's ranking.
  */
-export async function semanticQueryFor(knowledge: Pick<Knowledge, 'embeddings'>, customerMessages: readonly string[], signal?: AbortSignal): Promise<SemanticQuery | undefined> {
+export async function semanticQueryFor(
+  knowledge: Pick<Knowledge, 'embeddings' | 'index'>,
+  customerMessages: readonly string[],
+  signal?: AbortSignal,
+): Promise<SemanticQuery | undefined> {
   const embeddings = knowledge.embeddings;
   if (!embeddings) return undefined;
   const { embedder, vectors } = embeddings;
   const model = embedder.settings.model;
+  const { fuseBelow } = embedder.settings;
+  const confidence = fuseBelow < 1 ? lexicalConfidence(knowledge.index, customerMessages) : 0;
+  if (confidence >= fuseBelow) return { kind: 'skipped', model, confidence, fuseBelow };
   if (unembeddedCount(vectors) === vectors.vectors.length && vectors.vectors.length > 0) {
     const reason =
       embeddings.status === 'failed'

@@ -23,7 +23,8 @@ import { semanticRanking, unembeddedCount, type FusionRanks, type SemanticQuery,
  * With the semantic stage (semantic.ts; a query vector passed in), step 2 packs a different
  * ranked list, the same way: BM25's matches and the semantic list fused by reciprocal rank
  * fusion (fusion.ts). Every section in either list counts as matched; the floor adds only
- * sections in neither. Without it (or when the turn fell back), nothing here changes.
+ * sections in neither. Without it, when the turn fell back, or when BM25 was confident enough
+ * (`confidenceOf` ≥ the stage's `fuseBelow`: the turn is "skipped"), nothing here changes.
  */
 
 /** One pool section sent, and why. */
@@ -167,6 +168,50 @@ function fallbackOf(query: Extract<SemanticQuery, { kind: 'fallback' }>): Semant
   return { stage: { status: 'fallback', model: query.model, reason: query.reason, ...(query.ms === undefined ? {} : { ms: query.ms }) } };
 }
 
+function skipped(model: string, confidence: number, fuseBelow: number): SemanticSelection {
+  return { stage: { status: 'skipped', model, confidence, fuseBelow } };
+}
+
+/** The stage for this turn: fused, fell back, or skipped because BM25 was confident (`confidence`). */
+function semanticStage(index: RetrievalIndex, docs: Int32Array, scores: Float64Array, semantic: SemanticQuery, confidence: number): SemanticSelection {
+  if (semantic.kind === 'fallback') return fallbackOf(semantic);
+  if (semantic.kind === 'skipped') return skipped(semantic.model, semantic.confidence, semantic.fuseBelow);
+  const { model, fuseBelow } = semantic.settings;
+  return confidence >= fuseBelow ? skipped(model, confidence, fuseBelow) : fuse(index, docs, scores, semantic);
+}
+
+/**
+ * How well BM25 alone answers the query, 0–1: the best section's score over the most any section
+ * could score (Σ weight · idf · (k1 + 1) over the query's terms the KB has: each term's BM25 part
+ * stays under idf · (k1 + 1), however often it occurs). 0 when no term is in the KB. The semantic
+ * stage fuses only below `fuseBelow`: its list helps questions whose words find little, and
+ * costs ranking quality where they already find the answer (eval/README.md).
+ */
+export function confidenceOf(index: RetrievalIndex, query: Query, topScore: number): number {
+  const { bm25, config } = index;
+  let most = 0;
+  for (const t of query.terms) {
+    const id = bm25.termIds.get(t.term);
+    if (id !== undefined) most += t.weight * bm25.idfs[id]! * (config.k1 + 1);
+  }
+  return most > 0 ? Math.min(1, topScore / most) : 0;
+}
+
+/** BM25's confidence for these customer messages (see confidenceOf), without packing: what decides whether a turn embeds its query. */
+export function lexicalConfidence(index: RetrievalIndex, customerMessages: readonly string[]): number {
+  const { config, bm25, scratch } = index;
+  const query = buildQuery(customerMessages, index.synonyms, config, index.typos, index.known);
+  const { scores, touched } = scratch;
+  const n = scoreInto(bm25, query.terms, config, scores, touched);
+  let topScore = 0;
+  for (let i = 0; i < n; i++) {
+    const doc = touched[i]!;
+    topScore = Math.max(topScore, scores[doc]!);
+    scores[doc] = 0;
+  }
+  return confidenceOf(index, query, topScore);
+}
+
 /**
  * What to send for the customer's messages (oldest first; only the last two are used).
  * `semantic`: the semantic stage's input for this turn, when the stage is on.
@@ -183,7 +228,7 @@ export function select(index: RetrievalIndex, customerMessages: readonly string[
   for (let i = 0; i < matchedCount; i++) topScore = Math.max(topScore, (matchedScores[i] = scores[docs[i]!]!));
 
   const packer = new Packer(index, marks);
-  const stage = semantic === undefined ? undefined : semantic.kind === 'vector' ? fuse(index, docs, scores, semantic) : fallbackOf(semantic);
+  const stage = semantic === undefined ? undefined : semanticStage(index, docs, scores, semantic, confidenceOf(index, query, topScore));
   const fused = stage?.fused;
   if (fused) packInOrder(packer, fused.order, scores);
   else {

@@ -35,6 +35,9 @@ const FUSION_HEADER = 'fused   bm25    sem     sim';
 
 function stageLine(stage: SemanticStage): string {
   if (stage.status === 'fallback') return `semantic: FELL BACK to BM25 alone (${stage.model}): ${stage.reason}`;
+  if (stage.status === 'skipped') {
+    return `semantic: not used (${stage.model}): BM25 is confident (${stage.confidence.toFixed(2)} ≥ ${stage.fuseBelow}), so BM25's ranking alone and no query embedding`;
+  }
   const unembedded = stage.unembedded ? `; ${stage.unembedded} section(s) without an embedding, ranked by BM25 alone` : '';
   return (
     `semantic: ${stage.model}, ${stage.listed} section(s) in the semantic list (top ${stage.topK}, similarity ≥ ${stage.minSimilarity}), ` +

@@ -2,17 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { demoKnowledge } from '../../app/api/chat/testing';
 import { stubEmbedding } from '../../e2e/stub/embeddings.mjs';
 import { explain } from './explain';
-import { select } from './packer';
+import { lexicalConfidence, select } from './packer';
 import type { RetrievalIndex } from './select';
-import { embeddingText, SEMANTIC_DEFAULTS, sectionVectors, semanticRanking, type SemanticQuery, type SectionVectors } from './semantic';
+import { embeddingText, SEMANTIC_DEFAULTS, sectionVectors, semanticRanking, type SemanticQuery, type SemanticSettings, type SectionVectors } from './semantic';
 
 /** The stub model's vectors (e2e/stub/embeddings.mjs) for the pool, some left out with `missing`. */
 function stubVectors(index: RetrievalIndex, missing: (doc: number) => boolean = () => false): SectionVectors {
   return sectionVectors('stub-embed', index.pool.map((s, doc) => (missing(doc) ? undefined : Float32Array.from(stubEmbedding(embeddingText(s))))));
 }
 
-function vectorQuery(sections: SectionVectors, text: string, settings: Partial<typeof SEMANTIC_DEFAULTS> = {}): SemanticQuery {
-  return { kind: 'vector', settings: { model: 'stub-embed', ...SEMANTIC_DEFAULTS, ...settings }, sections, query: stubEmbedding(text), ms: 3 };
+/** A turn's query vector; the stage fuses every turn (fuseBelow 1) unless `settings` say otherwise. */
+function vectorQuery(sections: SectionVectors, text: string, settings: Partial<SemanticSettings> = {}): SemanticQuery {
+  return { kind: 'vector', settings: { model: 'stub-embed', ...SEMANTIC_DEFAULTS, fuseBelow: 1, ...settings }, sections, query: stubEmbedding(text), ms: 3 };
 }
 
 const UPLOAD_LIMITS = 'product/uploading-videos.md#upload-size-and-duration-limits';
@@ -93,5 +94,30 @@ describe('the semantic stage in a selection (demo KB, stub embeddings)', () => {
     const lexical = explain(select(index, [PARAPHRASE]));
     expect({ ...e, semantic: undefined }).toEqual({ ...lexical, semantic: undefined });
     expect(e.semantic).toEqual({ status: 'fallback', model: 'stub-embed', reason: 'the embedding model did not answer within 1500 ms', ms: 1500 });
+  });
+});
+
+describe('BM25 confidence decides whether the stage fuses (fuseBelow)', () => {
+  const { index } = demoKnowledge();
+  const vectors = stubVectors(index);
+
+  it('is 0 with no KB word, high for a question a section answers in its words, and within 0–1', () => {
+    expect(lexicalConfidence(index, ['hi, can you help me?'])).toBe(0);
+    expect(lexicalConfidence(index, ['can I get a refund?'])).toBeGreaterThan(0.8);
+    for (const q of ['how heavy can my stuff be?', 'my vidoe keeps bufering', 'refund annual plan pro-rated invoice']) {
+      const c = lexicalConfidence(index, [q]);
+      expect(c).toBeGreaterThanOrEqual(0);
+      expect(c).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('keeps BM25’s ranking when it is at or above fuseBelow, and fuses below it', () => {
+    const confident = explain(select(index, ['can I get a refund?'], vectorQuery(vectors, 'can I get a refund?', { fuseBelow: 0.5 })));
+    expect(confident.semantic).toEqual({ status: 'skipped', model: 'stub-embed', confidence: lexicalConfidence(index, ['can I get a refund?']), fuseBelow: 0.5 });
+    expect(confident.sentIds).toEqual(explain(select(index, ['can I get a refund?'])).sentIds);
+    expect(confident.sections.every((v) => v.fusion === undefined)).toBe(true);
+    const thin = explain(select(index, [PARAPHRASE], vectorQuery(vectors, PARAPHRASE, { fuseBelow: 0.5 })));
+    expect(thin.semantic).toMatchObject({ status: 'fused' });
+    expect(thin.sentIds).toContain(UPLOAD_LIMITS);
   });
 });

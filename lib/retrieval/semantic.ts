@@ -32,12 +32,18 @@ export interface SemanticSettings {
   minSimilarity: number;
   /** Reciprocal rank fusion's k (fusion.ts). */
   rrfK: number;
+  /**
+   * Fuse only when BM25's confidence (`lexicalConfidence`, 0–1) is below this: a turn whose
+   * words match a section well keeps BM25's ranking, and its query is not embedded. 1: every turn.
+   */
+  fuseBelow: number;
 }
 
 /** What the selector gets for one turn with the stage on: the vectors, or why the turn runs on BM25 alone. */
 export type SemanticQuery =
   | { kind: 'vector'; settings: SemanticSettings; sections: SectionVectors; query: readonly number[]; ms: number }
-  | { kind: 'fallback'; model: string; reason: string; ms?: number };
+  | { kind: 'fallback'; model: string; reason: string; ms?: number }
+  | { kind: 'skipped'; model: string; confidence: number; fuseBelow: number };
 
 /** The stage as the explanation reports it. */
 export type SemanticStage =
@@ -54,7 +60,9 @@ export type SemanticStage =
       /** Time to embed the query, ms. */
       ms: number;
     }
-  | { status: 'fallback'; model: string; reason: string; ms?: number };
+  | { status: 'fallback'; model: string; reason: string; ms?: number }
+  /** BM25 was confident enough (`confidence` ≥ `fuseBelow`): its ranking alone, no query embedding. */
+  | { status: 'skipped'; model: string; confidence: number; fuseBelow: number };
 
 /** A section's place in each ranking, on its verdict when the stage fused them (`rank` is then the fused rank). */
 export interface FusionRanks {
@@ -66,7 +74,7 @@ export interface FusionRanks {
   similarity?: number;
 }
 
-export const SEMANTIC_DEFAULTS = { topK: 10, minSimilarity: 0.3, rrfK: RRF_K } as const;
+export const SEMANTIC_DEFAULTS = { topK: 10, minSimilarity: 0.3, rrfK: RRF_K, fuseBelow: 0.2 } as const;
 
 /** What is embedded of a section: its block exactly as the model would receive it (heading path and text). */
 export function embeddingText(section: Section): string {

@@ -32,8 +32,11 @@ export function testEmbeddingModel() {
   return { model, state };
 }
 
-/** An embedder over the test model with the stage's defaults (timeout shortened for tests). */
-export function testEmbedder(timeoutMs = 200): { embedder: Embedder; state: ReturnType<typeof testEmbeddingModel>['state'] } {
+/**
+ * An embedder over the test model with the stage's defaults (timeout shortened for tests), except
+ * that it fuses every turn unless `fuseBelow` says otherwise: most tests are about fusing.
+ */
+export function testEmbedder(timeoutMs = 200, fuseBelow = 1): { embedder: Embedder; state: ReturnType<typeof testEmbeddingModel>['state'] } {
   const { model, state } = testEmbeddingModel();
-  return { embedder: createEmbedder(model, { EMBEDDING_TIMEOUT_MS: timeoutMs, EMBEDDING_TOP_K: 10, EMBEDDING_MIN_SIMILARITY: 0.3 }), state };
+  return { embedder: createEmbedder(model, { EMBEDDING_TIMEOUT_MS: timeoutMs, EMBEDDING_TOP_K: 10, EMBEDDING_MIN_SIMILARITY: 0.3, EMBEDDING_FUSE_BELOW: fuseBelow }), state };
 }

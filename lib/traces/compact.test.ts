@@ -149,7 +149,7 @@ const stubVectors = new Map<RetrievalIndex, Float32Array[]>();
 function stubSemantic(index: RetrievalIndex, text: string, missing: (doc: number) => boolean = () => false): SemanticQuery {
   if (!stubVectors.has(index)) stubVectors.set(index, index.pool.map((s) => Float32Array.from(stubEmbedding(embeddingText(s)))));
   const sections = sectionVectors('stub-embed', stubVectors.get(index)!.map((v, doc) => (missing(doc) ? undefined : v)));
-  return { kind: 'vector', settings: { model: 'stub-embed', ...SEMANTIC_DEFAULTS }, sections, query: stubEmbedding(text), ms: 4.25 };
+  return { kind: 'vector', settings: { model: 'stub-embed', ...SEMANTIC_DEFAULTS, fuseBelow: 1 }, sections, query: stubEmbedding(text), ms: 4.25 };
 }
 
 describe('compact traces with the semantic stage: its status and every fused verdict’s ranks and similarity come back exactly', () => {
@@ -178,6 +178,17 @@ describe('compact traces with the semantic stage: its status and every fused ver
       const { explanation } = expectExact(demo.index, ['can I get a refund?'], fallback);
       expect(explanation.semantic).toEqual({ status: 'fallback', model: 'stub-embed', reason: fallback.reason, ...('ms' in fallback ? { ms: fallback.ms } : {}) });
     }
+  });
+
+  it('for a turn BM25 answered alone because it was confident (skipped: its confidence and the threshold)', () => {
+    const skipped = { kind: 'skipped', model: 'stub-embed', confidence: 0.9137, fuseBelow: 0.2 } as const;
+    const { explanation } = expectExact(demo.index, ['can I get a refund?'], skipped);
+    expect(explanation.semantic).toEqual({ status: 'skipped', model: 'stub-embed', confidence: 0.9137, fuseBelow: 0.2 });
+    // and when the selector itself decides (a vector passed in, BM25 confident)
+    const vector = stubSemantic(demo.index, 'can I get a refund?');
+    if (vector.kind !== 'vector') throw new Error('expected a query vector');
+    const decided = expectExact(demo.index, ['can I get a refund?'], { ...vector, settings: { ...vector.settings, fuseBelow: SEMANTIC_DEFAULTS.fuseBelow } });
+    expect(decided.explanation.semantic).toMatchObject({ status: 'skipped', fuseBelow: 0.2 });
   });
 
   it('for lists cut at explainLimit, where the BM25 ranks must be stored', () => {

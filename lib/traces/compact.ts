@@ -166,10 +166,14 @@ const CODE = new Map(REASON_CODES.map((r, i) => [r, i]));
 /** Format version of the stored selection (2: with the semantic stage, `s`); a reader refuses any other than 1 and 2. */
 const SELECTION_FORMAT = 2;
 
-/** A stage as a tuple: ['fused', model, rrfK, topK, minSimilarity, listed, unembedded, ms] or ['fallback', model, reason, ms?]. */
+/**
+ * A stage as a tuple: ['fused', model, rrfK, topK, minSimilarity, listed, unembedded, ms],
+ * ['fallback', model, reason, ms?] or ['skipped', model, confidence, fuseBelow].
+ */
 const storedStage = z.union([
   z.tuple([z.literal('fused'), z.string(), z.number(), z.number().int(), z.number(), z.number().int(), z.number().int(), z.number()]),
   z.tuple([z.literal('fallback'), z.string(), z.string()]).rest(z.number()),
+  z.tuple([z.literal('skipped'), z.string(), z.number(), z.number()]),
 ]);
 
 const storedSemantic = z.object({
@@ -204,6 +208,7 @@ const storedSelection = z.object({
 
 function encodeStage(stage: SemanticStage): z.infer<typeof storedStage> {
   if (stage.status === 'fused') return ['fused', stage.model, stage.rrfK, stage.topK, stage.minSimilarity, stage.listed, stage.unembedded, stage.ms];
+  if (stage.status === 'skipped') return ['skipped', stage.model, stage.confidence, stage.fuseBelow];
   return stage.ms === undefined ? ['fallback', stage.model, stage.reason] : ['fallback', stage.model, stage.reason, stage.ms];
 }
 
@@ -211,6 +216,10 @@ function decodeStage(stored: z.infer<typeof storedStage>): SemanticStage {
   if (stored[0] === 'fused') {
     const [, model, rrfK, topK, minSimilarity, listed, unembedded, ms] = stored;
     return { status: 'fused', model, rrfK, topK, minSimilarity, listed, unembedded, ms };
+  }
+  if (stored[0] === 'skipped') {
+    const [, model, confidence, fuseBelow] = stored;
+    return { status: 'skipped', model, confidence, fuseBelow };
   }
   const [, model, reason, ms] = stored;
   return { status: 'fallback', model, reason, ...(ms === undefined ? {} : { ms }) };
