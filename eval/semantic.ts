@@ -12,9 +12,10 @@
  */
 import path from 'node:path';
 import { createEmbedder } from '../lib/ai/embeddings.ts';
-import { LOCAL_EMBEDDING_MODELS, localEmbeddingModel } from '../lib/ai/local-embeddings.ts';
+import { localEmbeddingModel } from '../lib/ai/local-embeddings.ts';
+import { LOCAL_EMBEDDING_MODELS } from '../lib/ai/local-models.ts';
 import { readEmbeddingCache, textKey, writeEmbeddingCache } from '../lib/knowledge/embedding-cache.ts';
-import { embeddingText, lexicalConfidence, SEMANTIC_DEFAULTS, sectionVectors, type RetrievalIndex, type SectionVectors } from '../lib/retrieval/index.ts';
+import { embeddingText, fusesAt, lexicalConfidence, SEMANTIC_DEFAULTS, sectionVectors, type RetrievalIndex, type SectionVectors } from '../lib/retrieval/index.ts';
 import { REPO_ROOT } from '../bench/corpus.ts';
 import { selectorMethod, type GoldenQuestion, type Method } from './evaluate.ts';
 
@@ -81,7 +82,7 @@ export async function semanticSelectorMethod(index: RetrievalIndex, questions: r
   const texts = questions.map((q) => queryText(q.messages));
   if (!every) {
     semanticCost.asked += questions.length;
-    semanticCost.fused += questions.filter((q) => lexicalConfidence(index, q.messages) < embedder.settings.fuseBelow).length;
+    semanticCost.fused += questions.filter((q) => fusesAt(lexicalConfidence(index, q.messages), embedder.settings.fuseBelow)).length;
   }
   const vectors = new Map((await vectorsOf(texts, 'queries', !every)).map((v, i) => [texts[i]!, v]));
   return selectorMethod(index, name, (messages) => {

@@ -8,6 +8,23 @@ import { splitParts, TokenBar } from './token-bar';
 /** The selector's explanation, as a support lead reads it: query → ranked sections → what was sent. */
 
 
+/** Words the customer typed that the KB lacks, and the KB terms used for them (typo corrections, spelling variants); nothing when there are none. */
+function WordFixes({ label, testId, terms, className, why }: { label: string; testId: string; terms: Explanation['query']['terms']; className: string; why: string }) {
+  if (terms.length === 0) return null;
+  return (
+    <>
+      <dt className="text-slate-500">{label}</dt>
+      <dd className="flex flex-wrap gap-1.5" data-testid={testId}>
+        {terms.map((t) => (
+          <span key={t.term} className={`rounded-md px-2 py-0.5 font-mono text-xs ${className}`} title={`"${t.from}" is not in the KB; ${why} (weight ${t.weight})`}>
+            {t.from} → {t.term}
+          </span>
+        ))}
+      </dd>
+    </>
+  );
+}
+
 export function QueryTerms({ explanation }: { explanation: Explanation }) {
   const { query } = explanation;
   const typed = query.terms.filter((t) => t.source === 'question' || t.source === 'previous');
@@ -36,30 +53,8 @@ export function QueryTerms({ explanation }: { explanation: Explanation }) {
           </span>
         ))}
       </dd>
-      {typos.length > 0 && (
-        <>
-          <dt className="text-slate-500">Typo corrections</dt>
-          <dd className="flex flex-wrap gap-1.5" data-testid="query-typos">
-            {typos.map((t) => (
-              <span key={t.term} className="rounded-md bg-orange-100 px-2 py-0.5 font-mono text-xs text-orange-800" title={`"${t.from}" is not in the KB; one edit from a KB word (weight ${t.weight})`}>
-                {t.from} → {t.term}
-              </span>
-            ))}
-          </dd>
-        </>
-      )}
-      {variants.length > 0 && (
-        <>
-          <dt className="text-slate-500">Spelling variants</dt>
-          <dd className="flex flex-wrap gap-1.5" data-testid="query-variants">
-            {variants.map((t) => (
-              <span key={t.term} className="rounded-md bg-sky-100 px-2 py-0.5 font-mono text-xs text-sky-800" title={`"${t.from}" is not in the KB; the KB spells it this way (weight ${t.weight})`}>
-                {t.from} → {t.term}
-              </span>
-            ))}
-          </dd>
-        </>
-      )}
+      <WordFixes label="Typo corrections" testId="query-typos" terms={typos} className="bg-orange-100 text-orange-800" why="one edit from a KB word" />
+      <WordFixes label="Spelling variants" testId="query-variants" terms={variants} className="bg-sky-100 text-sky-800" why="the KB spells it this way" />
       <dt className="text-slate-500">Synonym expansions</dt>
       <dd className="flex flex-wrap gap-1.5" data-testid="query-synonyms">
         {synonyms.length === 0 && <span className="text-slate-400">none</span>}

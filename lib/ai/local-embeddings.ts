@@ -17,8 +17,6 @@ import type { EmbeddingModelV3 } from './model-types';
  * small (MAX_PER_CALL) so a chat request waits at most one batch while a KB is being embedded.
  */
 
-export { isKnownLocalEmbeddingModel, isLocalEmbeddingModel, LOCAL_EMBEDDING_MODELS } from './local-models';
-
 /** Texts per call: ~0.7 s of computation for long sections (see above). */
 const MAX_PER_CALL = 8;
 

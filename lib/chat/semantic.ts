@@ -1,6 +1,6 @@
 import { describeEmbeddingError } from '../ai/embeddings';
 import type { Knowledge } from '../knowledge/load';
-import { lexicalConfidence, unembeddedCount, type SemanticQuery } from '../retrieval/index';
+import { fusesAt, lexicalConfidence, unembeddedCount, type SemanticQuery } from '../retrieval/index';
 
 /**
  * The semantic stage's step of a turn: one embedding of the query, under the stage's short
@@ -26,8 +26,10 @@ export async function semanticQueryFor(
   const { embedder, vectors } = embeddings;
   const model = embedder.settings.model;
   const { fuseBelow } = embedder.settings;
-  const confidence = fuseBelow < 1 ? lexicalConfidence(knowledge.index, customerMessages) : 0;
-  if (confidence >= fuseBelow) return { kind: 'skipped', model, confidence, fuseBelow };
+  if (fuseBelow < 1) {
+    const confidence = lexicalConfidence(knowledge.index, customerMessages);
+    if (!fusesAt(confidence, fuseBelow)) return { kind: 'skipped', model, confidence, fuseBelow };
+  }
   if (unembeddedCount(vectors) === vectors.vectors.length && vectors.vectors.length > 0) {
     const reason =
       embeddings.status === 'failed'

@@ -4,7 +4,7 @@ import { buildQuery, type Query } from './query';
 import { reciprocalRankFusion } from './fusion';
 import { heapify, popTop, ranksAbove } from './rank-heap';
 import type { RetrievalIndex, TokenSplit } from './select';
-import { semanticRanking, unembeddedCount, type FusionRanks, type SemanticQuery, type SemanticStage } from './semantic';
+import { fusesAt, semanticRanking, unembeddedCount, type FusionRanks, type SemanticQuery, type SemanticStage } from './semantic';
 
 /**
  * Packing: what one request sends, computed as cheaply as the decision allows. The
@@ -172,12 +172,13 @@ function skipped(model: string, confidence: number, fuseBelow: number): Semantic
   return { stage: { status: 'skipped', model, confidence, fuseBelow } };
 }
 
-/** The stage for this turn: fused, fell back, or skipped because BM25 was confident (`confidence`). */
-function semanticStage(index: RetrievalIndex, docs: Int32Array, scores: Float64Array, semantic: SemanticQuery, confidence: number): SemanticSelection {
+/** The stage for this turn: fused, fell back, or skipped because BM25 was confident (its `query` scored `topScore` at best). */
+function semanticStage(index: RetrievalIndex, docs: Int32Array, scores: Float64Array, semantic: SemanticQuery, query: Query, topScore: number): SemanticSelection {
   if (semantic.kind === 'fallback') return fallbackOf(semantic);
   if (semantic.kind === 'skipped') return skipped(semantic.model, semantic.confidence, semantic.fuseBelow);
   const { model, fuseBelow } = semantic.settings;
-  return confidence >= fuseBelow ? skipped(model, confidence, fuseBelow) : fuse(index, docs, scores, semantic);
+  const confidence = confidenceOf(index, query, topScore);
+  return fusesAt(confidence, fuseBelow) ? fuse(index, docs, scores, semantic) : skipped(model, confidence, fuseBelow);
 }
 
 /**
@@ -228,7 +229,7 @@ export function select(index: RetrievalIndex, customerMessages: readonly string[
   for (let i = 0; i < matchedCount; i++) topScore = Math.max(topScore, (matchedScores[i] = scores[docs[i]!]!));
 
   const packer = new Packer(index, marks);
-  const stage = semantic === undefined ? undefined : semanticStage(index, docs, scores, semantic, confidenceOf(index, query, topScore));
+  const stage = semantic === undefined ? undefined : semanticStage(index, docs, scores, semantic, query, topScore);
   const fused = stage?.fused;
   if (fused) packInOrder(packer, fused.order, scores);
   else {

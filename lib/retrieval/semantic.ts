@@ -76,6 +76,11 @@ export interface FusionRanks {
 
 export const SEMANTIC_DEFAULTS = { topK: 10, minSimilarity: 0.3, rrfK: RRF_K, fuseBelow: 0.2 } as const;
 
+/** Does a turn with this BM25 confidence use the semantic stage? Below `fuseBelow`; always when it is 1 (the one rule, for the chat route and the selector). */
+export function fusesAt(confidence: number, fuseBelow: number): boolean {
+  return fuseBelow >= 1 || confidence < fuseBelow;
+}
+
 /** What is embedded of a section: its block exactly as the model would receive it (heading path and text). */
 export function embeddingText(section: Section): string {
   return renderSectionBlock(section);
