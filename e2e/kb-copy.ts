@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { unpinRefundRule } from '../lib/testing/edits';
+import { undeclareRules, unpinRefundRule } from '../lib/testing/edits';
 import { ADMIN_TOKEN } from './env';
 import { startApp, type Server } from './spawn';
 
@@ -12,7 +12,7 @@ import { startApp, type Server } from './spawn';
 export interface KbCopyApp {
   app: Server;
   kb: string;
-  /** Unpins the refund rule in the copy (the server reloads it). */
+  /** Unpins the refund rule in the copy, and takes it out of the rules assistant.md declares (the server reloads it). */
   unpinRefundRule(): void;
   stop(): Promise<void>;
 }
@@ -30,10 +30,14 @@ export async function startKbCopyApp(port: number, prefix: string): Promise<KbCo
     CHAT_RATE_LIMIT_PER_MINUTE: '0',
   });
   const rules = path.join(kb, 'rules', 'assistant-rules.md');
+  const identity = path.join(kb, 'assistant.md');
   return {
     app,
     kb,
-    unpinRefundRule: () => writeFileSync(rules, unpinRefundRule(readFileSync(rules, 'utf8'))),
+    unpinRefundRule: () => {
+      writeFileSync(identity, undeclareRules(readFileSync(identity, 'utf8')));
+      writeFileSync(rules, unpinRefundRule(readFileSync(rules, 'utf8')));
+    },
     async stop() {
       await app.stop();
       rmSync(root, { recursive: true, force: true });

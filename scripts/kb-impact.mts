@@ -88,8 +88,11 @@ async function questionsFromTraces(file: string, turns: number): Promise<ImpactQ
   }
 }
 
-function indexOf(folder: string, config: { budget?: number; floor?: number }): RetrievalIndex {
-  return createRetrievalIndex(loadKnowledgeBase(folder), config);
+/** The KB's index, and why the server would refuse it for its rules (declared rules missing), if it would. */
+function indexOf(folder: string, config: { budget?: number; floor?: number }): { index: RetrievalIndex; refusal?: string } {
+  const kb = loadKnowledgeBase(folder, { missingRules: 'report' });
+  const refusal = kb.refusal && `${kb.refusal.line === undefined ? kb.refusal.file : `${kb.refusal.file}:${kb.refusal.line}`}: ${kb.refusal.reason}`;
+  return { index: createRetrievalIndex(kb, config), ...(refusal ? { refusal } : {}) };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -129,12 +132,13 @@ async function main(argv: string[]): Promise<number> {
   const base = baseFolder(values.base, workKb);
   let report;
   try {
-    report = kbImpact(indexOf(base.folder, config), work, questions);
+    report = kbImpact(indexOf(base.folder, config).index, work.index, questions);
   } finally {
     base.cleanup();
   }
-  console.log(values.json ? JSON.stringify(report, null, 2) : formatImpact(report));
-  return report.lostRules.length > 0 ? 1 : 0;
+  if (values.json) console.log(JSON.stringify(work.refusal ? { ...report, refusal: work.refusal } : report, null, 2));
+  else console.log(`${work.refusal ? `THE SERVER WOULD REFUSE THE EDITED KB: ${work.refusal}\n\n` : ''}${formatImpact(report)}`);
+  return report.lostRules.length > 0 || work.refusal ? 1 : 0;
 }
 
 try {

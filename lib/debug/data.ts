@@ -1,7 +1,8 @@
 import 'server-only';
 import { semanticQueryFor } from '../chat/semantic';
 import { checkKnowledgeBase, type CheckReport } from '../kb-check/index';
-import { getKnowledge, type Knowledge } from '../knowledge';
+import { getKnowledge, knowledgeHolder, type Knowledge } from '../knowledge';
+import type { KnowledgeHealth } from '../knowledge/holder';
 import { analyze, budgetHealth, contentWords, headingPath, selectContext, unembeddedCount, type Explanation } from '../retrieval/index';
 import { env } from '../env';
 import { getInspectorStore, getTraceStore } from '../traces';
@@ -77,6 +78,8 @@ export interface SectionUse {
 }
 
 export interface HealthReport {
+  /** Whether the whole KB on disk is served (the same as /api/health says). */
+  knowledge: KnowledgeHealth;
   budget: ReturnType<typeof budgetHealth>;
   kbPath: string;
   loadedAt: string;
@@ -174,6 +177,7 @@ export async function healthReport(): Promise<HealthReport> {
   const turns = await inspector.countTurns();
   const neverSent = turns === 0 ? [] : uses.filter((u) => u.sent === 0);
   return {
+    knowledge: knowledgeHolder().health(),
     budget: budgetHealth(index),
     kbPath: knowledge.path,
     loadedAt: knowledge.loadedAt.toISOString(),

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -81,5 +81,79 @@ describe('npm run kb:check', { timeout: 60_000 }, () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('rules.md:3: malformed front matter');
     expect(kbCheck('--kb', path.join(kb, 'missing')).status).toBe(1);
+  });
+});
+
+// Each way of losing a rule, for real: file modes (as an unprivileged user when the tests run
+// as root, who reads everything), a dangling link, a symlinked rules folder.
+describe('npm run kb:check: rules that must not vanish', { timeout: 60_000 }, () => {
+  const asRoot = process.getuid?.() === 0;
+  const NOBODY = 65534;
+
+  /** The demo KB copied to a folder every user can read, edited by `edit`. */
+  function demoKb(edit: (kb: string) => void): string {
+    const dir = mkdtempSync(path.join(tmpdir(), 'kb-check-rules-'));
+    dirs.push(dir);
+    chmodSync(dir, 0o755);
+    const kb = path.join(dir, 'content');
+    cpSync(path.join(repo, 'content'), kb, { recursive: true });
+    edit(kb);
+    return kb;
+  }
+
+  /** kb:check as a user whom file modes apply to. */
+  function kbCheckUnprivileged(kb: string) {
+    const tsx = path.join(repo, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+    const r = spawnSync(process.execPath, [tsx, 'scripts/kb-check.mts', '--kb', kb], {
+      cwd: repo,
+      encoding: 'utf8',
+      timeout: 30_000,
+      ...(asRoot ? { uid: NOBODY, gid: NOBODY, env: { ...process.env, HOME: tmpdir() } } : {}),
+    });
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  }
+
+  it('exits 1 when the rules folder cannot be read, naming it', () => {
+    const r = kbCheckUnprivileged(demoKb((kb) => chmodSync(path.join(kb, 'rules'), 0o000)));
+    expect(r.stdout).toContain('Rules the server would not serve (1)');
+    expect(r.stdout).toMatch(/error {3}assistant\.md:\d+ {2}the server refuses this knowledge base: the declared rules are not all there: .*not read: rules\/: cannot read folder: EACCES/);
+    expect(r.status).toBe(1);
+  });
+
+  it('exits 1 when a pinned file cannot be read, naming it', () => {
+    const r = kbCheckUnprivileged(demoKb((kb) => chmodSync(path.join(kb, 'rules', 'assistant-rules.md'), 0o000)));
+    expect(r.stdout).toMatch(/the declared rules are not all there: rules\/assistant-rules\.md#refunds is not in the knowledge base; 13 pinned sections are declared, 5 found; not read: rules\/assistant-rules\.md: cannot read file: EACCES/);
+    expect(r.status).toBe(1);
+  });
+
+  it('exits 1 when an unpinned file cannot be read and the KB declares no rules (it may have held one)', () => {
+    const r = kbCheckUnprivileged(
+      demoKb((kb) => {
+        writeFileSync(path.join(kb, 'assistant.md'), '---\ncompany: Lumacast\n---\n');
+        chmodSync(path.join(kb, 'billing', 'refund-policy.md'), 0o000);
+      }),
+    );
+    expect(r.stdout).toMatch(/error {3}billing\/refund-policy\.md {2}the server refuses this knowledge base: cannot read file: EACCES: it may hold pinned rules/);
+    expect(r.status).toBe(1);
+  });
+
+  it('exits 1 for a dangling rules link', () => {
+    const r = kbCheck('--kb', demoKb((kb) => {
+      rmSync(path.join(kb, 'rules'), { recursive: true });
+      symlinkSync(path.join(kb, 'no-such-rules'), path.join(kb, 'rules'));
+    }));
+    expect(r.stdout).toMatch(/not read: rules: cannot follow link: ENOENT/);
+    expect(r.status).toBe(1);
+  });
+
+  it('follows a symlinked rules folder: all 13 pinned sections, exit 0', () => {
+    const r = kbCheck('--kb', demoKb((kb) => {
+      const elsewhere = path.join(path.dirname(kb), 'shared-rules');
+      renameSync(path.join(kb, 'rules'), elsewhere);
+      symlinkSync(elsewhere, path.join(kb, 'rules'));
+    }));
+    expect(r.stdout).toMatch(/sections \(13 pinned\)/);
+    expect(r.stdout).toContain('✓ passed: 0 errors');
+    expect(r.status).toBe(0);
   });
 });

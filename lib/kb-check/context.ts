@@ -27,7 +27,7 @@ export interface CheckOptions {
 
 /** A loaded KB (loadKnowledgeBase), or an in-memory one with just sections and synonyms (fixtures). */
 export type CheckableKnowledgeBase = Pick<KnowledgeBase, 'sections' | 'synonyms'> &
-  Partial<Pick<KnowledgeBase, 'root' | 'synonymsFile' | 'skipped' | 'notices' | 'identity'>>;
+  Partial<Pick<KnowledgeBase, 'root' | 'synonymsFile' | 'skipped' | 'notices' | 'identity' | 'refusal' | 'repeatedFolders'>>;
 
 /** A sentence, list item, heading or table cell of a section, at its line in the file. */
 export interface Unit {

@@ -4,6 +4,8 @@ import type { CheckReport, Finding, FindingKind, QuestionResult } from './types'
 /** kb:check's terminal output: findings grouped by kind, each with file:line. */
 
 export const KIND_TITLES: Record<FindingKind, string> = {
+  'rules-not-served': 'Rules the server would not serve',
+  'folder-repeated': 'Folders reached again through a link',
   'file-skipped': 'Files left out of the knowledge base (broken)',
   'heading-collision': 'Sections with the same heading path in one file',
   'identity-missing': 'Assistant identity (assistant.md)',

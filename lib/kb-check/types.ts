@@ -17,6 +17,9 @@ export type FindingLevel = 'error' | 'warning' | 'info';
  *   when the pinned share is over one third).
  * - `facts-disagree` — an unpinned number contradicts a pinned one about the same item (error).
  * - `synonyms-unused` — a synonym group none of whose words occur in the scored sections (warning).
+ * - `rules-not-served` — the server refuses the KB: declared rules (`rules:` in assistant.md)
+ *   are missing, or a path that may hold one cannot be read (error).
+ * - `folder-repeated` — a link leads to a folder already read: read once (warning).
  * - `file-skipped` — a broken unpinned file left out of the KB (error: its content is not served).
  * - `heading-collision` — two sections of one file with the very same heading path: the
  *   second got an ordinal id (warning).
@@ -31,6 +34,8 @@ export type FindingLevel = 'error' | 'warning' | 'info';
  *   group (warning), or two spellings of one term in a group (info).
  */
 export type FindingKind =
+  | 'rules-not-served'
+  | 'folder-repeated'
   | 'file-skipped'
   | 'heading-collision'
   | 'identity-missing'

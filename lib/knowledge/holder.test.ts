@@ -7,16 +7,21 @@ import { KB_CACHE_FORMAT, kbCacheFile } from './disk-cache';
 import { KnowledgeHolder, KnowledgeUnavailableError, type KnowledgeLog } from './holder';
 
 // Root reads every file, whatever its mode (CI runs as root), so "unreadable" is simulated:
-// any file named locked.md fails to read with EACCES, as a chmod 000 file would for a user.
+// any file named locked.md fails to read, and any folder named locked fails to list, with
+// EACCES, as a chmod 000 file or folder would for a user (scripts/kb-check.test.ts does it for real).
 vi.mock('node:fs', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:fs')>();
+  const denied = (file: unknown) => Object.assign(new Error(`EACCES: permission denied, open '${String(file)}'`), { code: 'EACCES' });
   const readFileSync = ((file: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
-    if (String(file).endsWith(`${path.sep}locked.md`)) {
-      throw Object.assign(new Error(`EACCES: permission denied, open '${String(file)}'`), { code: 'EACCES' });
-    }
+    if (String(file).endsWith(`${path.sep}locked.md`)) throw denied(file);
     return (real.readFileSync as (...args: unknown[]) => unknown)(file, ...rest);
   }) as typeof real.readFileSync;
-  return { ...real, readFileSync, default: { ...real, readFileSync } };
+  const readdirSync = ((dir: fs.PathLike, ...rest: unknown[]) => {
+    if (String(dir).endsWith(`${path.sep}locked`)) throw denied(dir);
+    return (real.readdirSync as (...args: unknown[]) => unknown)(dir, ...rest);
+  }) as typeof real.readdirSync;
+  const mocked = { readFileSync, readdirSync };
+  return { ...real, ...mocked, default: { ...real, ...mocked } };
 });
 
 function kb(files: Record<string, string | Buffer>): string {
@@ -42,6 +47,8 @@ const GOOD = {
   'rules.md': '---\npinned: true\n---\n# Rules\nNever promise a refund.',
   'faq.md': '# FAQ\nAnswers.\n## Refunds\nAsk billing within 14 days.',
 };
+const DECLARES_ONE = '---\ncompany: Acme\nrules:\n  count: 1\n  required: [rules.md#rules]\n---\n';
+const DECLARES_TWO = '---\ncompany: Acme\nrules:\n  count: 2\n---\n';
 
 const holders: KnowledgeHolder[] = [];
 function hold(root: string, settings: { KB_BUDGET?: number } = {}) {
@@ -62,6 +69,10 @@ describe('a broken knowledge base at start-up', () => {
     { kind: 'synonyms file of the wrong shape', files: { ...GOOD, 'synonyms.json': '{"groups": {"price": "cost"}}' }, error: /^synonyms\.json: wrong shape at \.groups/ },
     { kind: 'synonyms file that is not JSON', files: { ...GOOD, 'synonyms.json': '{\n"groups": [\n["a" "b"]]}' }, error: /^synonyms\.json:3: invalid JSON/ },
     { kind: 'identity file with an unknown field', files: { ...GOOD, 'assistant.md': '---\ncompany: Acme\ncolour: red\n---\n' }, error: /^assistant\.md:3: "colour": unknown field/ },
+    { kind: 'an unreadable file (it may hold a rule)', files: { ...GOOD, 'locked.md': '# Locked\nText.' }, error: /^locked\.md: cannot read file: EACCES: it may hold pinned rules, so the knowledge base is not served without it/ },
+    { kind: 'an unreadable pinned file', files: { ...GOOD, 'rules/locked.md': GOOD['rules.md'] }, error: /^rules\/locked\.md: cannot read file: EACCES: it may hold pinned rules/ },
+    { kind: 'an unreadable folder', files: { ...GOOD, 'locked/rules.md': GOOD['rules.md'] }, error: /^locked\/: cannot read folder: EACCES: it may hold pinned rules/ },
+    { kind: 'declared rules that are missing', files: { ...GOOD, 'assistant.md': DECLARES_TWO }, error: /^assistant\.md:3: the declared rules are not all there: 2 pinned sections are declared, 1 found$/ },
   ];
   for (const { kind, files, settings, error } of refusals) {
     it(`${kind}: refuses to serve it, logs the file (and line), and get() throws the same`, () => {
@@ -75,7 +86,7 @@ describe('a broken knowledge base at start-up', () => {
   }
 
   const skips: { kind: string; files: Record<string, string | Buffer>; error: RegExp }[] = [
-    { kind: 'an unreadable file', files: { ...GOOD, 'locked.md': '# Locked\nText.' }, error: /^locked\.md: cannot read file: EACCES$/ },
+    { kind: 'an unreadable file, all declared rules found', files: { ...GOOD, 'assistant.md': DECLARES_ONE, 'locked.md': '# Locked\nText.' }, error: /^locked\.md: cannot read file: EACCES$/ },
     { kind: 'malformed front matter', files: { ...GOOD, 'page.md': '---\ntitle: [unclosed\n---\n# A\nB' }, error: /^page\.md:\d+: malformed front matter/ },
     { kind: 'invalid UTF-8', files: { ...GOOD, 'bad.md': Buffer.concat([Buffer.from('# A\nfine\n'), Buffer.from([0xff, 0xfe]), Buffer.from('\n')]) }, error: /^bad\.md:3: not valid UTF-8$/ },
     { kind: 'MDX that does not parse', files: { ...GOOD, 'page.mdx': '# A\n\n<Note>\nunclosed\n' }, error: /^page\.mdx:\d+: MDX that cannot be parsed/ },
@@ -89,6 +100,7 @@ describe('a broken knowledge base at start-up', () => {
       expect(index.sections.map((s) => s.id)).toEqual(['faq.md#faq', 'faq.md#refunds', 'rules.md#rules']);
       expect(log.errors).toEqual([expect.stringMatching(/^\[knowledge\] skipped .* \(the rest of the knowledge base is served\)$/)]);
       expect(log.lines[0]).toMatch(/^\[knowledge\] loaded .*: 2 files read, 1 skipped, 0 ignored; 3 sections, \d+ tokens; \d+ ms$/);
+      expect(holder.health()).toEqual({ status: 'degraded', reasons: [expect.stringMatching(/^1 file left out: /)] });
     });
   }
 
@@ -186,6 +198,51 @@ describe('a knowledge base edited while running', () => {
     expect(await holder.check()).toBe('refused');
     expect(holder.get().index.sections).toHaveLength(3);
     expect(log.errors.at(-1)).toMatch(/NOT loaded: .*no such file or folder/);
+  });
+
+  it('refuses an edit that makes a file or a folder unreadable, and health says degraded until it is fixed', async () => {
+    const root = kb({ ...GOOD, 'docs/a.md': '# A\nText.' });
+    const { holder, log } = hold(root);
+    expect(holder.health()).toEqual({ status: 'ready' });
+    const good = holder.get();
+    fs.renameSync(path.join(root, 'docs'), path.join(root, 'locked'));
+    await holder.check();
+    expect(await holder.check()).toBe('refused');
+    expect(holder.get()).toBe(good);
+    expect(log.errors.at(-1)).toMatch(/NOT loaded: locked\/: cannot read folder: EACCES: it may hold pinned rules/);
+    expect(holder.health()).toEqual({
+      status: 'degraded',
+      reasons: [expect.stringMatching(/^the edited knowledge base was refused at .*: locked\/: cannot read folder: EACCES: .*; serving the version loaded at /)],
+    });
+
+    fs.renameSync(path.join(root, 'locked'), path.join(root, 'docs'));
+    write(root, { 'locked.md': '# Locked\nText.' });
+    await holder.check();
+    expect(await holder.check()).toBe('refused');
+    expect(log.errors.at(-1)).toMatch(/NOT loaded: locked\.md: cannot read file: EACCES/);
+
+    fs.rmSync(path.join(root, 'locked.md'));
+    await holder.check();
+    expect(await holder.check()).toBe('reloaded');
+    expect(holder.health()).toEqual({ status: 'ready' });
+  });
+
+  it('refuses an edit that drops a declared rule, and logs a change in the number of pinned sections', async () => {
+    const root = kb({ ...GOOD, 'more-rules.md': '# More rules\n<!-- pinned -->\nNever share a password.' });
+    const { holder, log } = hold(root);
+    write(root, { 'more-rules.md': '# More rules\nNever share a password.' });
+    await holder.check();
+    expect(await holder.check()).toBe('reloaded');
+    expect(log.lines.at(-1)).toMatch(/; pinned sections: 2 → 1$/);
+
+    write(root, { 'assistant.md': DECLARES_ONE });
+    await holder.check();
+    expect(await holder.check()).toBe('reloaded');
+    write(root, { 'rules.md': GOOD['rules.md'].replace('pinned: true', 'pinned: false') });
+    await holder.check();
+    expect(await holder.check()).toBe('refused');
+    expect(holder.get().index.pinned.map((s) => s.id)).toEqual(['rules.md#rules']);
+    expect(log.errors.at(-1)).toMatch(/NOT loaded: assistant\.md:3: the declared rules are not all there: rules\.md#rules is not pinned; 1 pinned section is declared, 0 found\./);
   });
 
   it('checks by itself every interval', async () => {

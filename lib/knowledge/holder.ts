@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { listKnowledgeFiles, TokenCounter, type BuiltDocument } from '../retrieval/index';
+import { listKnowledgeFiles, missingRules, TokenCounter, type BuiltDocument } from '../retrieval/index';
 import { readKbCache, writeKbCache } from './disk-cache';
 import type { SectionEmbedder } from './embeddings';
 import { loadKnowledge, loadKnowledgeAsync, type Knowledge, type KnowledgeSettings } from './load';
@@ -45,6 +45,16 @@ export interface KnowledgeHolderOptions {
 /** What one check found. */
 export type CheckResult = 'unchanged' | 'changing' | 'reloaded' | 'refused';
 
+/**
+ * Whether the KB in service is the whole KB on disk (/api/health): `ready`; `degraded` when it
+ * serves but something on disk is not served (an edit refused, files skipped, declared rules
+ * missing), each with its reason; `unavailable` when no KB is in service.
+ */
+export type KnowledgeHealth =
+  | { status: 'ready' }
+  | { status: 'degraded'; reasons: string[] }
+  | { status: 'unavailable'; reason: string };
+
 /** The chat cannot use the KB: it has never loaded. `cause` is the loader's error. */
 export class KnowledgeUnavailableError extends Error {
   override readonly name = 'KnowledgeUnavailableError';
@@ -77,13 +87,22 @@ export function kbSignature(kbPath: string): string {
   return [
     ...listing.documents.map(stamp),
     ...listing.config.map(stamp),
-    ...listing.unreadable.map((u) => `${u.folder}/\t${u.code}`),
+    ...listing.unreadable.map((u) => `${u.path}\t${u.code}`),
   ].join('\n');
+}
+
+/** "; pinned sections: 13 → 12" when a reload changed how many are pinned (a rule removed on purpose shows in the log too). */
+function pinnedChange(previous: Knowledge | undefined, next: Knowledge): string {
+  const before = previous?.index.pinned.length;
+  const after = next.index.pinned.length;
+  return before === undefined || before === after ? '' : `; pinned sections: ${before} → ${after}`;
 }
 
 export class KnowledgeHolder {
   private current: Knowledge | undefined;
   private lastError: unknown;
+  /** The last edit refused while a KB was in service (cleared by the next load). */
+  private refusedEdit: { message: string; at: Date } | undefined;
   /** Signature of the files behind `current` (or behind the refused attempt). */
   private settled: string;
   /** A changed signature seen at the last check, not yet stable. */
@@ -161,6 +180,24 @@ export class KnowledgeHolder {
     return this.current !== undefined;
   }
 
+  /** Is what is served the whole KB on disk, with its rules? (see KnowledgeHealth) */
+  health(): KnowledgeHealth {
+    const current = this.current;
+    if (!current) return { status: 'unavailable', reason: message(this.lastError) };
+    const reasons: string[] = [];
+    if (this.refusedEdit) {
+      reasons.push(
+        `the edited knowledge base was refused at ${this.refusedEdit.at.toISOString()}: ${this.refusedEdit.message}; ` +
+          `serving the version loaded at ${current.loadedAt.toISOString()}`,
+      );
+    }
+    const missing = missingRules(current.kb.identity.rules, current.kb.sections);
+    if (missing.length) reasons.push(`the knowledge base in service lacks declared rules: ${missing.join('; ')}`);
+    const { skipped } = current.kb;
+    if (skipped.length) reasons.push(`${skipped.length} file${skipped.length === 1 ? '' : 's'} left out: ${skipped.map((s) => s.message).join('; ')}`);
+    return reasons.length ? { status: 'degraded', reasons } : { status: 'ready' };
+  }
+
   /** The KB in service; throws KnowledgeUnavailableError (with the loader's message) if none ever loaded. */
   get(): Knowledge {
     if (this.current) return this.current;
@@ -191,13 +228,15 @@ export class KnowledgeHolder {
       const previous = this.current;
       this.current = next;
       this.lastError = undefined;
-      this.log.info(`[knowledge] ${previous ? 'reloaded after an edit' : 'loaded the fixed knowledge base'}: ${next.summary}`);
+      this.refusedEdit = undefined;
+      this.log.info(`[knowledge] ${previous ? 'reloaded after an edit' : 'loaded the fixed knowledge base'}: ${next.summary}${pinnedChange(previous, next)}`);
       this.logSkipped(next);
       this.saveCache();
       if (previous) this.notifyReload(previous, next);
       return 'reloaded';
     } catch (error) {
       if (this.current) {
+        this.refusedEdit = { message: message(error), at: new Date() };
         this.log.error(
           `[knowledge] the edited knowledge base was NOT loaded: ${message(error)}. Still serving the version loaded at ` +
             `${this.current.loadedAt.toISOString()} (${this.current.index.sections.length} sections).`,

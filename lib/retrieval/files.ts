@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
 import { KnowledgeBaseError } from './errors';
 import { documentFormat } from './formats';
@@ -14,11 +14,32 @@ import type { IgnoredFiles } from './types';
  *   never read as content.
  * - Ignored, and counted: hidden files and folders (`.git`, `.vitepress`, …),
  *   `node_modules`, and every other file (images, JSON, …).
+ * - Symbolic links are followed, to files and to folders, wherever they point. A folder
+ *   reached a second time (a link back up the tree, or two links to one folder) is read once,
+ *   at its first path in name order, and listed in `repeatedFolders`.
+ * - What cannot be listed or followed (a folder without permission, a dangling link, a
+ *   link loop) is listed in `unreadable`: nobody can tell whether it holds a rule, so the
+ *   loader refuses the KB unless its declared rules are all found (knowledge-base.ts).
  * A KB may also be one document file; its configuration files are then beside it.
  */
 
 export const SYNONYMS_FILE = 'synonyms.json';
 const CONFIG_FILES = new Set([SYNONYMS_FILE, IDENTITY_FILE]);
+
+/** A path below the root that could not be listed (a folder) or followed (a link). */
+export interface UnreadablePath {
+  /** Relative to the root, `/`-separated; a folder ends with `/`. */
+  path: string;
+  /** The error code: EACCES, ENOENT (a dangling link), ELOOP, … */
+  code: string;
+}
+
+/** A folder reached again through a link, and where it was read. */
+export interface RepeatedFolder {
+  path: string;
+  /** The path it was read at. */
+  readAt: string;
+}
 
 export interface KnowledgeFiles {
   /** Absolute path of the folder the KB's paths are relative to. */
@@ -28,29 +49,66 @@ export interface KnowledgeFiles {
   /** Configuration files present at the root (relative names). */
   config: string[];
   ignored: IgnoredFiles;
-  /** Folders that could not be listed, relative to the root, with the error code. */
-  unreadable: { folder: string; code: string }[];
+  /** Folders that could not be listed and links that could not be followed. */
+  unreadable: UnreadablePath[];
+  /** Folders not read again because a link led back to one already read. */
+  repeatedFolders: RepeatedFolder[];
 }
 
 const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code ?? 'error';
 
-function walk(dir: string, rel: string, out: KnowledgeFiles): void {
-  let entries;
+interface Walk {
+  out: KnowledgeFiles;
+  /** Real path of every folder read → the relative path it was read at. */
+  folders: Map<string, string>;
+}
+
+/** What an entry is, links followed: a folder, a file, or why it cannot be told. */
+function kindOf(dir: string, entry: Dirent): 'folder' | 'file' | 'other' | { code: string } {
+  if (entry.isDirectory()) return 'folder';
+  if (entry.isFile()) return 'file';
+  if (!entry.isSymbolicLink()) return 'other';
+  let target: Stats;
   try {
+    target = statSync(path.join(dir, entry.name));
+  } catch (error) {
+    return { code: codeOf(error) };
+  }
+  return target.isDirectory() ? 'folder' : target.isFile() ? 'file' : 'other';
+}
+
+function walkFolder(dir: string, rel: string, walk: Walk): void {
+  let real: string;
+  let entries: Dirent[];
+  try {
+    real = realpathSync(dir);
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (error) {
-    out.unreadable.push({ folder: rel || '.', code: (error as NodeJS.ErrnoException).code ?? 'error' });
+    walk.out.unreadable.push({ path: `${rel || '.'}/`, code: codeOf(error) });
     return;
   }
-  for (const entry of entries) {
-    const name = rel ? `${rel}/${entry.name}` : entry.name;
-    if (entry.name.startsWith('.')) out.ignored.hidden++;
-    else if (entry.name === 'node_modules') out.ignored.nodeModules++;
-    else if (entry.isDirectory()) walk(path.join(dir, entry.name), name, out);
-    else if (!rel && CONFIG_FILES.has(entry.name)) out.config.push(entry.name);
-    else if (entry.isFile() && documentFormat(entry.name)) out.documents.push(name);
-    else out.ignored.other++;
+  const readAt = walk.folders.get(real);
+  if (readAt !== undefined) {
+    walk.out.repeatedFolders.push({ path: `${rel}/`, readAt: `${readAt || '.'}/` });
+    return;
   }
+  walk.folders.set(real, rel);
+  entries.sort((a, b) => byPath(a.name, b.name));
+  for (const entry of entries) walkEntry(dir, rel, entry, walk);
+}
+
+function walkEntry(dir: string, rel: string, entry: Dirent, walk: Walk): void {
+  const { out } = walk;
+  const name = rel ? `${rel}/${entry.name}` : entry.name;
+  if (entry.name.startsWith('.')) return void out.ignored.hidden++;
+  if (entry.name === 'node_modules') return void out.ignored.nodeModules++;
+  const kind = kindOf(dir, entry);
+  if (typeof kind === 'object') return void out.unreadable.push({ path: name, code: kind.code });
+  if (kind === 'folder') return walkFolder(path.join(dir, entry.name), name, walk);
+  if (kind === 'file' && !rel && CONFIG_FILES.has(entry.name)) return void out.config.push(entry.name);
+  if (kind === 'file' && documentFormat(entry.name)) return void out.documents.push(name);
+  out.ignored.other++;
 }
 
 /** Lists the KB's files; throws KnowledgeBaseError when the path is missing or is a file that is not a document. */
@@ -67,10 +125,10 @@ export function listKnowledgeFiles(kbPath: string): KnowledgeFiles {
     if (!documentFormat(absolute)) throw new KnowledgeBaseError('not a document (.md, .markdown, .mdx, .html, .htm)', kbPath);
     const root = path.dirname(absolute);
     const config = [...CONFIG_FILES].filter((f) => statSync(path.join(root, f), { throwIfNoEntry: false })?.isFile());
-    return { root, documents: [path.basename(absolute)], config, ignored: empty, unreadable: [] };
+    return { root, documents: [path.basename(absolute)], config, ignored: empty, unreadable: [], repeatedFolders: [] };
   }
-  const out: KnowledgeFiles = { root: absolute, documents: [], config: [], ignored: empty, unreadable: [] };
-  walk(absolute, '', out);
+  const out: KnowledgeFiles = { root: absolute, documents: [], config: [], ignored: empty, unreadable: [], repeatedFolders: [] };
+  walkFolder(absolute, '', { out, folders: new Map() });
   out.documents.sort(byPath);
   return out;
 }

@@ -18,6 +18,9 @@ import { isPageUrl } from './pages';
  *       title: Acme support
  *       greeting: Hi! I'm the Acme support assistant. Ask me about …
  *       suggestions: [Can I get a refund?, How do I go live?]
+ *     rules:
+ *       count: 13
+ *       required: [rules/assistant-rules.md#refunds]
  *     ---
  *     Always answer in the customer's language.
  *
@@ -55,7 +58,28 @@ export const identitySchema = z.strictObject({
       suggestions: z.array(text(120)).max(6).optional(),
     })
     .optional(),
+  /**
+   * The pinned sections this KB must have (declared-rules.ts): a load that finds fewer is
+   * refused, naming what is missing.
+   */
+  rules: z
+    .strictObject({
+      /** At least this many pinned sections. */
+      count: z.number().int().positive().optional(),
+      /** Section ids that must be loaded and pinned; an entry without `#` is a file that must give at least one pinned section. */
+      required: z.array(text(500)).min(1).optional(),
+    })
+    .optional(),
 });
+
+/** The rules a KB declares in its identity file (front matter `rules:`), and the line they are declared at. */
+export interface DeclaredRules {
+  count?: number;
+  required: string[];
+  /** The identity file and the line of its `rules:` field. */
+  file: string;
+  line: number;
+}
 
 export interface AssistantIdentity {
   company?: string;
@@ -68,6 +92,8 @@ export interface AssistantIdentity {
   widget: { title: string; greeting: string; suggestions: string[] };
   /** The file's markdown body: appended to the assistant's instructions. */
   instructions?: string;
+  /** The pinned sections the KB declares it must have; undefined when it declares none. */
+  rules?: DeclaredRules;
   /** The file it came from (relative to the KB root), or undefined for the defaults. */
   file?: string;
 }
@@ -80,7 +106,7 @@ export function defaultIdentity(): AssistantIdentity {
   return identityFrom({});
 }
 
-function identityFrom(data: Partial<z.infer<typeof identitySchema>>, instructions?: string, file?: string): AssistantIdentity {
+function identityFrom(data: Partial<z.infer<typeof identitySchema>>, instructions?: string, file?: string, rulesLine = 1): AssistantIdentity {
   const company = data.company;
   return {
     company,
@@ -97,6 +123,7 @@ function identityFrom(data: Partial<z.infer<typeof identitySchema>>, instruction
       suggestions: data.widget?.suggestions ?? [],
     },
     instructions: instructions || undefined,
+    ...(data.rules && file ? { rules: { count: data.rules.count, required: data.rules.required ?? [], file, line: rulesLine } } : {}),
     file,
   };
 }
@@ -125,11 +152,13 @@ export function parseIdentity(file: string, source: string): AssistantIdentity {
     throw new KnowledgeBaseError(`${where}: ${what}`, file, offset === undefined ? 2 : lineAt(offset));
   }
   const body = source.slice(match[0].length).trim();
-  return identityFrom(parsed.data, body, file);
+  const rulesOffset = findKeyNode(doc.contents, 'rules')?.range?.[0];
+  return identityFrom(parsed.data, body, file, rulesOffset === undefined ? 1 : lineAt(rulesOffset));
 }
 
 function knownFields(path: PropertyKey[]): string {
-  const shape = path[0] === 'widget' ? identitySchema.shape.widget.unwrap().shape : identitySchema.shape;
+  const shape =
+    path[0] === 'widget' ? identitySchema.shape.widget.unwrap().shape : path[0] === 'rules' ? identitySchema.shape.rules.unwrap().shape : identitySchema.shape;
   return Object.keys(shape).join(', ');
 }
 

@@ -23,3 +23,4 @@ export * from './tokens';
 export * from './typos';
 export * from './types';
 export * from './report';
+export * from './declared-rules';

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { renderSectionBlock } from './context';
 import { KnowledgeBaseError } from './errors';
-import { listKnowledgeFiles, SYNONYMS_FILE } from './files';
+import { rulesRefusal } from './declared-rules';
+import { listKnowledgeFiles, SYNONYMS_FILE, type UnreadablePath } from './files';
 import { assignSectionIds } from './ids';
 import { defaultIdentity, IDENTITY_FILE, parseIdentity } from './identity';
 import { looksPinned, parseDocument, type ParsedDocument } from './markdown';
@@ -16,12 +17,16 @@ import type { KnowledgeBase, LoadNotice, Section, SkippedFile } from './types';
  * single document. "File order" is path order, except that files with a front matter
  * `order: N` come first, ascending.
  *
- * What is refused, and what is skipped:
- * - A broken **unpinned** file (unreadable, bad UTF-8, malformed front matter, MDX that
- *   does not parse) is left out and listed in `skipped` (`file:line: reason`): the rest serves.
+ * What is refused, and what is skipped (serving without a rule is worse than not serving):
+ * - A broken **unpinned** file (bad UTF-8, malformed front matter, MDX that does not parse)
+ *   is left out and listed in `skipped` (`file:line: reason`): the rest serves.
  * - A broken file that is, or asks to be, **pinned** (front matter `pinned:`, or a pin marker
  *   anywhere in its text, or a file pinned in the KB in service: `options.pinnedFiles`)
- *   refuses the whole KB: serving without a rule is worse than not serving.
+ *   refuses the whole KB.
+ * - A path whose content cannot be read at all (a file or folder without permission, a
+ *   dangling link) may hold a rule: it refuses the KB, unless the KB declares its rules
+ *   (`rules:` in assistant.md) and they are all found; then it is skipped. Declared rules
+ *   that are missing refuse the KB too (declared-rules.ts).
  * - A missing or empty folder, a KB with no sections, a broken `synonyms.json` or
  *   `assistant.md` refuse the KB too. Every refusal is a KnowledgeBaseError naming `file:line`.
  */
@@ -36,6 +41,12 @@ export interface LoadOptions {
   documents?: Map<string, BuiltDocument>;
   /** Files pinned in the KB currently served: a broken edit of one of them refuses the reload. */
   pinnedFiles?: ReadonlySet<string>;
+  /**
+   * A load that would serve the KB without its rules (declared-rules.ts): `refuse` (the
+   * default) throws a KnowledgeBaseError; `report` returns the KB with `refusal` set, for
+   * the tools that report on a KB rather than serve it (kb:check, kb:impact).
+   */
+  missingRules?: 'refuse' | 'report';
 }
 
 interface LoadedDocument extends ParsedDocument {
@@ -135,7 +146,7 @@ function loadDocument(
     if (!(error instanceof KnowledgeBaseError)) throw error;
     const pinned = pinnedFiles.has(file) || (raw !== undefined && looksPinned(new TextDecoder('utf-8').decode(raw)));
     if (pinned) throw new KnowledgeBaseError(`${error.reason} (a pinned file: the knowledge base is not served without it)`, error.file, error.line);
-    return { file, line: error.line, reason: error.reason, message: error.message };
+    return { file, line: error.line, reason: error.reason, message: error.message, ...(raw === undefined ? { unread: true as const } : {}) };
   }
 }
 
@@ -146,17 +157,15 @@ function loadDocument(
 function* loadSteps(kbPath: string, options: LoadOptions): Generator<void, KnowledgeBase> {
   const listing = listKnowledgeFiles(kbPath);
   const { root } = listing;
+  const rootUnreadable = listing.unreadable.find((u) => u.path === './');
+  if (rootUnreadable) throw new KnowledgeBaseError(`cannot read folder: ${rootUnreadable.code}`, kbPath);
   if (listing.documents.length === 0) {
     throw new KnowledgeBaseError('no documents (.md, .markdown, .mdx, .html, .htm) in this folder', kbPath);
   }
   const count = (options.tokens ?? new TokenCounter()).count;
   const pinnedFiles = options.pinnedFiles ?? new Set<string>();
   const documents: BuiltDocument[] = [];
-  const skipped: SkippedFile[] = listing.unreadable.map(({ folder, code }) => ({
-    file: `${folder}/`,
-    reason: `cannot read folder: ${code}`,
-    message: `${folder}/: cannot read folder: ${code}`,
-  }));
+  const skipped: SkippedFile[] = listing.unreadable.map(unreadableSkip);
   const cache = { previous: options.documents && new Map(options.documents), next: options.documents ?? new Map<string, BuiltDocument>(), hits: 0 };
   cache.next.clear();
   let since = performance.now();
@@ -177,6 +186,8 @@ function* loadSteps(kbPath: string, options: LoadOptions): Generator<void, Knowl
   const has = (name: string) => listing.config.includes(name);
   const synonyms = has(SYNONYMS_FILE) ? parseSynonyms(SYNONYMS_FILE, readUtf8(path.join(root, SYNONYMS_FILE), SYNONYMS_FILE)) : [];
   const identity = has(IDENTITY_FILE) ? parseIdentity(IDENTITY_FILE, readUtf8(path.join(root, IDENTITY_FILE), IDENTITY_FILE)) : defaultIdentity();
+  const refusal = rulesRefusal(identity.rules, sections, skipped);
+  if (refusal && options.missingRules !== 'report') throw new KnowledgeBaseError(refusal.reason, refusal.file, refusal.line);
   return {
     root,
     files: documents.map((d) => d.file),
@@ -189,7 +200,15 @@ function* loadSteps(kbPath: string, options: LoadOptions): Generator<void, Knowl
     ignored: listing.ignored,
     notices,
     cachedFiles: cache.hits,
+    repeatedFolders: listing.repeatedFolders,
+    ...(refusal ? { refusal } : {}),
   };
+}
+
+/** A folder that could not be listed, or a link that could not be followed: skipped, and nobody knows what it held. */
+function unreadableSkip({ path: where, code }: UnreadablePath): SkippedFile {
+  const reason = where.endsWith('/') ? `cannot read folder: ${code}` : `cannot follow link: ${code}`;
+  return { file: where, reason, message: `${where}: ${reason}`, unread: true };
 }
 
 /** Loads and validates a knowledge base from a folder or a single document. */

@@ -1,3 +1,5 @@
+import type { RulesRefusal } from './declared-rules';
+import type { RepeatedFolder } from './files';
 import type { AssistantIdentity } from './identity';
 
 /** One unit of knowledge: a heading and the body under it, up to the next heading of level 1–3. */
@@ -45,13 +47,15 @@ export interface LoadNotice {
   message: string;
 }
 
-/** A document file that could not be used and was left out of the KB (never a pinned one: those refuse the KB). */
+/** A document file (or a folder, or a link) that could not be used and was left out of the KB (never a pinned one: those refuse the KB). */
 export interface SkippedFile {
   file: string;
   line?: number;
   reason: string;
   /** `file:line: reason`, as logged. */
   message: string;
+  /** Its content could not be read at all (permissions, a dangling link): it may have held a rule (declared-rules.ts). */
+  unread?: true;
 }
 
 /** Files below the KB root that are not read, by why. */
@@ -93,4 +97,12 @@ export interface KnowledgeBase {
   synonymsFile?: string;
   /** Who the assistant is (the KB's assistant.md, or neutral defaults without one). */
   identity: AssistantIdentity;
+  /** Folders not read again because a link led back to one already read (files.ts). */
+  repeatedFolders: RepeatedFolder[];
+  /**
+   * Why the server would refuse this KB (declared rules missing, an unread path that may hold
+   * one: declared-rules.ts). Only set by a load with `missingRules: 'report'` (kb:check,
+   * kb:impact); any other load throws it as a KnowledgeBaseError instead.
+   */
+  refusal?: RulesRefusal;
 }

@@ -12,3 +12,13 @@ export function unpinRefundRule(rules: string): string {
   if (edited === rules || !edited.includes('## Refunds\n\n')) throw new Error('the rules file does not have the expected shape: update lib/testing/edits.ts');
   return edited;
 }
+
+/**
+ * The demo KB's identity file (assistant.md) without the rules it declares: what a support lead
+ * changes with an edit that unpins a declared rule on purpose (else the load is refused).
+ */
+export function undeclareRules(identity: string): string {
+  const edited = identity.replace(/^rules:\n(?: {2}.*\n)+/m, '');
+  if (edited === identity) throw new Error('the identity file does not declare rules as expected: update lib/testing/edits.ts');
+  return edited;
+}

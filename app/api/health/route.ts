@@ -6,17 +6,24 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /**
- * Readiness for a load balancer or a deploy script: 200 `{ "status": "ok" }` when the chat
- * can serve (knowledge base loaded, trace store open — with DATABASE_URL, PostgreSQL migrated and answering), else 503. Says nothing more: the
- * reason is in the server log.
+ * Readiness for a load balancer, a deploy script or a monitor:
+ * - 200 `{ "status": "ok" }`: the chat serves the whole knowledge base on disk, and the trace
+ *   store is open (with DATABASE_URL, PostgreSQL migrated and answering);
+ * - 200 `{ "status": "degraded", "reasons": [...] }`: the chat serves, but not all of what is on
+ *   disk: an edit was refused (the last good version is served), files were left out, or the
+ *   KB lacks rules it declares (lib/knowledge/holder.ts `health`). Alert on it;
+ * - 503 `{ "error" }`: no knowledge base in service, or the store is not ready (the details
+ *   are in the server log).
  */
 export async function GET(): Promise<Response> {
+  let knowledge;
   try {
-    if (!knowledgeHolder().ready) return jsonError(503, 'the knowledge base is not loaded');
+    knowledge = knowledgeHolder().health();
+    if (knowledge.status === 'unavailable') return jsonError(503, 'the knowledge base is not loaded');
     await getTraceStore().ready();
   } catch (error) {
     console.error('[health]', error instanceof Error ? error.message : error);
     return jsonError(503, 'not ready');
   }
-  return json({ status: 'ok' });
+  return knowledge.status === 'degraded' ? json({ status: 'degraded', reasons: knowledge.reasons }) : json({ status: 'ok' });
 }

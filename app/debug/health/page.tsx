@@ -50,6 +50,17 @@ export default async function HealthPage() {
         </p>
       </div>
 
+      {report.knowledge.status === 'degraded' && (
+        <div className="rounded-xl bg-amber-50 px-5 py-4 text-sm text-amber-900 ring-1 ring-inset ring-amber-200" role="alert" data-testid="knowledge-degraded">
+          <p className="font-semibold">Not everything on disk is served</p>
+          <ul className="mt-1 list-disc space-y-1 pl-5">
+            {report.knowledge.reasons.map((reason) => (
+              <li key={reason}>{reason}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+
       <Card title="Budget and coverage" testId="health-budget">
         <div className="space-y-5">
           <p className="text-lg text-slate-900" data-testid="coverage-sentence">

@@ -4,6 +4,8 @@ import { CHECKS } from '.';
 
 /** Every finding kind, so that a kind added to `FindingKind` without a check fails to compile here. */
 const ALL_KINDS: Record<FindingKind, true> = {
+  'rules-not-served': true,
+  'folder-repeated': true,
   'file-skipped': true,
   'heading-collision': true,
   'identity-missing': true,

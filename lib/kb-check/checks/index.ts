@@ -1,3 +1,4 @@
+import { declaredRules } from './declared-rules';
 import { factsDisagree } from './facts-disagree';
 import { identity } from './identity';
 import { loadReport } from './load-report';
@@ -15,6 +16,7 @@ import { unsendableSections } from './unsendable-sections';
  * this order. A new check is a module in this folder plus one line here.
  */
 export const CHECKS: readonly Check[] = [
+  declaredRules,
   unpinnedRules,
   unsendableSections,
   pinnedBudget,
