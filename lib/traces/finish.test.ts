@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { testTurnStart } from '../testing/turns';
 import { finishWithRetry, unsettledEndings, type FinishRetryOptions } from './finish';
@@ -11,6 +13,7 @@ import { isUnrecordedEnding } from './unrecorded';
  * behind a wrapper whose finishTurn fails as each test says (the database being away).
  */
 
+const ROOT = path.resolve(import.meta.dirname, '../..');
 let store: SqliteTraceStore;
 let errors: string[];
 beforeEach(() => {
@@ -126,6 +129,20 @@ describe('finishWithRetry', () => {
     const pending = finishWithRetry(lostAnswer, id, END, STEADY);
     await vi.advanceTimersByTimeAsync(300);
     expect(await pending.settled).toBe('recorded');
+  });
+
+  it('a process exiting while an ending is being retried logs the ending it loses', () => {
+    const script = `
+      import { finishWithRetry } from './lib/traces/finish.ts';
+      const down = { finishTurn: async () => { throw new Error('connect ECONNREFUSED 127.0.0.1:5432'); } };
+      finishWithRetry(down, 'turn-cut-by-shutdown', { status: 'ok', reply: 'Refunds are reviewed.', totalMs: 5 });
+      setTimeout(() => process.exit(143), 200); // as next start does on SIGTERM
+    `;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+    expect(child.status).toBe(143);
+    expect(child.stderr).toContain(
+      '[traces] THE PROCESS IS EXITING BEFORE THE ENDING OF TURN turn-cut-by-shutdown (ok, 21 characters of reply) COULD BE WRITTEN: it is lost; the pending-turn sweep will mark the turn error',
+    );
   });
 
   it('a turn that ended already is left as it is, and not retried', async () => {
