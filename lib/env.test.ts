@@ -8,6 +8,7 @@ describe('parseEnv', () => {
       KB_PATH: 'content',
       KB_CACHE_PATH: 'data/kb-cache',
       TRACE_DB_PATH: 'data/traces.db',
+      TRACE_PENDING_LIMIT_MINUTES: 15,
       MODEL_TIMEOUT_MS: 30_000,
       MODEL_MAX_RETRIES: 1,
       CHAT_MAX_MESSAGES: 40,
@@ -83,6 +84,14 @@ describe('parseEnv', () => {
   it('semantic stage with the in-process model: no key needed; an unknown local model is refused by name', () => {
     expect(parseEnv({ EMBEDDING_MODEL: 'local:universal-sentence-encoder' }).EMBEDDING_MODEL).toBe('local:universal-sentence-encoder');
     expect(() => parseEnv({ EMBEDDING_MODEL: 'local:minilm' })).toThrow(/EMBEDDING_MODEL="local:minilm": no such local model: the local models are local:universal-sentence-encoder/);
+  });
+
+  it('refuses a pending-turn limit a turn could still be streaming or having its ending retried within', () => {
+    expect(parseEnv({ TRACE_PENDING_LIMIT_MINUTES: '2', MODEL_TIMEOUT_MS: '3000' }).TRACE_PENDING_LIMIT_MINUTES).toBe(2);
+    expect(() => parseEnv({ TRACE_PENDING_LIMIT_MINUTES: '1' })).toThrow(
+      /TRACE_PENDING_LIMIT_MINUTES="1": must be longer than MODEL_TIMEOUT_MS plus the 60 s an ending is retried \(90000 ms\)/,
+    );
+    expect(() => parseEnv({ TRACE_PENDING_LIMIT_MINUTES: '2', MODEL_TIMEOUT_MS: '60000' })).toThrow(/TRACE_PENDING_LIMIT_MINUTES="2"/);
   });
 
   it('ignores variables it does not know', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isKnownLocalEmbeddingModel, isLocalEmbeddingModel, LOCAL_EMBEDDING_MODELS } from './ai/local-models';
+import { FINISH_RETRY_WINDOW_MS } from './traces/finish';
 
 /**
  * Every environment variable the app reads, validated in one place.
@@ -49,6 +50,12 @@ export const envSchema = z.object({
     .optional(),
   /** Turns older than this many days are deleted (in small batches, in the background). Unset: every turn is kept. */
   TRACE_RETENTION_DAYS: positiveInt('TRACE_RETENTION_DAYS').optional(),
+  /**
+   * A turn still `pending` this many minutes after it started is marked `error` ("the server
+   * stopped before the turn ended"): its server died mid-turn or could not write the ending
+   * (lib/traces/stale.ts). Must be longer than any reply takes plus the 60 s an ending is retried.
+   */
+  TRACE_PENDING_LIMIT_MINUTES: positiveInt('TRACE_PENDING_LIMIT_MINUTES').default(15),
   /**
    * How long the model may stay silent, in ms: before its first token and between two chunks.
    * Past it the turn fails with a "took too long" error (it is not a cap on a long answer).
@@ -151,6 +158,14 @@ export const envSchema = z.object({
       code: 'custom',
       path: ['EMBEDDING_MODEL'],
       message: `the semantic stage needs an API key for the embeddings server: set EMBEDDING_API_KEY (or OPENAI_API_KEY), or use ${LOCAL_EMBEDDING_MODELS[0]}, which runs in process`,
+    });
+  }
+  // A turn younger than that may still be streaming, or having its ending retried: never closed.
+  if (settings.TRACE_PENDING_LIMIT_MINUTES * 60_000 <= settings.MODEL_TIMEOUT_MS + FINISH_RETRY_WINDOW_MS) {
+    context.addIssue({
+      code: 'custom',
+      path: ['TRACE_PENDING_LIMIT_MINUTES'],
+      message: `must be longer than MODEL_TIMEOUT_MS plus the ${FINISH_RETRY_WINDOW_MS / 1000} s an ending is retried (${settings.MODEL_TIMEOUT_MS + FINISH_RETRY_WINDOW_MS} ms), or turns still streaming would be closed`,
     });
   }
   // Several instances behind one database must sign visitor cookies alike, or a conversation

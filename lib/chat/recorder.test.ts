@@ -3,14 +3,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { APICallError, streamText } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { groundingFor, groundingProviderOptions } from '../ai/grounding';
 import type { LanguageModelV3 } from '../ai/model-types';
 import { OfflineModel } from '../ai/offline-model';
 import { testIndex } from '../testing/kb';
 import { ASSISTANT_INSTRUCTIONS } from '../ai/prompt';
 import { kbVersionOf } from '../traces/compact';
+import type { FinishRetryOptions } from '../traces/finish';
 import { SqliteTraceStore } from '../traces/sqlite';
+import type { TraceStore, TurnEnd } from '../traces/types';
 import { TurnRecorder } from './recorder';
 import { selectForTurn, toModelMessages, type ChatText } from './turn';
 
@@ -21,11 +23,19 @@ beforeEach(() => {
   store = new SqliteTraceStore(path.join(mkdtempSync(path.join(tmpdir(), 'recorder-')), 'traces.db'));
 });
 afterEach(async () => {
+  vi.restoreAllMocks();
   await store.close();
 });
 
+interface TurnOptions {
+  abortAfterChars?: number;
+  /** The store the recorder writes the ending to (default: the test's store). */
+  traces?: TraceStore;
+  retry?: FinishRetryOptions;
+}
+
 /** What the chat route does, minus HTTP: select, record the start, stream, record the end. */
-async function turn(model: LanguageModelV3, messages: ChatText[], { abortAfterChars }: { abortAfterChars?: number } = {}) {
+async function turn(model: LanguageModelV3, messages: ChatText[], { abortAfterChars, traces = store, retry }: TurnOptions = {}) {
   const selection = selectForTurn(index, messages);
   const id = `turn-${Math.random().toString(36).slice(2)}`;
   await store.startTurn({
@@ -43,7 +53,7 @@ async function turn(model: LanguageModelV3, messages: ChatText[], { abortAfterCh
     selectionUs: selection.selectionUs,
   });
   const controller = new AbortController();
-  const recorder = new TurnRecorder(store, id, performance.now());
+  const recorder = new TurnRecorder(traces, id, performance.now(), { retry });
   recorder.watch(controller.signal);
   const result = streamText({
     model,
@@ -63,8 +73,9 @@ async function turn(model: LanguageModelV3, messages: ChatText[], { abortAfterCh
   } catch {
     // errors are the recorder's business
   }
-  await recorder.done;
-  return { id, text, trace: (await store.getTurn(id))! };
+  const whenStreamEnded = (await store.getTurn(id))!;
+  const outcome = await recorder.done;
+  return { id, text, whenStreamEnded, outcome, trace: (await store.getTurn(id))! };
 }
 
 function failing(error: Error): LanguageModelV3 {
@@ -101,8 +112,30 @@ describe('TurnRecorder', () => {
   it('keeps the first ending only', async () => {
     const { id } = await turn(new OfflineModel({ chunkDelayMs: 0 }), [{ role: 'user', text: 'refund' }]);
     const late = new TurnRecorder(store, id, 0);
-    expect(await late.finish({ status: 'error', error: 'late' })).toBe(false);
+    vi.spyOn(console, 'warn').mockImplementationOnce(() => {});
+    expect(await late.finish({ status: 'error', error: 'late' })).toBe('refused');
     expect((await store.getTurn(id))!.status).toBe('ok');
+  });
+
+  it('a database blip as the reply ends: the stream still ends at once, and the ending is written when the store answers again', async () => {
+    let failures = 3;
+    const blip = Object.assign(Object.create(store) as TraceStore, {
+      async finishTurn(turnId: string, end: TurnEnd) {
+        if (failures-- > 0) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+        return store.finishTurn(turnId, end);
+      },
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    const { id, text, whenStreamEnded, outcome, trace } = await turn(new OfflineModel({ chunkDelayMs: 0 }), [{ role: 'user', text: 'can I get a refund?' }], {
+      traces: blip,
+      retry: { firstDelayMs: 20, windowMs: 2000 },
+    });
+    expect(whenStreamEnded.status).toBe('pending'); // the stream did not wait for the retries
+    expect(outcome).toBe('recorded');
+    expect(trace).toMatchObject({ id, status: 'ok', reply: text, finishReason: 'stop' });
+    expect(text.length).toBeGreaterThan(0);
+    expect(failures).toBe(-1); // three failed attempts, then the one that worked
   });
 });
 

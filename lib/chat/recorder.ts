@@ -1,5 +1,6 @@
 import type { LanguageModelUsage } from 'ai';
 import { describeModelError } from '../ai/errors';
+import { finishWithRetry, type FinishOutcome, type FinishRetryOptions, type PendingFinish } from '../traces/finish';
 import type { TraceStore, TurnEnd, TurnUsage } from '../traces/types';
 import type { NumberCheck } from './numbers';
 
@@ -11,14 +12,23 @@ import type { NumberCheck } from './numbers';
  *     const recorder = new TurnRecorder(store, turnId, startedAt);
  *     recorder.watch(request.signal);
  *     streamText({ …, ...recorder.callbacks });
+ *
+ * The ending is written by lib/traces/finish.ts: the customer's stream waits for the first
+ * attempt only; a failed write is retried in the background (up to 60 s), then the turn is
+ * marked `error` with the reason.
  */
 
 type Clock = () => number;
+
+/** An ending as the callbacks know it: the recorder adds the times (and the reply streamed so far, if none is given). */
+type Ending = Omit<TurnEnd, 'totalMs' | 'firstTokenMs' | 'reply'> & { reply?: string };
 
 export interface RecorderOptions {
   clock?: Clock;
   /** Checks the reply's numbers when the turn ends (recorded with the ending); none when absent. */
   checkReply?: (reply: string) => NumberCheck;
+  /** How a failed write of the ending is retried (lib/traces/finish.ts; tests shorten it). */
+  retry?: FinishRetryOptions;
 }
 
 /** Text of a provider's usage report, JSON-safe (undefined fields dropped). */
@@ -30,9 +40,10 @@ export function usageRecord(usage: LanguageModelUsage | undefined): TurnUsage | 
 export class TurnRecorder {
   private reply = '';
   private firstTokenMs: number | undefined;
-  private ending: Promise<boolean> | undefined;
+  private ending: PendingFinish | undefined;
   private readonly clock: Clock;
   private readonly checkReply: RecorderOptions['checkReply'];
+  private readonly retry: FinishRetryOptions | undefined;
 
   constructor(
     private readonly store: TraceStore,
@@ -43,19 +54,24 @@ export class TurnRecorder {
   ) {
     this.clock = options.clock ?? (() => performance.now());
     this.checkReply = options.checkReply;
+    this.retry = options.retry;
   }
 
-  /** The recorded ending, once there is one (for tests and shutdown). */
-  get done(): Promise<boolean> | undefined {
-    return this.ending;
+  /** How the ending settled (after any retries), once there is one. */
+  get done(): Promise<FinishOutcome> | undefined {
+    return this.ending?.settled;
   }
 
   private elapsed(): number {
     return Math.round((this.clock() - this.startedAt) * 100) / 100;
   }
 
-  /** Records the ending, unless one was recorded already. Never throws: a trace failure is logged. */
-  finish(end: Omit<TurnEnd, 'totalMs' | 'firstTokenMs' | 'reply'> & { reply?: string }): Promise<boolean> {
+  /** Records the ending, unless one was recorded already; resolves once it settled (after any retries). Never rejects. */
+  finish(end: Ending): Promise<FinishOutcome> {
+    return this.record(end).settled;
+  }
+
+  private record(end: Ending): PendingFinish {
     if (this.ending) return this.ending;
     const reply = end.reply ?? this.reply;
     const record: TurnEnd = {
@@ -65,11 +81,13 @@ export class TurnRecorder {
       ...(this.firstTokenMs === undefined ? {} : { firstTokenMs: this.firstTokenMs }),
       ...(this.checkReply ? { numbers: this.checkReply(reply) } : {}),
     };
-    this.ending = this.store.finishTurn(this.turnId, record).catch((error: unknown) => {
-      console.error(`[traces] could not finish turn ${this.turnId}:`, error);
-      return false;
-    });
+    this.ending = finishWithRetry(this.store, this.turnId, record, this.retry);
     return this.ending;
+  }
+
+  /** What streamText waits for before it closes the reply stream: the first attempt at writing the ending. */
+  private async endStream(end: Ending): Promise<void> {
+    await this.record(end).first;
   }
 
   /** Records an abort when `signal` fires (the request's signal: the customer stopped or left). */
@@ -80,9 +98,10 @@ export class TurnRecorder {
   }
 
   /**
-   * Spread into streamText's options. The endings return the trace write, which streamText
-   * awaits before it closes the reply stream: a reply the customer received to its end is
-   * already in the trace store (npm run test:crash checks this across SIGKILLs).
+   * Spread into streamText's options. The endings return the first attempt at the trace
+   * write, which streamText awaits before it closes the reply stream: a reply the customer
+   * received to its end is already in the trace store (npm run test:crash checks this across
+   * SIGKILLs) — unless that attempt failed, and the write is being retried in the background.
    */
   readonly callbacks = {
     onChunk: ({ chunk }: { chunk: { type: string; text?: string } }) => {
@@ -91,15 +110,15 @@ export class TurnRecorder {
       this.reply += chunk.text;
     },
     onFinish: async (event: { text: string; finishReason: string; totalUsage: LanguageModelUsage }): Promise<void> => {
-      await this.finish({ status: 'ok', reply: event.text, finishReason: event.finishReason, usage: usageRecord(event.totalUsage) });
+      await this.endStream({ status: 'ok', reply: event.text, finishReason: event.finishReason, usage: usageRecord(event.totalUsage) });
     },
     onError: async ({ error }: { error: unknown }): Promise<void> => {
       const { detail } = describeModelError(error);
       console.error(`[chat] turn ${this.turnId} failed: ${detail}`);
-      await this.finish({ status: 'error', error: detail });
+      await this.endStream({ status: 'error', error: detail });
     },
     onAbort: async (): Promise<void> => {
-      await this.finish({ status: 'aborted', error: 'the reply was aborted' });
+      await this.endStream({ status: 'aborted', error: 'the reply was aborted' });
     },
   };
 }

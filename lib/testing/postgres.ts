@@ -8,7 +8,8 @@ import path from 'node:path';
  * A throwaway PostgreSQL cluster for tests, e2e and load runs: Debian's server binaries
  * (/usr/lib/postgresql/<version>/bin), initdb into a temporary folder, trust auth, a free
  * loopback port, the socket in that folder. As root the server runs as the `postgres` user
- * (initdb refuses root). `stop()` ends it (immediate mode) and deletes the folder.
+ * (initdb refuses root). `stop()` ends it (immediate mode) and deletes the folder;
+ * `stopServer()` / `startServer()` take it away and bring it back, for outage tests.
  *
  * TEST_DATABASE_URL, when set, is used instead (a server you run yourself).
  */
@@ -16,6 +17,13 @@ import path from 'node:path';
 export interface PostgresCluster {
   /** postgres://app@127.0.0.1:PORT/postgres — the superuser `app`, the default database. */
   url: string;
+  /**
+   * A database outage: stops the server (`pg_ctl stop`, fast mode: every connection is cut),
+   * keeping its data; `startServer` brings it back on the same port. Not with TEST_DATABASE_URL.
+   */
+  stopServer(): Promise<void>;
+  startServer(): Promise<void>;
+  /** Ends the server and deletes its folder. */
   stop(): Promise<void>;
 }
 
@@ -53,7 +61,12 @@ function run(bin: string, args: string[]): void {
 }
 
 export async function startPostgres(): Promise<PostgresCluster> {
-  if (process.env.TEST_DATABASE_URL) return { url: process.env.TEST_DATABASE_URL, stop: async () => {} };
+  if (process.env.TEST_DATABASE_URL) {
+    const notOurs = async () => {
+      throw new Error('TEST_DATABASE_URL is a server of yours: a test cannot stop and start it');
+    };
+    return { url: process.env.TEST_DATABASE_URL, stopServer: notOurs, startServer: notOurs, stop: async () => {} };
+  }
   const bin = postgresBinDir();
   if (!bin) {
     throw new Error(
@@ -65,13 +78,17 @@ export async function startPostgres(): Promise<PostgresCluster> {
   if (isRoot()) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
   const port = await freePort();
   const data = path.join(dir, 'db');
-  try {
-    run(path.join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'app', '--no-sync']);
+  const start = () =>
     run(path.join(bin, 'pg_ctl'), [
       '-D', data, '-l', path.join(dir, 'log'), '-w', '-o',
       `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
       'start',
     ]);
+  let running = false;
+  try {
+    run(path.join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'app', '--no-sync']);
+    start();
+    running = true;
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? '';
@@ -79,9 +96,17 @@ export async function startPostgres(): Promise<PostgresCluster> {
   }
   return {
     url: `postgres://app@127.0.0.1:${port}/postgres`,
+    async stopServer() {
+      run(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
+      running = false;
+    },
+    async startServer() {
+      start();
+      running = true;
+    },
     async stop() {
       try {
-        run(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']);
+        if (running) run(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

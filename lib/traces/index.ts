@@ -8,6 +8,7 @@ import type { InspectorStore } from './inspector';
 import { createPostgresPool, databaseLabel, PostgresTraceStore } from './postgres';
 import { startRetention } from './retention';
 import { openTraceDatabase, SqliteTraceStore } from './sqlite';
+import { startPendingSweep } from './stale';
 import type { TraceStore } from './types';
 
 export type * from './types';
@@ -20,13 +21,13 @@ export type ServerStore = TraceStore & InspectorStore & AdminStateStore;
  * that URL), else SQLite at TRACE_DB_PATH. The database handle (SQLite) or pool (PostgreSQL)
  * is opened once per process and kept on globalThis, so dev-mode hot reloads and every route
  * bundle share it; each bundle wraps it in its own store object. Retention
- * (TRACE_RETENTION_DAYS) starts with the first use. Route handlers that use it run on Node
- * (`runtime = 'nodejs'`).
+ * (TRACE_RETENTION_DAYS) and the pending-turn sweep (TRACE_PENDING_LIMIT_MINUTES, stale.ts)
+ * start with the first use. Route handlers that use it run on Node (`runtime = 'nodejs'`).
  */
 const cache = globalThis as typeof globalThis & {
   __supportChatTraceDb?: Database.Database;
   __supportChatPostgres?: { pool: pg.Pool; store: PostgresTraceStore };
-  __supportChatRetention?: boolean;
+  __supportChatStoreJobs?: boolean;
 };
 let sqlite: SqliteTraceStore | undefined;
 
@@ -52,9 +53,10 @@ function postgresStore(url: string): PostgresTraceStore {
 export function getServerStore(): ServerStore {
   const settings = env();
   const store = settings.DATABASE_URL ? postgresStore(settings.DATABASE_URL) : sqliteStore();
-  if (!cache.__supportChatRetention) {
-    cache.__supportChatRetention = true;
+  if (!cache.__supportChatStoreJobs) {
+    cache.__supportChatStoreJobs = true;
     if (settings.TRACE_RETENTION_DAYS) startRetention(getServerStore, settings.TRACE_RETENTION_DAYS);
+    startPendingSweep(getServerStore, settings.TRACE_PENDING_LIMIT_MINUTES);
   }
   return store;
 }

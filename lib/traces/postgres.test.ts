@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { freshDatabase } from '../testing/pg-database';
+import { testTurnStart } from '../testing/turns';
 import { createPostgresPool, migratePostgres, POSTGRES_MIGRATIONS, PostgresTraceStore } from './postgres';
 
 // What only the PostgreSQL store has; its behaviour as a trace store is in store-contract.test.ts.
@@ -33,6 +34,20 @@ describe('PostgreSQL store', () => {
     const { rows } = await client.query("EXPLAIN SELECT id FROM turns WHERE question_tsv @@ to_tsquery('english', 'refund:*')");
     client.release();
     expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toContain('turns_question_tsv');
+    await store.close();
+  });
+
+  it('the pending-turn sweep skips a turn another instance is finishing at that moment, instead of waiting for it', async () => {
+    const store = new PostgresTraceStore(createPostgresPool(await freshDatabase()));
+    const start = testTurnStart('can I get a refund?', { createdAt: '2026-01-01T10:00:00.000Z' });
+    await store.startTurn(start);
+    const other = await store.pool.connect(); // the other instance's finishTurn, not yet committed
+    await other.query('BEGIN');
+    await other.query("UPDATE turns SET status = 'ok', reply = 'Refunds are reviewed.' WHERE id = $1 AND status = 'pending'", [start.id]);
+    expect(await store.closePendingTurnsBefore('2026-01-01T11:00:00.000Z', 'swept', 10)).toBe(0);
+    await other.query('COMMIT');
+    other.release();
+    expect(await store.getTurn(start.id)).toMatchObject({ status: 'ok', reply: 'Refunds are reviewed.' });
     await store.close();
   });
 

@@ -492,6 +492,17 @@ export class PostgresTraceStore extends SqlInspector implements TraceStore, Insp
     }
   }
 
+  /** Rows another transaction holds (a finishTurn in flight) are skipped, not waited for: that ending wins. */
+  async closePendingTurnsBefore(cutoff: string, reason: string, batchSize: number): Promise<number> {
+    await this.migrated;
+    const result = await this.pool.query(
+      `UPDATE turns SET status = 'error', error = $1, finished_at = $2
+       WHERE seq IN (SELECT seq FROM turns WHERE status = 'pending' AND created_at < $3 ORDER BY created_at LIMIT $4 FOR UPDATE SKIP LOCKED)`,
+      [reason, new Date().toISOString(), cutoff, batchSize],
+    );
+    return result.rowCount ?? 0;
+  }
+
   async sessionGeneration(): Promise<number> {
     const [row] = await this.query<{ value: number }>('SELECT value FROM admin_state WHERE key = $1', ['session_generation']);
     return row?.value ?? 0;

@@ -510,6 +510,10 @@ export class SqliteTraceStore extends SqlInspector implements TraceStore, Inspec
     return seqs.length;
   }
 
+  async closePendingTurnsBefore(cutoff: string, reason: string, batchSize: number): Promise<number> {
+    return this.sql.closePending.run(reason, new Date().toISOString(), cutoff, batchSize).changes;
+  }
+
   async ready(): Promise<void> {
     if (!this.db.open) throw new Error(`trace database ${this.db.name} is closed`);
   }
@@ -540,6 +544,10 @@ function statements(db: Database.Database) {
     insertPayload: db.prepare('INSERT INTO turn_payloads (turn_seq, explanation, system_prompt) VALUES (?, ?, ?)'),
     updateTurn: db.prepare(
       `UPDATE turns SET ${TURN_FINISH_COLUMNS.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id AND status = 'pending'`,
+    ),
+    closePending: db.prepare(
+      `UPDATE turns SET status = 'error', error = ?, finished_at = ?
+       WHERE seq IN (SELECT seq FROM turns WHERE status = 'pending' AND created_at < ? ORDER BY created_at LIMIT ?)`,
     ),
     selectTurn: db.prepare(`${SELECT_TURNS} WHERE t.id = ?`),
     setFeedback: db.prepare(setFeedbackSql(() => '?')),

@@ -11,8 +11,10 @@ import { kbVersionOf } from './compact';
 import type { InspectorStore, TurnFilter } from './inspector';
 import { createPostgresPool, PostgresTraceStore } from './postgres';
 import { deleteExpiredTurns } from './retention';
+import { closeStaleTurns } from './stale';
 import { SqliteTraceStore } from './sqlite';
 import type { TraceStore, TurnStart, TurnStatus } from './types';
+import { staleTurnReason } from './unrecorded';
 
 /**
  * The trace store's contract: what the chat route, the conversation endpoint and /debug rely
@@ -340,6 +342,38 @@ describe.each(BACKENDS)('trace store contract: $name', (backend) => {
       expect((await store.getTurn(next.id))!.feedback).toBeUndefined();
       expect((await store.listTurns({ feedback: 'any' }, 1, 10)).total).toBe(0);
       expect(await store.downVotedSections(10)).toEqual([]);
+    });
+  });
+
+  describe('the pending-turn sweep', () => {
+    it('marks turns still pending from before the cutoff error with the reason, oldest first; leaves newer and ended turns alone', async () => {
+      const { store, reopen } = await backend.open();
+      const crashed = [10, 11, 12].map((minute) => turn(`refund ${minute}`, { createdAt: `2026-01-01T10:${minute}:00.000Z` }));
+      const ended = turn('refund policy', { createdAt: '2026-01-01T09:00:00.000Z' });
+      const streaming = turn('live stream', { createdAt: '2026-01-01T10:40:00.000Z' });
+      for (const t of [...crashed, ended, streaming]) await store.startTurn(t);
+      await store.finishTurn(ended.id, { status: 'ok', reply: 'Refunds are reviewed.', totalMs: 900 });
+
+      const reason = staleTurnReason(15);
+      expect(await store.closePendingTurnsBefore('2026-01-01T10:30:00.000Z', reason, 1)).toBe(1); // a batch at a time, oldest first
+      expect((await store.getTurn(crashed[0]!.id))!.status).toBe('error');
+      expect((await store.getTurn(crashed[1]!.id))!.status).toBe('pending');
+      // The rest by the module every instance runs, through another store on the same database.
+      expect(await closeStaleTurns(reopen(), 15, { now: Date.parse('2026-01-01T10:45:00.000Z'), batchSize: 1 })).toBe(2);
+
+      for (const t of crashed) {
+        const trace = (await store.getTurn(t.id))!;
+        expect(trace).toMatchObject({ status: 'error', error: reason, reply: '' });
+        expect(trace.finishedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+      }
+      expect(await store.getTurn(ended.id)).toMatchObject({ status: 'ok', reply: 'Refunds are reviewed.' });
+      expect((await store.getTurn(streaming.id))!.status).toBe('pending'); // younger than the limit: may still be streaming
+      expect((await store.listTurns({ status: 'error' }, 1, 10)).turns.map((t) => [t.id, t.error])).toEqual(crashed.map((t) => [t.id, reason]).reverse());
+
+      // The sweep's ending is the one: a late ending changes nothing. The young turn ends normally.
+      expect(await store.finishTurn(crashed[0]!.id, { status: 'ok', reply: 'too late', totalMs: 1 })).toBe(false);
+      expect(await store.finishTurn(streaming.id, { status: 'ok', reply: 'Start a live stream.', totalMs: 1 })).toBe(true);
+      expect(await closeStaleTurns(store, 15, { now: Date.parse('2026-01-01T11:30:00.000Z') })).toBe(0);
     });
   });
 

@@ -11,7 +11,10 @@ import type { KbVersion } from './compact';
  * this interface: SQLite by default (sqlite.ts), PostgreSQL with DATABASE_URL (postgres.ts).
  */
 
-/** `pending` while the reply streams (or forever, if the server died mid-turn). */
+/**
+ * `pending` while the reply streams (and while a failed write of its ending is retried); a turn
+ * whose server died mid-turn stays pending until the sweep (stale.ts) marks it `error`.
+ */
 export type TurnStatus = 'pending' | 'ok' | 'error' | 'aborted';
 
 /** What the client asked for: a new customer message, or another reply to the last one. */
@@ -128,6 +131,13 @@ export interface TraceStore {
    * (0 when none are left, or another instance is deleting).
    */
   deleteTurnsBefore(cutoff: string, batchSize: number): Promise<number>;
+  /**
+   * The pending-turn sweep (stale.ts): up to `batchSize` turns made before `cutoff` (ISO 8601)
+   * and still `pending`, oldest first, become `error` with `reason` (their reply and usage left
+   * as they are). Returns how many. A turn another instance is finishing at that moment is left
+   * to it: exactly one ending wins.
+   */
+  closePendingTurnsBefore(cutoff: string, reason: string, batchSize: number): Promise<number>;
   /** Resolves when the store can serve (schema up to date, database answering); rejects with why not. */
   ready(): Promise<void>;
   close(): Promise<void>;

@@ -9,6 +9,7 @@ import { SPLIT_COLORS, TokenBar } from '@/components/debug/token-bar';
 import { turnDetail } from '@/lib/debug/data';
 import { requireAdmin } from '@/lib/debug/access';
 import { formatNumber as n } from '@/lib/format';
+import { isUnrecordedEnding } from '@/lib/traces/unrecorded';
 
 export const dynamic = 'force-dynamic';
 
@@ -51,7 +52,7 @@ export default async function TurnPage({ params }: { params: Promise<{ id: strin
 
       {trace.error && (
         <div className="rounded-xl bg-red-50 px-5 py-3 text-sm text-red-800 ring-1 ring-inset ring-red-200" data-testid="turn-error">
-          <strong>{trace.status === 'aborted' ? 'Aborted' : 'Model call failed'}:</strong> {trace.error}
+          <strong>{trace.status === 'aborted' ? 'Aborted' : isUnrecordedEnding(trace.error) ? 'Ending not recorded' : 'Model call failed'}:</strong> {trace.error}
         </div>
       )}
 
