@@ -13,7 +13,7 @@ import { corpusQuestions, demoKbSources, DEMO_KB_DIR, loadCorpus, type Doc } fro
 import { DEFAULT_MEASURE, heapUsedAfterGc, measureLatency, type LatencyStats } from './measure.ts';
 import { demoBenchQuestions } from './questions.ts';
 import { sectionsFromSources } from '../lib/retrieval/index.ts';
-import { titlePath } from '../lib/retrieval/context.ts';
+import { titlePath } from '../lib/retrieval/index.ts';
 
 export interface WorkerResult {
   contender: string;

@@ -99,7 +99,8 @@ async function evaluateKb(kb: EvalKb, questions: GoldenQuestion[]): Promise<KbRe
     firstNCutMethod(kb.sections, config.budget),
   ];
   const pinnedIds = kb.index.pinned.map((s) => s.id);
-  const outcomes = new Map<string, Outcome[]>(methods.map((m) => [m.name, runMethod(m, questions, pinnedIds)]));
+  const outcomes = new Map<string, Outcome[]>();
+  for (const m of methods) outcomes.set(m.name, await runMethod(m, questions, pinnedIds));
   const rows = new Map(methods.map((m) => [m.name, summarizeByKind(outcomes.get(m.name)!, config.budget)]));
   // The best peer on this KB: most gold sent over all questions, then MRR.
   const bestPeer = PEERS.map((p) => p.name).sort((a, b) => {

@@ -12,7 +12,6 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import {
   budgetHealth,
-  createRetrievalIndex,
   formatExplanation,
   formatHealth,
   formatSection,
@@ -20,13 +19,12 @@ import {
   loadKnowledgeBase,
   parseSynonyms,
   RetrievalConfigError,
-  selectContext,
   type RetrievalConfigInput,
   type SynonymGroup,
 } from '../lib/retrieval/index.ts';
 import { loadSummary } from '../lib/knowledge/load.ts';
 import { createEmbedder, embeddingModelFromEnv } from '../lib/ai/embeddings.ts';
-import { semanticQueryFor } from '../lib/chat/semantic.ts';
+import { retrieveForTurn, turnKnowledgeOf, type TurnKnowledge } from '../lib/knowledge/retrieve.ts';
 import { EnvError, parseEnv } from '../lib/env.ts';
 import { kbCacheFile } from '../lib/knowledge/disk-cache.ts';
 import { embeddingCacheFile } from '../lib/knowledge/embedding-cache.ts';
@@ -139,7 +137,8 @@ async function main(argv: string[]): Promise<number> {
   const kb = loadKnowledgeBase(kbPath);
   const synonymsFile = values['with-synonyms'];
   const synonyms = synonymsFile === undefined ? kb.synonyms : readSynonyms(synonymsFile);
-  const index = createRetrievalIndex({ ...kb, synonyms }, config);
+  const knowledge: TurnKnowledge = turnKnowledgeOf({ ...kb, synonyms }, config);
+  const { index } = knowledge;
   if (synonymsFile !== undefined && !values.json && values.batch === undefined) {
     console.log(`synonyms: ${synonymsFile} (${synonyms.length} groups), instead of the KB's ${kb.synonymsFile ?? '(none)'}\n`);
   }
@@ -167,19 +166,17 @@ async function main(argv: string[]): Promise<number> {
         throw new UsageError(`${values.batch}:${i + 1}: expected {"q": "...", "history"?: ["..."]}: ${detail}`);
       }
     });
-    const embeddings = await sectionEmbeddings(kbPath, index);
+    knowledge.embeddings = await sectionEmbeddings(kbPath, index);
     const out: string[] = [];
     for (const item of items) {
-      const messages = [...(item.history ?? []), item.q];
-      out.push(JSON.stringify(selectContext(index, messages, await semanticQueryFor({ embeddings, index }, messages))));
+      out.push(JSON.stringify((await retrieveForTurn(knowledge, [...(item.history ?? []), item.q])).explanation));
     }
     process.stdout.write(out.join('\n') + (out.length ? '\n' : ''));
     return 0;
   }
 
-  const messages = [...(values.history ?? []), positionals[0]!];
-  const embeddings = await sectionEmbeddings(kbPath, index);
-  const explanation = selectContext(index, messages, await semanticQueryFor({ embeddings, index }, messages));
+  knowledge.embeddings = await sectionEmbeddings(kbPath, index);
+  const { explanation } = await retrieveForTurn(knowledge, [...(values.history ?? []), positionals[0]!]);
   console.log(values.json ? JSON.stringify(explanation, null, 2) : formatExplanation(explanation, { all: values.all }));
   return 0;
 }

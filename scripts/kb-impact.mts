@@ -15,7 +15,8 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { formatIssues } from '../lib/format.ts';
 import { formatImpact, kbImpact, type ImpactQuestion } from '../lib/kb-impact/impact.ts';
-import { createRetrievalIndex, KnowledgeBaseError, loadKnowledgeBase, RetrievalConfigError, type RetrievalIndex } from '../lib/retrieval/index.ts';
+import { turnKnowledgeOf, type TurnKnowledge } from '../lib/knowledge/retrieve.ts';
+import { KnowledgeBaseError, loadKnowledgeBase, RetrievalConfigError } from '../lib/retrieval/index.ts';
 import { SqliteTraceStore } from '../lib/traces/sqlite.ts';
 
 const usage = `usage: npm run kb:impact -- --base <git ref or folder> [options]
@@ -89,10 +90,10 @@ async function questionsFromTraces(file: string, turns: number): Promise<ImpactQ
 }
 
 /** The KB's index, and why the server would refuse it for its rules (declared rules missing), if it would. */
-function indexOf(folder: string, config: { budget?: number; floor?: number }): { index: RetrievalIndex; refusal?: string } {
+function knowledgeOf(folder: string, config: { budget?: number; floor?: number }): { knowledge: TurnKnowledge; refusal?: string } {
   const kb = loadKnowledgeBase(folder, { missingRules: 'report' });
   const refusal = kb.refusal && `${kb.refusal.line === undefined ? kb.refusal.file : `${kb.refusal.file}:${kb.refusal.line}`}: ${kb.refusal.reason}`;
-  return { index: createRetrievalIndex(kb, config), ...(refusal ? { refusal } : {}) };
+  return { knowledge: turnKnowledgeOf(kb, config), ...(refusal ? { refusal } : {}) };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -128,11 +129,11 @@ async function main(argv: string[]): Promise<number> {
   const questions = values.questions
     ? questionsFromFile(values.questions)
     : await questionsFromTraces(process.env.TRACE_DB_PATH || 'data/traces.db', numberOption('turns', values.turns) ?? 500);
-  const work = indexOf(workKb, config);
+  const work = knowledgeOf(workKb, config);
   const base = baseFolder(values.base, workKb);
   let report;
   try {
-    report = kbImpact(indexOf(base.folder, config).index, work.index, questions);
+    report = await kbImpact(knowledgeOf(base.folder, config).knowledge, work.knowledge, questions);
   } finally {
     base.cleanup();
   }

@@ -1,9 +1,9 @@
 import 'server-only';
-import { semanticQueryFor } from '../chat/semantic';
 import { checkKnowledgeBase, type CheckReport } from '../kb-check/index';
 import { getKnowledge, knowledgeHolder, type Knowledge } from '../knowledge';
+import { retrieveForTurn } from '../knowledge/retrieve';
 import type { KnowledgeHealth } from '../knowledge/holder';
-import { analyze, budgetHealth, contentWords, headingPath, selectContext, unembeddedCount, type Explanation } from '../retrieval/index';
+import { analyze, budgetHealth, contentWords, headingPath, unembeddedCount, type Explanation } from '../retrieval/index';
 import { env } from '../env';
 import { getInspectorStore, getTraceStore } from '../traces';
 import { databaseLabel } from '../traces/postgres';
@@ -37,14 +37,12 @@ export function kbVocabulary(knowledge: Knowledge): Set<string> {
   return vocabulary;
 }
 
-/** Runs the selector on a question without calling the model ("Try a question"), with the semantic stage when it is on. */
+/** A turn's retrieval for a question, without calling the model ("Try a question"): what the chat would do, semantic stage included. */
 export async function tryQuestion(question: string, previous?: string): Promise<{ explanation: Explanation; selectionUs: number }> {
   const knowledge = getKnowledge();
   const messages = previous?.trim() ? [previous, question] : [question];
-  const semantic = await semanticQueryFor(knowledge, messages);
-  const started = performance.now();
-  const explanation = selectContext(knowledge.index, messages, semantic);
-  return { explanation, selectionUs: Math.round((performance.now() - started) * 1000) };
+  const retrieval = await retrieveForTurn(knowledge, messages);
+  return { explanation: retrieval.explanation, selectionUs: Math.round(retrieval.selectionUs) };
 }
 
 export { requestSplit, type RequestSplit } from './request-split';

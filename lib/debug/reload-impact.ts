@@ -28,7 +28,7 @@ async function compare(previous: Knowledge, next: Knowledge): Promise<ReloadImpa
   const base = { reloadedAt: next.loadedAt.toISOString(), previousLoadedAt: previous.loadedAt.toISOString() };
   try {
     const questions = await getInspectorStore().recentQuestions(QUESTIONS);
-    return { ...base, report: kbImpact(previous.index, next.index, questions.map((q) => ({ messages: q.messages, turnId: q.turnId }))) };
+    return { ...base, report: await kbImpact(previous, next, questions.map((q) => ({ messages: q.messages, turnId: q.turnId }))) };
   } catch (error) {
     return { ...base, error: error instanceof Error ? error.message : String(error) };
   }

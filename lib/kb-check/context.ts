@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { retrievalConfig, type RetrievalConfig, type RetrievalConfigInput } from '../retrieval/config';
-import { RetrievalConfigError } from '../retrieval/errors';
-import { createRetrievalIndex, type RetrievalIndex } from '../retrieval/select';
-import type { KnowledgeBase, Section } from '../retrieval/types';
+import { retrievalConfig, type RetrievalConfig, type RetrievalConfigInput } from '../retrieval/index';
+import { RetrievalConfigError } from '../retrieval/index';
+import { createRetrievalIndex, type RetrievalIndex } from '../retrieval/index';
+import type { KnowledgeBase, Section } from '../retrieval/index';
 import { askFor, documentFrequencies } from './questions';
 import { textUnits, type UnitKind } from './sentences';
 import type { QuestionResult } from './types';

@@ -1,4 +1,4 @@
-import { analyze } from '../retrieval/analyzer';
+import { analyze } from '../retrieval/index';
 
 /**
  * Facts that disagree: a number stated in a pinned section and the same item stated with

@@ -1,7 +1,7 @@
-import { analyze, contentWords } from '../retrieval/analyzer';
-import type { RetrievalIndex } from '../retrieval/select';
-import { selectContext } from '../retrieval/select';
-import type { Section, SynonymGroup } from '../retrieval/types';
+import { analyze, contentWords } from '../retrieval/index';
+import type { RetrievalIndex } from '../retrieval/index';
+import { selectContext } from '../retrieval/index';
+import type { Section, SynonymGroup } from '../retrieval/index';
 import { policyWords } from './rules';
 import type { QuestionResult } from './types';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { NumberCheck } from '../chat/numbers';
-import type { ReplySource } from '../chat/sources';
+import type { ReplySource } from '../knowledge/sources';
 import type { ConversationTurn, DownVotedSection, FeedbackDay, Query, RecentQuestion } from './inspector';
 import type { TurnFeedback, Vote } from './types';
 

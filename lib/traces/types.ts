@@ -1,5 +1,5 @@
 import type { NumberCheck } from '../chat/numbers';
-import type { ReplySource } from '../chat/sources';
+import type { ReplySource } from '../knowledge/sources';
 import type { Explanation } from '../retrieval/index';
 import type { KbVersion } from './compact';
 
@@ -56,7 +56,7 @@ export interface TurnStart {
   modelId: string;
   /** Time the selector took, in microseconds. */
   selectionUs: number;
-  /** The help pages the reply is grounded in (lib/chat/sources.ts), as streamed with it. */
+  /** The help pages the reply is grounded in (lib/knowledge/sources.ts), as streamed with it. */
   sources?: ReplySource[];
 }
 

@@ -1,4 +1,4 @@
-import type { LoadNotice } from '../../retrieval/types';
+import type { LoadNotice } from '../../retrieval/index';
 import type { Finding } from '../types';
 import type { Check } from './types';
 

@@ -1,5 +1,5 @@
-import { headingPath } from '../../retrieval/context';
-import type { Section } from '../../retrieval/types';
+import { headingPath } from '../../retrieval/index';
+import type { Section } from '../../retrieval/index';
 import type { Finding } from '../types';
 import type { Check } from './types';
 

@@ -3,7 +3,7 @@ import { Card } from '@/components/debug/card';
 import { requireAdmin } from '@/lib/debug/access';
 import { formatNumber } from '@/lib/format';
 import { getKnowledge } from '@/lib/knowledge';
-import { headingPath } from '@/lib/retrieval/context';
+import { headingPath } from '@/lib/retrieval/index';
 
 export const dynamic = 'force-dynamic';
 
