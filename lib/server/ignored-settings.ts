@@ -10,7 +10,7 @@ import type { Env } from '../env';
  * `set` holds the names given in the environment (lib/env.ts setVariables): a default is
  * never "set".
  */
-export function ignoredSettings(settings: Env, set: ReadonlySet<string>, nodeEnv = process.env.NODE_ENV): string[] {
+export function ignoredSettings(settings: Env, set: ReadonlySet<string>, nodeEnv: string | undefined = process.env.NODE_ENV): string[] {
   const warnings: string[] = [];
   const ignored = (names: readonly string[], why: string) => {
     for (const name of names) if (set.has(name)) warnings.push(`${name} is set but ignored: ${why}`);
