@@ -3,6 +3,7 @@ import { ADMIN_COOKIE, adminRefusal, adminSettings, adminThrottle, checkAdminAcc
 import { adminLoginPage } from './lib/admin/login-page';
 import { env } from './lib/env';
 import { clientKey } from './lib/rate-limit/client';
+import { devHostRefusal } from './lib/security/dev-host';
 import { createNonce, pageCsp } from './lib/security/headers.mjs';
 
 /**
@@ -16,10 +17,14 @@ import { createNonce, pageCsp } from './lib/security/headers.mjs';
  *   themselves (lib/debug/access.ts), with the session generation this gate cannot see:
  *   the proxy is the first gate, not the only one.
  * - /debug/sign-in is open and sets its own CSP (app/debug/sign-in/route.ts).
+ * - Under `next dev`, a Host that is not loopback (nor in DEV_ALLOWED_HOSTS) gets 403
+ *   (lib/security/dev-host.ts: DNS rebinding).
  * The other security headers (nosniff, referrer policy, framing, the API's CSP) come from
  * next.config.mjs, for every response.
  */
 export function proxy(request: NextRequest) {
+  const misdirected = devHostRefusal(request.headers);
+  if (misdirected) return misdirected;
   const { pathname } = request.nextUrl;
   const isApi = pathname.startsWith('/api/');
   const nonce = createNonce();
