@@ -1,13 +1,12 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
-
-type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
-
 /**
  * The command line of every script in scripts/: `--help` (or `-h`) prints the usage and exits
  * 0; an unknown flag, a flag without its value, a stray argument or a bad value prints what is
  * wrong, then the usage, and exits 2 — never a stack trace. (Exit 1 stays the scripts' own
  * "it ran and failed".)
  */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 
 export interface Cli {
   /** As the messages name it: `bench`, `kb:check`. */
