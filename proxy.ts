@@ -4,6 +4,7 @@ import { adminLoginPage } from './lib/admin/login-page';
 import { env } from './lib/env';
 import { clientKey } from './lib/rate-limit/client';
 import { hasMalformedEscape, malformedEscapeResponse } from './lib/security/malformed-url';
+import { devHostRefusal } from './lib/security/dev-host';
 import { createNonce, pageCsp } from './lib/security/headers.mjs';
 
 /**
@@ -19,10 +20,14 @@ import { createNonce, pageCsp } from './lib/security/headers.mjs';
  * - /debug/sign-in is open and sets its own CSP (app/debug/sign-in/route.ts).
  * - A path with a malformed percent-escape (`/help/%ff`) is answered 400 here: past this point
  *   Next.js would answer it a bare 500 (lib/security/malformed-url.ts).
+ * - Under `next dev`, a Host that is not loopback (nor in DEV_ALLOWED_HOSTS) gets 403
+ *   (lib/security/dev-host.ts: DNS rebinding).
  * The other security headers (nosniff, referrer policy, framing, the API's CSP) come from
  * next.config.mjs, for every response.
  */
 export function proxy(request: NextRequest) {
+  const misdirected = devHostRefusal(request.headers);
+  if (misdirected) return misdirected;
   const { pathname } = request.nextUrl;
   const isApi = pathname.startsWith('/api/');
   const nonce = createNonce();
