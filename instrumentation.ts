@@ -1,8 +1,8 @@
 /**
  * Runs once per server process, before it serves its first request:
  * - validates the environment and refuses to start when it is invalid (e.g. an ADMIN_TOKEN
- *   shorter than 16 characters), and limits how long a client may take to send a request
- *   (lib/server/startup.ts);
+ *   shorter than 16 characters, a TRACE_DB_PATH under /proc), warns about settings the mode
+ *   ignores, and limits how long a client may take to send a request (lib/server/startup.ts);
  * - stamps every incoming request with the address of its TCP connection (see
  *   lib/rate-limit/client.ts: the rate limiter's notion of "client" when TRUST_PROXY=0);
  * - loads the knowledge base and starts checking it for edits (lib/knowledge), so a broken

@@ -3,6 +3,8 @@ import { ADMIN_COOKIE, adminRefusal, adminSettings, adminThrottle, checkAdminAcc
 import { adminLoginPage } from './lib/admin/login-page';
 import { env } from './lib/env';
 import { clientKey } from './lib/rate-limit/client';
+import { hasMalformedEscape, malformedEscapeResponse } from './lib/security/malformed-url';
+import { devHostRefusal } from './lib/security/dev-host';
 import { createNonce, pageCsp } from './lib/security/headers.mjs';
 
 /**
@@ -16,10 +18,16 @@ import { createNonce, pageCsp } from './lib/security/headers.mjs';
  *   themselves (lib/debug/access.ts), with the session generation this gate cannot see:
  *   the proxy is the first gate, not the only one.
  * - /debug/sign-in is open and sets its own CSP (app/debug/sign-in/route.ts).
+ * - A path with a malformed percent-escape (`/help/%ff`) is answered 400 here: past this point
+ *   Next.js would answer it a bare 500 (lib/security/malformed-url.ts).
+ * - Under `next dev`, a Host that is not loopback (nor in DEV_ALLOWED_HOSTS) gets 403
+ *   (lib/security/dev-host.ts: DNS rebinding).
  * The other security headers (nosniff, referrer policy, framing, the API's CSP) come from
  * next.config.mjs, for every response.
  */
 export function proxy(request: NextRequest) {
+  const misdirected = devHostRefusal(request.headers);
+  if (misdirected) return misdirected;
   const { pathname } = request.nextUrl;
   const isApi = pathname.startsWith('/api/');
   const nonce = createNonce();
@@ -28,6 +36,7 @@ export function proxy(request: NextRequest) {
     dev: process.env.NODE_ENV === 'development',
     https: request.nextUrl.protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https',
   });
+  if (hasMalformedEscape(pathname)) return malformedEscapeResponse(isApi, csp);
 
   const gated = pathname === '/debug' || pathname.startsWith('/debug/') || pathname.startsWith('/api/debug/');
   const open = pathname === '/api/debug/login' || pathname === '/api/debug/logout' || pathname === '/debug/sign-in';
@@ -76,5 +85,7 @@ export const config = {
     // Every page (not the API, not Next's static files), and the inspector's API.
     '/((?!api/|_next/static|_next/image|favicon.ico).*)',
     '/api/debug/:path*',
+    // Only for the 400 on a malformed percent-escape: the one other dynamic API route (GET only, no body to buffer).
+    '/api/conversations/:path*',
   ],
 };

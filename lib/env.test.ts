@@ -49,7 +49,7 @@ describe('parseEnv', () => {
     expect(env).toMatchObject({ OPENAI_API_KEY: 'sk-test', KB_BUDGET: 5000, KB_FLOOR: 0, MODEL_TIMEOUT_MS: 3000, MODEL_MAX_RETRIES: 0 });
   });
 
-  it('names every bad variable and its value', () => {
+  it('names every bad variable and the rule it broke, never its value', () => {
     let error: unknown;
     try {
       parseEnv({ KB_BUDGET: 'lots', MODEL_TIMEOUT_MS: '-5', OPENAI_BASE_URL: 'localhost' });
@@ -58,9 +58,57 @@ describe('parseEnv', () => {
     }
     expect(error).toBeInstanceOf(EnvError);
     const message = (error as Error).message;
-    expect(message).toContain('KB_BUDGET="lots": KB_BUDGET must be a whole number');
-    expect(message).toContain('MODEL_TIMEOUT_MS="-5": MODEL_TIMEOUT_MS must be above 0');
-    expect(message).toContain('OPENAI_BASE_URL="localhost"');
+    expect(message).toContain('KB_BUDGET must be a whole number');
+    expect(message).toContain('MODEL_TIMEOUT_MS must be above 0');
+    expect(message).toContain('OPENAI_BASE_URL must be a URL');
+    expect(message).not.toMatch(/lots|-5|localhost/);
+  });
+
+  it('keeps secrets out of the error (it is printed at start-up, into the logs): a short ADMIN_TOKEN or VISITOR_SECRET, a bad DATABASE_URL', () => {
+    const secrets = {
+      ADMIN_TOKEN: 'sh0rt-T0ken',
+      VISITOR_SECRET: 'visitor-s3cret-too-short',
+      DATABASE_URL: 'mysql://app:hunter2-pass@db.internal:3306/app',
+    };
+    expect(() => parseEnv(secrets)).toThrow(EnvError);
+    const message = (() => {
+      try {
+        parseEnv(secrets);
+      } catch (e) {
+        return (e as Error).message;
+      }
+    })()!;
+    expect(message).toMatch(/ADMIN_TOKEN must be at least 16 characters/);
+    expect(message).toMatch(/VISITOR_SECRET must be at least 32 characters/);
+    expect(message).toMatch(/DATABASE_URL must be a PostgreSQL URL/);
+    for (const part of ['sh0rt', 'T0ken', 's3cret', 'hunter2', 'db.internal', 'mysql']) expect(message).not.toContain(part);
+  });
+
+  it('never quotes a value, for any variable it refuses', () => {
+    // A recognisable value that breaks the rules of every variable that has rules beyond "some text".
+    const canary = 'x9q7-canary-value';
+    let refused = 0;
+    for (const name of ENV_VARIABLES) {
+      let message: string | undefined;
+      try {
+        parseEnv({ [name]: canary, OPENAI_API_KEY: 'sk-test' });
+      } catch (e) {
+        message = (e as Error).message;
+      }
+      if (message === undefined) continue; // any text is valid for this one
+      refused++;
+      expect(message, name).toContain(name);
+      expect(message, name).not.toContain('canary');
+    }
+    expect(refused).toBeGreaterThan(20);
+  });
+
+  it('DEV_ALLOWED_HOSTS: host names separated by commas, trimmed and lowercased; a URL or a port is refused', () => {
+    expect(parseEnv({ DEV_ALLOWED_HOSTS: ' My-Laptop.local, 192.168.1.20 ,[::1],' }).DEV_ALLOWED_HOSTS).toEqual(['my-laptop.local', '192.168.1.20', '[::1]']);
+    expect(() => parseEnv({ DEV_ALLOWED_HOSTS: 'http://my-laptop.local' })).toThrow(/DEV_ALLOWED_HOSTS must be host names separated by commas/);
+    expect(() => parseEnv({ DEV_ALLOWED_HOSTS: 'my-laptop.local:3000' })).toThrow(/DEV_ALLOWED_HOSTS must be host names/);
+    expect(parseEnv({ BENCH_BASELINE_ROUTE: '1' }).BENCH_BASELINE_ROUTE).toBe('1');
+    expect(() => parseEnv({ BENCH_BASELINE_ROUTE: 'yes' })).toThrow(/BENCH_BASELINE_ROUTE must be 1 or unset/);
   });
 
   it('semantic stage: off by default; EMBEDDING_MODEL turns it on, with its defaults; it needs a key and sound numbers', () => {
@@ -74,16 +122,16 @@ describe('parseEnv', () => {
     expect(parseEnv({ EMBEDDING_MODEL: 'nomic-embed-text', EMBEDDING_API_KEY: 'local', EMBEDDING_BASE_URL: 'http://127.0.0.1:11434/v1' }).EMBEDDING_BASE_URL).toBe(
       'http://127.0.0.1:11434/v1',
     );
-    expect(() => parseEnv({ EMBEDDING_MODEL: 'text-embedding-3-small' })).toThrow(/EMBEDDING_MODEL="text-embedding-3-small": .*set EMBEDDING_API_KEY \(or OPENAI_API_KEY\)/);
-    expect(() => parseEnv({ EMBEDDING_MODEL: 'm', OPENAI_API_KEY: 'k', EMBEDDING_MIN_SIMILARITY: '2' })).toThrow(/EMBEDDING_MIN_SIMILARITY="2": .*between -1 and 1/);
-    expect(() => parseEnv({ EMBEDDING_TIMEOUT_MS: '0' })).toThrow(/EMBEDDING_TIMEOUT_MS="0": EMBEDDING_TIMEOUT_MS must be above 0/);
+    expect(() => parseEnv({ EMBEDDING_MODEL: 'text-embedding-3-small' })).toThrow(/EMBEDDING_MODEL: .*set EMBEDDING_API_KEY \(or OPENAI_API_KEY\)/);
+    expect(() => parseEnv({ EMBEDDING_MODEL: 'm', OPENAI_API_KEY: 'k', EMBEDDING_MIN_SIMILARITY: '2' })).toThrow(/EMBEDDING_MIN_SIMILARITY must be between -1 and 1/);
+    expect(() => parseEnv({ EMBEDDING_TIMEOUT_MS: '0' })).toThrow(/EMBEDDING_TIMEOUT_MS must be above 0/);
     expect(parseEnv({ EMBEDDING_FUSE_BELOW: '1' }).EMBEDDING_FUSE_BELOW).toBe(1);
-    expect(() => parseEnv({ EMBEDDING_FUSE_BELOW: '1.5' })).toThrow(/EMBEDDING_FUSE_BELOW="1.5": .*between 0 and 1/);
+    expect(() => parseEnv({ EMBEDDING_FUSE_BELOW: '1.5' })).toThrow(/EMBEDDING_FUSE_BELOW must be between 0 and 1/);
   });
 
   it('semantic stage with the in-process model: no key needed; an unknown local model is refused by name', () => {
     expect(parseEnv({ EMBEDDING_MODEL: 'local:universal-sentence-encoder' }).EMBEDDING_MODEL).toBe('local:universal-sentence-encoder');
-    expect(() => parseEnv({ EMBEDDING_MODEL: 'local:minilm' })).toThrow(/EMBEDDING_MODEL="local:minilm": no such local model: the local models are local:universal-sentence-encoder/);
+    expect(() => parseEnv({ EMBEDDING_MODEL: 'local:minilm' })).toThrow(/EMBEDDING_MODEL: no such local model: the local models are local:universal-sentence-encoder/);
   });
 
   it('refuses a pending-turn limit a turn could still be streaming or having its ending retried within', () => {

@@ -148,6 +148,27 @@ export const envSchema = z.object({
     .min(0, 'EMBEDDING_FUSE_BELOW must be between 0 and 1')
     .max(1, 'EMBEDDING_FUSE_BELOW must be between 0 and 1')
     .default(0.2),
+  /**
+   * Under `next dev` only, the host names (comma-separated, no scheme or port) the server
+   * answers besides loopback ones (localhost, *.localhost, 127.x.x.x, [::1]); any other Host is
+   * refused with 403, so a page a DNS-rebinding attack points at 127.0.0.1 cannot read /debug
+   * from the developer's browser (lib/security/dev-host.ts). Ignored by `next start`.
+   */
+  DEV_ALLOWED_HOSTS: z
+    .string()
+    .trim()
+    .transform((list) => list.split(',').map((host) => host.trim().toLowerCase()).filter(Boolean))
+    .pipe(
+      z.array(
+        z.string().regex(/^(\[[0-9a-f:.]+\]|[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?)$/, 'DEV_ALLOWED_HOSTS must be host names separated by commas, without scheme or port (e.g. my-laptop.local,192.168.1.20)'),
+      ),
+    )
+    .optional(),
+  /**
+   * 1: serves the benchmarks' yardstick route, app/api/bench/baseline (`npm run load --
+   * --baseline` starts its server so), to an admin credential only. Unset: that route is 404.
+   */
+  BENCH_BASELINE_ROUTE: z.literal('1', { error: 'BENCH_BASELINE_ROUTE must be 1 or unset' }).optional(),
 }).superRefine((settings, context) => {
   const model = settings.EMBEDDING_MODEL;
   if (model && isLocalEmbeddingModel(model) && !isKnownLocalEmbeddingModel(model)) {
@@ -174,7 +195,7 @@ export const envSchema = z.object({
     context.addIssue({
       code: 'custom',
       path: ['VISITOR_SECRET'],
-      message: 'is required with DATABASE_URL: set the same secret (32+ characters, e.g. `openssl rand -hex 32`) on every instance',
+      message: 'VISITOR_SECRET is required with DATABASE_URL: set the same secret (32+ characters, e.g. `openssl rand -hex 32`) on every instance',
     });
   }
 });
@@ -188,18 +209,27 @@ export class EnvError extends Error {
   override readonly name = 'EnvError';
 }
 
-/** Validates an environment (process.env by default); throws an EnvError naming each bad variable. */
-export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+/** The variables of `source` this app reads that are set (empty counts as unset), as given. */
+export function setVariables(source: Record<string, string | undefined>): Record<string, string> {
   const picked: Record<string, string> = {};
   for (const name of ENV_VARIABLES) {
     const value = source[name];
     if (value !== undefined && value.trim() !== '') picked[name] = value;
   }
-  const result = envSchema.safeParse(picked);
+  return picked;
+}
+
+/**
+ * Validates an environment (process.env by default); throws an EnvError naming each bad
+ * variable and the rule it broke — never its value, which may be a secret (a short
+ * ADMIN_TOKEN, a DATABASE_URL with its password) and would end up in the logs.
+ */
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const result = envSchema.safeParse(setVariables(source));
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? 'environment');
-      return `${name}=${JSON.stringify(picked[name] ?? '')}: ${issue.message}`;
+      return issue.message.startsWith(name) ? issue.message : `${name}: ${issue.message}`;
     });
     throw new EnvError(`invalid environment: ${problems.join('; ')}`);
   }

@@ -20,6 +20,17 @@ import { question, readChatStream } from '../e2e/helpers.ts';
 import { startApp } from '../e2e/spawn.ts';
 import { loadKnowledge, loadKnowledgeAsync } from '../lib/knowledge/load.ts';
 import { TokenCounter, type BuiltDocument } from '../lib/retrieval/index.ts';
+import { parseCommandLine, type Cli } from './cli.ts';
+
+const cli: Cli = {
+  name: 'bench:load',
+  usage: `usage: npm run bench:load [-- --no-server] [FOLDER …]
+
+  FOLDER        knowledge bases to measure (default: content/ and a 10,000-section KB from ../shared/corpora)
+  --no-server   in-process figures only (no \`next start\` to first answer)
+  -h, --help    this text`,
+};
+const { values, positionals: folders } = parseCommandLine(cli, { 'no-server': { type: 'boolean' } }, { allowPositionals: true });
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -83,9 +94,7 @@ async function measureStart(label: string, kbPath: string, port: number): Promis
   console.log(`${label}\n  process start → first answered chat: ${cold.toFixed(0)} ms with nothing cached, ${cached.toFixed(0)} ms with the parsed KB cached`);
 }
 
-const args = process.argv.slice(2);
-const server = !args.includes('--no-server');
-const folders = args.filter((a) => a !== '--no-server');
+const server = !values['no-server'];
 const kbs: [string, string][] = folders.length
   ? folders.map((f) => [f, f])
   : [

@@ -13,9 +13,20 @@ import { measureLatency } from '../bench/measure.ts';
 import { demoBenchQuestions } from '../bench/questions.ts';
 import { formatNumber } from '../lib/format.ts';
 import { createRetrievalIndex, retrievalConfig, select, selectContext, type RetrievalIndex } from '../lib/retrieval/index.ts';
-import { parseArgs } from 'node:util';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseCommandLine, usageExit, type Cli } from './cli.ts';
+
+const cli: Cli = {
+  name: 'bench:quick',
+  usage: `usage: npm run bench:quick [-- --against KEY=VALUE]
+
+  --against KEY=VALUE   also the same selections with one selector setting changed (e.g. wordVariants=false),
+                        alternating in this run, and the ratio of the medians
+  -h, --help            this text`,
+};
+const { values } = parseCommandLine(cli, { against: { type: 'string' } });
+if (values.against !== undefined && !/^\w+=/.test(values.against)) usageExit(cli, `--against needs KEY=VALUE, got "${values.against}"`);
 
 const synonymsPath = path.join(DEMO_KB_DIR, 'synonyms.json');
 const started = performance.now();
@@ -44,7 +55,6 @@ for (const [name, run] of runs) {
 }
 
 // --against key=value: the defaults against one changed setting, measured in turns (the machine is shared and noisy).
-const { values } = parseArgs({ options: { against: { type: 'string' } } });
 if (values.against) {
   const at = values.against.indexOf('=');
   const key = values.against.slice(0, at);

@@ -14,16 +14,23 @@
  * when missing).
  */
 import http from 'node:http';
-import { parseArgs } from 'node:util';
 import { percentile } from '../bench/measure.ts';
 import { question } from '../e2e/helpers.ts';
 import { startApp, stubbedServerSetup } from '../e2e/spawn.ts';
+import { parseCommandLine, wholeNumberFlag, type Cli } from './cli.ts';
 
-const { values } = parseArgs({
-  options: { requests: { type: 'string', default: '500' }, port: { type: 'string', default: '3760' }, 'cpu-prof': { type: 'string' } },
-});
-const REQUESTS = Number(values.requests);
-const PORT = Number(values.port);
+const cli: Cli = {
+  name: 'bench:route',
+  usage: `usage: npm run bench:route [-- --requests N] [--port PORT] [--cpu-prof DIR]
+
+  --requests N      chat requests (and as many health requests), alternating (default: 500)
+  --port PORT       the server's port; the stub gets PORT + 2 (default: 3760)
+  --cpu-prof DIR    write the server's CPU profile to DIR
+  -h, --help        this text`,
+};
+const { values } = parseCommandLine(cli, { requests: { type: 'string', default: '500' }, port: { type: 'string', default: '3760' }, 'cpu-prof': { type: 'string' } });
+const REQUESTS = wholeNumberFlag(cli, 'requests', values.requests, 1);
+const PORT = wholeNumberFlag(cli, 'port', values.port, 1);
 const WARMUP = 50;
 const QUESTIONS = ['can I get a refund?', 'how do I start a live stream?', 'why does my video keep buffering?', 'what does the Pro plan cost?', 'hi, I need some help'];
 

@@ -11,12 +11,20 @@
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { demoBenchQuestions } from '../bench/questions.ts';
 import { chatBody, chatRequest, cookieFrom, harness } from '../app/api/chat/testing.ts';
+import { parseCommandLine, wholeNumberFlag, type Cli } from './cli.ts';
 
-const { values } = parseArgs({ options: { turns: { type: 'string', default: '200' }, tables: { type: 'boolean', default: false } } });
-const turns = Number(values.turns);
+const cli: Cli = {
+  name: 'bench:traces',
+  usage: `usage: npm run bench:traces [-- --turns N] [--tables]
+
+  --turns N     chat turns to record (default: 200)
+  --tables      also the bytes of each table
+  -h, --help    this text`,
+};
+const { values } = parseCommandLine(cli, { turns: { type: 'string', default: '200' }, tables: { type: 'boolean', default: false } });
+const turns = wholeNumberFlag(cli, 'turns', values.turns, 1);
 const questions = demoBenchQuestions();
 const { handle, store } = harness();
 

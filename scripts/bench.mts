@@ -15,12 +15,23 @@ import { fork } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { logLogChart } from '../bench/chart.ts';
 import { formatNumber } from '../lib/format.ts';
 import { CONTENDERS } from '../bench/contenders.ts';
 import { checkCorporaPresent, CORPUS_SIZES, REPO_ROOT } from '../bench/corpus.ts';
 import type { WorkerResult } from '../bench/worker.mts';
+import { parseCommandLine, usageExit, wholeNumberFlag, type Cli } from './cli.ts';
+
+const cli: Cli = {
+  name: 'bench',
+  usage: `usage: npm run bench [-- --sizes LIST] [--contenders LIST] [--explain-limit N] [--write]
+
+  --sizes LIST          corpora, comma-separated: demo, ${CORPUS_SIZES.join(', ')} (default: all)
+  --contenders LIST     contenders, comma-separated (default: all): ${CONTENDERS.map((c) => c.name).join(', ')}
+  --explain-limit N     our selector's explainLimit (default: 1,000)
+  --write               write bench/results.md, results.json and latency.svg (a full run always does)
+  -h, --help            this text`,
+};
 
 const BENCH_DIR = path.join(REPO_ROOT, 'bench');
 const WORKER = path.join(BENCH_DIR, 'worker.mts');
@@ -35,19 +46,18 @@ const TARGETS = {
   heap100kMB: 500,
 };
 
-const { values } = parseArgs({
-  options: {
-    sizes: { type: 'string' },
-    contenders: { type: 'string' },
-    write: { type: 'boolean' },
-    'explain-limit': { type: 'string' },
-  },
+const { values } = parseCommandLine(cli, {
+  sizes: { type: 'string' },
+  contenders: { type: 'string' },
+  write: { type: 'boolean' },
+  'explain-limit': { type: 'string' },
 });
-if (values['explain-limit'] !== undefined) process.env.BENCH_EXPLAIN_LIMIT = String(Number(values['explain-limit']));
+if (values['explain-limit'] !== undefined) process.env.BENCH_EXPLAIN_LIMIT = String(wholeNumberFlag(cli, 'explain-limit', values['explain-limit']));
 const allCorpora = ['demo', ...CORPUS_SIZES.map(String)];
 const corpora = values.sizes ? values.sizes.split(',').map((s) => s.trim()) : allCorpora;
-for (const c of corpora) if (!allCorpora.includes(c)) throw new Error(`--sizes: unknown corpus "${c}" (one of ${allCorpora.join(', ')})`);
+for (const c of corpora) if (!allCorpora.includes(c)) usageExit(cli, `--sizes: unknown corpus "${c}" (one of ${allCorpora.join(', ')})`);
 const contenderNames = values.contenders ? values.contenders.split(',').map((s) => s.trim()) : CONTENDERS.map((c) => c.name);
+for (const name of contenderNames) if (!CONTENDERS.some((c) => c.name === name)) usageExit(cli, `--contenders: unknown contender "${name}"`);
 const fullRun = !values.sizes && !values.contenders && values['explain-limit'] === undefined;
 const write = values.write ?? fullRun;
 checkCorporaPresent(corpora.filter((c) => c !== 'demo').map(Number));

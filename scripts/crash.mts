@@ -16,23 +16,33 @@
  *   started (lib/traces/stale.ts): how the inspector tells "the server died mid-turn".
  * After the last round the server starts once more and answers a question. Exits 1 on any loss.
  */
-import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { question, readChatStream } from '../e2e/helpers.ts';
 import { startApp, stubbedServerSetup, type Server } from '../e2e/spawn.ts';
+import { parseCommandLine, wholeNumberFlag, type Cli } from './cli.ts';
 
-const { values } = parseArgs({
-  options: {
-    rounds: { type: 'string', default: '3' },
-    seconds: { type: 'string', default: '8' },
-    clients: { type: 'string', default: '30' },
-    port: { type: 'string', default: '3750' },
-  },
+const cli: Cli = {
+  name: 'test:crash',
+  usage: `usage: npm run test:crash [-- --rounds N] [--seconds S] [--clients N] [--port PORT]
+
+  --rounds N      kill-and-restart rounds (default: 3)
+  --seconds S     seconds of load before each kill (default: 8)
+  --clients N     concurrent customers (default: 30)
+  --port PORT     the server's port; the stub gets PORT + 2 (default: 3750)
+  -h, --help      this text
+
+Exit status: 0 nothing completed was lost, 1 a loss.`,
+};
+const { values } = parseCommandLine(cli, {
+  rounds: { type: 'string', default: '3' },
+  seconds: { type: 'string', default: '8' },
+  clients: { type: 'string', default: '30' },
+  port: { type: 'string', default: '3750' },
 });
-const ROUNDS = Number(values.rounds);
-const SECONDS = Number(values.seconds);
-const CLIENTS = Number(values.clients);
-const PORT = Number(values.port);
+const ROUNDS = wholeNumberFlag(cli, 'rounds', values.rounds, 1);
+const SECONDS = wholeNumberFlag(cli, 'seconds', values.seconds, 1);
+const CLIENTS = wholeNumberFlag(cli, 'clients', values.clients, 1);
+const PORT = wholeNumberFlag(cli, 'port', values.port, 1);
 
 const QUESTIONS = ['can I get a refund?', 'how do I start a live stream?', 'why does my video keep buffering?', 'what does the Pro plan cost?'];
 

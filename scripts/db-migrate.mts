@@ -10,6 +10,20 @@ import path from 'node:path';
 import { env, EnvError } from '../lib/env.ts';
 import { createPostgresPool, databaseLabel, migratePostgres, POSTGRES_MIGRATIONS } from '../lib/traces/postgres.ts';
 import { MIGRATIONS, openTraceDatabase } from '../lib/traces/sqlite.ts';
+import { parseCommandLine, type Cli } from './cli.ts';
+
+const cli: Cli = {
+  name: 'db:migrate',
+  usage: `usage: npm run db:migrate
+
+Brings the schema of the app's database up to date: PostgreSQL at DATABASE_URL when set,
+else the SQLite file at TRACE_DB_PATH (default: data/traces.db). No options.
+
+  -h, --help    this text
+
+Exit status: 0 up to date, 1 the database is unreachable, newer than this release, or the settings are invalid.`,
+};
+parseCommandLine(cli, {});
 
 try {
   const settings = env();

@@ -17,7 +17,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   firstNCutMethod,
   plainBm25Method,
@@ -48,18 +47,30 @@ import { PEERS, peerMethods } from '../eval/peers.ts';
 import { semanticCost, semanticSelectorMethod, SEMANTIC_MODEL } from '../eval/semantic.ts';
 import { formatNumber, formatPercent } from '../lib/format.ts';
 import { analyze, retrievalConfig, SEMANTIC_DEFAULTS as EMBEDDING_DEFAULTS, type RetrievalConfigInput } from '../lib/retrieval/index.ts';
+import { parseCommandLine, usageExit, type Cli } from './cli.ts';
 
-const { values } = parseArgs({
-  options: {
-    misses: { type: 'boolean' },
-    'no-debian': { type: 'boolean' },
-    'no-corpora': { type: 'boolean' },
-    write: { type: 'boolean' },
-    record: { type: 'string' },
-    set: { type: 'string', multiple: true },
-    semantic: { type: 'boolean' },
-  },
+const cli: Cli = {
+  name: 'eval',
+  usage: `usage: npm run eval [-- --semantic] [--misses] [--no-corpora] [--set KEY=VALUE …] [--write] [--record STEP]
+
+  --semantic        also the selector with the semantic stage on (local:universal-sentence-encoder, in process)
+  --misses          also list every question where the selector did not send a gold section
+  --no-corpora      without the Debian and Python FAQs (../shared/corpora); --no-debian is the older name
+  --set KEY=VALUE   a selector setting other than its default (repeatable), e.g. --set k1=0.9
+  --write           also write eval/results.md
+  --record STEP     also append the selector's rows to eval/history.json as step STEP
+  -h, --help        this text`,
+};
+const { values } = parseCommandLine(cli, {
+  misses: { type: 'boolean' },
+  'no-debian': { type: 'boolean' },
+  'no-corpora': { type: 'boolean' },
+  write: { type: 'boolean' },
+  record: { type: 'string' },
+  set: { type: 'string', multiple: true },
+  semantic: { type: 'boolean' },
 });
+for (const pair of values.set ?? []) if (!/^\w+=/.test(pair)) usageExit(cli, `--set needs KEY=VALUE, got "${pair}"`);
 const SEMANTIC = 'selector + semantic';
 const SEMANTIC_EVERY = 'selector + semantic, every turn';
 

@@ -8,7 +8,6 @@
 import { formatIssues } from '../lib/format.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import {
   budgetHealth,
@@ -30,6 +29,7 @@ import { kbCacheFile } from '../lib/knowledge/disk-cache.ts';
 import { embeddingCacheFile } from '../lib/knowledge/embedding-cache.ts';
 import { SectionEmbedder, type KnowledgeEmbeddings } from '../lib/knowledge/embeddings.ts';
 import type { RetrievalIndex } from '../lib/retrieval/index.ts';
+import { parseCommandLine, usageExit, UsageError, type Cli } from './cli.ts';
 
 const usage = `usage: npm run explain -- [options] "question"
 
@@ -50,8 +50,7 @@ With EMBEDDING_MODEL set (and its key and base URL, as for the server: see the R
 the semantic stage runs too: the sections are embedded (cached in KB_CACHE_PATH, as the
 server caches them), the question embedded, and each section shows its fused rank, BM25
 rank, semantic rank and similarity.`;
-
-class UsageError extends Error {}
+const cli: Cli = { name: 'explain', usage };
 
 const batchLineSchema = z.strictObject({
   q: z.string(),
@@ -92,36 +91,24 @@ async function sectionEmbeddings(kbPath: string, index: RetrievalIndex): Promise
 }
 
 async function main(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        kb: { type: 'string' },
-        budget: { type: 'string' },
-        floor: { type: 'string' },
-        k1: { type: 'string' },
-        b: { type: 'string' },
-        history: { type: 'string', multiple: true },
-        json: { type: 'boolean' },
-        batch: { type: 'string' },
-        stats: { type: 'boolean' },
-        all: { type: 'boolean' },
-        section: { type: 'string' },
-        'with-synonyms': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    console.log(usage);
-    return 0;
-  }
+  const { values, positionals } = parseCommandLine(
+    cli,
+    {
+      kb: { type: 'string' },
+      budget: { type: 'string' },
+      floor: { type: 'string' },
+      k1: { type: 'string' },
+      b: { type: 'string' },
+      history: { type: 'string', multiple: true },
+      json: { type: 'boolean' },
+      batch: { type: 'string' },
+      stats: { type: 'boolean' },
+      all: { type: 'boolean' },
+      section: { type: 'string' },
+      'with-synonyms': { type: 'string' },
+    },
+    { args: argv, allowPositionals: true },
+  );
   const modes = [values.stats, values.batch !== undefined, values.section !== undefined, positionals.length > 0].filter(Boolean).length;
   if (modes === 0) throw new UsageError('give a question, --batch FILE, --section ID or --stats');
   if (modes > 1) throw new UsageError('give only one of: a question, --batch FILE, --section ID, --stats');
@@ -184,10 +171,8 @@ async function main(argv: string[]): Promise<number> {
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
-  if (error instanceof UsageError) {
-    console.error(`explain: ${error.message}\n\n${usage}`);
-    process.exitCode = 2;
-  } else if (error instanceof KnowledgeBaseError || error instanceof RetrievalConfigError || error instanceof EnvError) {
+  if (error instanceof UsageError) usageExit(cli, error.message);
+  else if (error instanceof KnowledgeBaseError || error instanceof RetrievalConfigError || error instanceof EnvError) {
     console.error(`explain: ${error.message}`);
     process.exitCode = 1;
   } else if (error instanceof z.ZodError) {

@@ -9,10 +9,10 @@
  */
 import { formatIssues } from '../lib/format.ts';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { checkKnowledgeBase, formatReport } from '../lib/kb-check/index.ts';
 import { KnowledgeBaseError, loadKnowledgeBase, RetrievalConfigError } from '../lib/retrieval/index.ts';
+import { parseCommandLine, usageExit, UsageError, type Cli } from './cli.ts';
 
 const usage = `usage: npm run kb:check [-- --kb PATH] [--budget TOKENS] [--json]
 
@@ -22,31 +22,10 @@ const usage = `usage: npm run kb:check [-- --kb PATH] [--budget TOKENS] [--json]
   -h, --help        this text
 
 Exit status: 0 no errors (warnings do not fail), 1 errors, 2 usage error.`;
-
-class UsageError extends Error {}
+const cli: Cli = { name: 'kb:check', usage };
 
 function main(argv: string[]): number {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: false,
-      strict: true,
-      options: {
-        kb: { type: 'string' },
-        budget: { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const { values } = parsed;
-  if (values.help) {
-    console.log(usage);
-    return 0;
-  }
+  const { values } = parseCommandLine(cli, { kb: { type: 'string' }, budget: { type: 'string' }, json: { type: 'boolean' } }, { args: argv });
   let budget: number | undefined;
   if (values.budget !== undefined) {
     budget = Number(values.budget);
@@ -67,10 +46,8 @@ function main(argv: string[]): number {
 try {
   process.exitCode = main(process.argv.slice(2));
 } catch (error) {
-  if (error instanceof UsageError) {
-    console.error(`kb:check: ${error.message}\n\n${usage}`);
-    process.exitCode = 2;
-  } else if (error instanceof KnowledgeBaseError || error instanceof RetrievalConfigError) {
+  if (error instanceof UsageError) usageExit(cli, error.message);
+  else if (error instanceof KnowledgeBaseError || error instanceof RetrievalConfigError) {
     console.error(`kb:check: ${error.message}`);
     process.exitCode = 1;
   } else if (error instanceof z.ZodError) {

@@ -11,13 +11,13 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { formatIssues } from '../lib/format.ts';
 import { formatImpact, kbImpact, type ImpactQuestion } from '../lib/kb-impact/impact.ts';
 import { turnKnowledgeOf, type TurnKnowledge } from '../lib/knowledge/retrieve.ts';
 import { KnowledgeBaseError, loadKnowledgeBase, RetrievalConfigError } from '../lib/retrieval/index.ts';
 import { SqliteTraceStore } from '../lib/traces/sqlite.ts';
+import { parseCommandLine, usageExit, UsageError, type Cli } from './cli.ts';
 
 const usage = `usage: npm run kb:impact -- --base <git ref or folder> [options]
 
@@ -29,8 +29,7 @@ const usage = `usage: npm run kb:impact -- --base <git ref or folder> [options]
   --budget TOKENS, --floor TOKENS   selector settings (default: KB_BUDGET, KB_FLOOR, else the defaults)
   --json              the report as one JSON document
   -h, --help          this text`;
-
-class UsageError extends Error {}
+const cli: Cli = { name: 'kb:impact', usage };
 
 const lineSchema = z.strictObject({ q: z.string().min(1), history: z.array(z.string()).optional() });
 
@@ -97,29 +96,19 @@ function knowledgeOf(folder: string, config: { budget?: number; floor?: number }
 }
 
 async function main(argv: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        base: { type: 'string' },
-        kb: { type: 'string' },
-        questions: { type: 'string' },
-        turns: { type: 'string' },
-        budget: { type: 'string' },
-        floor: { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  if (values.help) {
-    console.log(usage);
-    return 0;
-  }
+  const { values } = parseCommandLine(
+    cli,
+    {
+      base: { type: 'string' },
+      kb: { type: 'string' },
+      questions: { type: 'string' },
+      turns: { type: 'string' },
+      budget: { type: 'string' },
+      floor: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    { args: argv },
+  );
   if (!values.base) throw new UsageError('--base is required: the KB before the edit (a git ref or a folder)');
   const workKb = values.kb ?? process.env.KB_PATH ?? 'content';
   const config = {
@@ -145,10 +134,8 @@ async function main(argv: string[]): Promise<number> {
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
-  if (error instanceof UsageError) {
-    console.error(`kb:impact: ${error.message}\n\n${usage}`);
-    process.exitCode = 2;
-  } else if (error instanceof KnowledgeBaseError || error instanceof RetrievalConfigError) {
+  if (error instanceof UsageError) usageExit(cli, error.message);
+  else if (error instanceof KnowledgeBaseError || error instanceof RetrievalConfigError) {
     console.error(`kb:impact: ${error.message}`);
     process.exitCode = 1;
   } else {

@@ -18,6 +18,7 @@
  * With `--baseline`, the same bounded run is repeated against the smallest AI SDK route
  * (app/api/bench/baseline: streamText on the same stub, nothing else) in the same server,
  * and the two are compared: turns/s, and server CPU per turn (from /proc: user + system).
+ * That route serves admins only: the server gets a random ADMIN_TOKEN, which its requests send.
  *
  * With `--database postgres` (and `--instances N`): the same bounded run three times in one
  * run, each on fresh servers — one instance on SQLite, one on PostgreSQL, N instances on one
@@ -26,39 +27,57 @@
  * a multi-instance run are its worst instance's.
  * Exits 1 if a trace is missing or anything failed.
  */
+import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { question } from '../e2e/helpers.ts';
 import { startApp, stubbedServerSetup, type Server } from '../e2e/spawn.ts';
 import { startPostgres } from '../lib/testing/postgres.ts';
+import { parseCommandLine, usageExit, wholeNumberFlag, type Cli } from './cli.ts';
 
-const { values } = parseArgs({
-  options: {
-    requests: { type: 'string', default: '2000' },
-    connections: { type: 'string', default: '50' },
-    soak: { type: 'string', default: '30' },
-    'soak-connections': { type: 'string', default: '50' },
-    port: { type: 'string', default: '3700' },
-    json: { type: 'string' },
-    'cpu-prof': { type: 'string' },
-    baseline: { type: 'boolean' },
-    instances: { type: 'string', default: '1' },
-    database: { type: 'string', default: 'sqlite' },
-  },
+const cli: Cli = {
+  name: 'load',
+  usage: `usage: npm run load [-- options]
+
+  --requests N           requests of the bounded run (default: 2000)
+  --connections N        its concurrent connections (default: 50)
+  --soak S               seconds of the soak run; 0: none (default: 30)
+  --soak-connections N   its concurrent connections (default: 50)
+  --port PORT            the server's port; the stub gets PORT + 2 (default: 3700)
+  --baseline             also the smallest streamText route (app/api/bench/baseline), compared
+  --database NAME        sqlite, or postgres: one instance on SQLite, one and --instances on PostgreSQL (default: sqlite)
+  --instances N          instances on one PostgreSQL, with --database postgres (default: 1)
+  --json FILE            also write the figures as JSON
+  --cpu-prof DIR         write the server's CPU profile to DIR
+  -h, --help             this text
+
+Exit status: 0 every request answered and every completed turn traced, 1 otherwise.`,
+};
+const { values } = parseCommandLine(cli, {
+  requests: { type: 'string', default: '2000' },
+  connections: { type: 'string', default: '50' },
+  soak: { type: 'string', default: '30' },
+  'soak-connections': { type: 'string', default: '50' },
+  port: { type: 'string', default: '3700' },
+  json: { type: 'string' },
+  'cpu-prof': { type: 'string' },
+  baseline: { type: 'boolean' },
+  instances: { type: 'string', default: '1' },
+  database: { type: 'string', default: 'sqlite' },
 });
-const INSTANCES = Number(values.instances);
-if (values.database !== 'sqlite' && values.database !== 'postgres') throw new Error('--database is sqlite or postgres');
-if (INSTANCES > 1 && values.database !== 'postgres') throw new Error('--instances above 1 needs --database postgres (instances share one database)');
-const REQUESTS = Number(values.requests);
-const CONNECTIONS = Number(values.connections);
-const SOAK_S = Number(values.soak);
-const SOAK_CONNECTIONS = Number(values['soak-connections']);
-const PORT = Number(values.port);
+const INSTANCES = wholeNumberFlag(cli, 'instances', values.instances, 1);
+if (values.database !== 'sqlite' && values.database !== 'postgres') usageExit(cli, `--database is sqlite or postgres, got "${values.database}"`);
+if (INSTANCES > 1 && values.database !== 'postgres') usageExit(cli, '--instances above 1 needs --database postgres (instances share one database)');
+const REQUESTS = wholeNumberFlag(cli, 'requests', values.requests, 1);
+const CONNECTIONS = wholeNumberFlag(cli, 'connections', values.connections, 1);
+const SOAK_S = wholeNumberFlag(cli, 'soak', values.soak);
+const SOAK_CONNECTIONS = wholeNumberFlag(cli, 'soak-connections', values['soak-connections'], 1);
+const PORT = wholeNumberFlag(cli, 'port', values.port, 1);
 
+const BASELINE_PATH = '/api/bench/baseline';
 const QUESTIONS = ['can I get a refund?', 'how do I start a live stream?', 'why does my video keep buffering?', 'what does the Pro plan cost?', 'hi, I need some help'];
 
 /** CPU time the server process has used, ms (utime + stime from /proc/PID/stat, at 100 ticks/s). */
@@ -121,8 +140,12 @@ function postgresTally(pool: pg.Pool): Tally {
 
 type Cannon = Awaited<ReturnType<typeof autocannon>>;
 
+/** The admin credential of the server the baseline route runs on (it serves admins only). */
+const BASELINE_TOKEN = randomBytes(24).toString('hex');
+
 /** One autocannon run against one server: `amount` requests (or `duration` s) at `connections`. */
 function cannon(app: Server, name: string, options: { amount?: number; duration?: number; connections: number; path?: string }, next: () => number): Promise<Cannon> {
+  const baseline = options.path === BASELINE_PATH;
   return autocannon({
     url: `${app.url}${options.path ?? '/api/chat'}`,
     connections: options.connections,
@@ -131,7 +154,7 @@ function cannon(app: Server, name: string, options: { amount?: number; duration?
     requests: [
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...(baseline ? { authorization: `Bearer ${BASELINE_TOKEN}` } : {}) },
         setupRequest: (request: Record<string, unknown>) => {
           const i = next();
           return {
@@ -211,7 +234,7 @@ async function singleInstance(): Promise<RunFigures[]> {
   await fetch(`${stub.url}/__mode`, { method: 'POST', body: JSON.stringify({ mode: 'fast' }) });
   const app = await startApp(
     PORT,
-    { ...env, ...(values.baseline ? { BENCH_BASELINE_ROUTE: '1' } : {}) },
+    { ...env, ...(values.baseline ? { BENCH_BASELINE_ROUTE: '1', ADMIN_TOKEN: BASELINE_TOKEN } : {}) },
     30_000,
     values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [],
   );
@@ -223,8 +246,8 @@ async function singleInstance(): Promise<RunFigures[]> {
     figures.push(await run([app], tally, 'bounded', { amount: REQUESTS, connections: CONNECTIONS }));
     print(figures[0]!);
     if (values.baseline) {
-      await run([app], tally, 'baseline-warmup', { amount: 100, connections: 10, path: '/api/bench/baseline' });
-      const baseline = await run([app], tally, 'baseline', { amount: REQUESTS, connections: CONNECTIONS, path: '/api/bench/baseline' });
+      await run([app], tally, 'baseline-warmup', { amount: 100, connections: 10, path: BASELINE_PATH });
+      const baseline = await run([app], tally, 'baseline', { amount: REQUESTS, connections: CONNECTIONS, path: BASELINE_PATH });
       const chat = figures[0]!;
       console.log(
         `== baseline (the smallest streamText route, same server, same stub): ${baseline.requestsPerSecond} requests/s, ` +

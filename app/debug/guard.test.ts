@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionValue } from '../../lib/admin/auth';
+import { FaultPanel } from '../../components/debug/inspector-page';
 import { parseEnv } from '../../lib/env';
 import { SqliteTraceStore } from '../../lib/traces/sqlite';
 
@@ -18,20 +19,30 @@ const store = new SqliteTraceStore(':memory:');
 
 const request = vi.hoisted(() => ({ headers: new Headers(), cookies: new Map<string, string>() }));
 const reads = vi.hoisted(() => [] as string[]);
+const database = vi.hoisted(() => ({ down: false }));
+/** The store, or — with `database.down` — one whose every call fails as an unreachable server's would. */
+const serverStore = () =>
+  database.down ? new Proxy({}, { get: () => () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432')) }) : store;
 
 vi.mock('server-only', () => ({}));
 vi.mock('next/headers', () => ({
   headers: async () => request.headers,
   cookies: async () => ({ get: (name: string) => (request.cookies.has(name) ? { name, value: request.cookies.get(name) } : undefined) }),
 }));
-vi.mock('@/lib/traces', () => ({ getAdminStateStore: () => store }));
-vi.mock('../../lib/traces', () => ({ getAdminStateStore: () => store }));
+vi.mock('@/lib/traces', () => ({ getAdminStateStore: () => serverStore(), getTraceStore: () => serverStore() }));
+vi.mock('../../lib/traces', () => ({ getAdminStateStore: () => serverStore(), getTraceStore: () => serverStore() }));
 vi.mock('@/lib/debug/data', () => {
   const read = (name: string) => () => {
     reads.push(name);
     throw new Error(`data read: ${name}`);
   };
-  return { getInspector: read('getInspector'), tryQuestion: read('tryQuestion'), turnDetail: read('turnDetail'), healthReport: read('healthReport') };
+  return {
+    getInspector: read('getInspector'),
+    tryQuestion: read('tryQuestion'),
+    turnDetail: read('turnDetail'),
+    healthReport: read('healthReport'),
+    knowledgeOrFault: read('knowledgeOrFault'),
+  };
 });
 vi.mock('@/lib/knowledge', () => ({
   getKnowledge: () => {
@@ -65,6 +76,7 @@ beforeEach(() => {
   request.headers = new Headers({ 'x-support-chat-peer': '203.0.113.7' });
   request.cookies.clear();
   reads.length = 0;
+  database.down = false;
   delete (globalThis as { __supportChatAdminThrottle?: unknown }).__supportChatAdminThrottle; // a fresh throttle per test
 });
 
@@ -109,11 +121,64 @@ describe('the inspector guards itself (no proxy)', () => {
       await expect(render(), page).rejects.toThrow(/data read/);
       expect(reads.length, page).toBeGreaterThan(0);
     }
+    // A read that fails for no fault of the database or the KB is a bug: JSON 500 (logged), never an empty body.
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     for (const [api, call] of APIS) {
       reads.length = 0;
-      await call().catch(() => undefined);
+      const response = await call();
       expect(reads.length, api).toBeGreaterThan(0);
+      expect(response.status, api).toBe(500);
+      expect(await response.json(), api).toEqual({ error: expect.stringMatching(/server log/) });
     }
+    expect(logged).toHaveBeenCalledTimes(APIS.length);
+    logged.mockRestore();
+  });
+
+  describe('with the database unreachable', () => {
+    const isFaultPanel = (element: unknown) => (element as { type?: unknown }).type === FaultPanel;
+    const databaseFault = { kind: 'database', reason: 'SQLite data/traces.db: connect ECONNREFUSED 127.0.0.1:5432' };
+    const FAULT_JSON = { error: `the database is unreachable: ${databaseFault.reason}` };
+
+    it('a signed session cookie cannot be checked: each page shows the fault, each API answers 503 with it; nothing is read', async () => {
+      request.cookies.set('support_admin', createSessionValue(TOKEN, await store.sessionGeneration()));
+      database.down = true;
+      for (const [page, render] of PAGES) {
+        const element = await render();
+        expect(isFaultPanel(element), page).toBe(true);
+        expect((element as { props: { fault: unknown } }).props.fault, page).toEqual(databaseFault);
+      }
+      for (const [api, call] of APIS) {
+        const response = await call();
+        expect(response.status, api).toBe(503);
+        expect(await response.json(), api).toEqual(FAULT_JSON);
+      }
+      expect(reads).toEqual([]);
+    });
+
+    it('a forged cookie or none is still refused (notFound() / 401), without asking the database', async () => {
+      database.down = true;
+      for (const arrange of [() => {}, () => request.cookies.set('support_admin', `${Date.now() + 1e6}.0.${'A'.repeat(43)}`)]) {
+        arrange();
+        for (const [page, render] of PAGES) expect(isNotFound(await render().then(() => undefined, (e: unknown) => e)), page).toBe(true);
+        for (const [api, call] of APIS) expect((await call()).status, api).toBe(401);
+      }
+      expect(reads).toEqual([]);
+    });
+
+    it('with the right Bearer token (no session to check), a read that fails shows the fault (pages) or answers 503 (APIs)', async () => {
+      request.headers.set('authorization', `Bearer ${TOKEN}`);
+      database.down = true;
+      for (const [page, render] of PAGES) {
+        const element = await render();
+        expect(isFaultPanel(element), page).toBe(true);
+        expect((element as { props: { fault: unknown } }).props.fault, page).toEqual(databaseFault);
+      }
+      for (const [api, call] of APIS) {
+        const response = await call();
+        expect(response.status, api).toBe(503);
+        expect(await response.json(), api).toEqual(FAULT_JSON);
+      }
+    });
   });
 
   it('every page, route handler and server action under /debug and /api/debug calls the guard first', () => {
@@ -127,7 +192,9 @@ describe('the inspector guards itself (no proxy)', () => {
     expect(files.length).toBeGreaterThanOrEqual(8);
     for (const file of files.filter((f) => !open.has(f))) {
       const source = readFileSync(path.join(root, file), 'utf8');
-      const bodies = [...source.matchAll(/export (?:default )?async function \w*\([^)]*(?:\([^)]*\)[^)]*)*\)[^{]*\{\n\s*([^\n]*)/g)].map((m) => m[1]!);
+      // A page is wrapped in inspectorPage() (it shows faults), and its function still calls the guard first.
+      if (file.endsWith('page.tsx')) expect(source, file).toMatch(/export default inspectorPage\(async function /);
+      const bodies = [...source.matchAll(/export (?:default )?(?:inspectorPage\()?async function \w*\([^)]*(?:\([^)]*\)[^)]*)*\)[^{]*\{\n\s*([^\n]*)/g)].map((m) => m[1]!);
       expect(bodies.length, file).toBeGreaterThan(0);
       for (const first of bodies) expect(first, file).toMatch(/^(await requireAdmin\(\);|const refused = await refuseNonAdmin\(\);)/);
       expect(source, `${file}: no server actions without the guard`).not.toMatch(/['"]use server['"]/);

@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { requireAdmin } from '@/lib/debug/access';
+import { notFound } from 'next/navigation';
+import { adminAccess } from '@/lib/debug/access';
 
 export const metadata: Metadata = { title: 'Retrieval inspector', robots: { index: false } };
 export const dynamic = 'force-dynamic';
@@ -14,8 +15,11 @@ const NAV = [
 
 export default async function DebugLayout({ children }: { children: ReactNode }) {
   // The pages check for themselves (requireAdmin); refusing here too keeps the layout from
-  // rendering a page shell around a refused request.
-  const access = await requireAdmin();
+  // rendering a page shell around a refused request. A session that cannot be checked (the
+  // database is unreachable) gets the shell: its page shows why, and Sign out still works here.
+  const access = await adminAccess();
+  if (!access.ok && access.reason !== 'unavailable') notFound();
+  const via = access.ok ? access.via : 'cookie';
   return (
     <div className="min-h-screen bg-slate-50">
       <header className="border-b border-slate-200 bg-white">
@@ -36,7 +40,7 @@ export default async function DebugLayout({ children }: { children: ReactNode })
             </nav>
           </div>
           <div className="flex items-center gap-3 text-xs text-slate-500">
-            {access.via === 'development' && (
+            {via === 'development' && (
               <span className="rounded-md bg-amber-50 px-2 py-1 text-amber-800 ring-1 ring-inset ring-amber-200">
                 open: development mode without ADMIN_TOKEN
               </span>
@@ -44,7 +48,7 @@ export default async function DebugLayout({ children }: { children: ReactNode })
             <Link href="/" className="hover:text-slate-900">
               Site ↗
             </Link>
-            {access.via === 'cookie' && (
+            {via === 'cookie' && (
               <form method="post" action="/api/debug/logout">
                 <button type="submit" className="rounded-md px-2 py-1 hover:bg-slate-100 hover:text-slate-900">
                   Sign out

@@ -2,9 +2,9 @@ import Link from 'next/link';
 import { Badge, StatusBadge } from '@/components/debug/badges';
 import { FeedbackBadge, UnverifiedBadge } from '@/components/debug/reply-review';
 import { splitParts, TokenBar } from '@/components/debug/token-bar';
-import { getInspector } from '@/lib/debug/data';
+import { FaultNotice, inspectorPage } from '@/components/debug/inspector-page';
+import { getInspector, knowledgeOrFault } from '@/lib/debug/data';
 import { parseTurnFilter, turnFilterQuery } from '@/lib/debug/filters';
-import { getKnowledge } from '@/lib/knowledge';
 import { requireAdmin } from '@/lib/debug/access';
 import { formatNumber } from '@/lib/format';
 import { headingPath } from '@/lib/retrieval/index';
@@ -17,12 +17,14 @@ function when(iso: string): string {
   return new Date(iso).toISOString().replace('T', ' ').slice(0, 19);
 }
 
-export default async function TurnsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default inspectorPage(async function TurnsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await requireAdmin(); // before anything is read: see lib/debug/access.ts
   const params = await searchParams;
   const { filter, page } = parseTurnFilter(params);
   const result = await getInspector().listTurns(filter, page, PAGE_SIZE);
-  const sections = getKnowledge().index.sections;
+  // The turns are in the database: they are listed without a KB too, only the section filter needs one.
+  const kb = knowledgeOrFault();
+  const sections = kb.knowledge?.index.sections ?? [];
   const link = (p: number) => `/debug?${turnFilterQuery(filter, p)}`;
   const selectClass = 'rounded-lg border border-slate-300 bg-white px-2.5 py-1.5 text-sm';
 
@@ -37,6 +39,8 @@ export default async function TurnsPage({ searchParams }: { searchParams: Promis
           {formatNumber(result.total)} turn{result.total === 1 ? '' : 's'}
         </p>
       </div>
+
+      {kb.fault && <FaultNotice fault={kb.fault} consequence="The turns are listed; the section filter lists no sections until one loads." />}
 
       <form method="get" action="/debug" className="flex flex-wrap items-end gap-2 rounded-xl border border-slate-200 bg-white p-3 shadow-sm" data-testid="turn-filters">
         <label className="flex flex-col text-xs text-slate-500">
@@ -187,4 +191,4 @@ export default async function TurnsPage({ searchParams }: { searchParams: Promis
       )}
     </div>
   );
-}
+});

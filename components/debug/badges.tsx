@@ -27,7 +27,13 @@ const REASON_STYLES: Record<string, { label: string; className: string }> = {
   'no-match': { label: 'no match', className: 'bg-slate-50 text-slate-500 ring-slate-500/20' },
 };
 
+/** A reason this version does not know (a trace from a newer one) shows by its stored name. */
 export function ReasonBadge({ reason }: { reason: string }) {
-  const style = REASON_STYLES[reason] ?? REASON_STYLES['no-match']!;
+  const style = REASON_STYLES[reason] ?? { label: reason, className: 'bg-white text-slate-700 ring-slate-400/40' };
   return <Badge className={style.className}>{style.label}</Badge>;
+}
+
+/** Whether /debug knows how to place a verdict of this reason. */
+export function knownReason(reason: string): boolean {
+  return reason in REASON_STYLES;
 }

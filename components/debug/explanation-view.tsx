@@ -1,6 +1,6 @@
 import { formatNumber as n } from '@/lib/format';
-import type { Explanation, SectionVerdict } from '@/lib/retrieval/index';
-import { ReasonBadge } from './badges';
+import type { Explanation, QueryTermSource, SectionVerdict } from '@/lib/retrieval/index';
+import { knownReason, ReasonBadge } from './badges';
 import { Card } from './card';
 import { LexicalRank, SemanticCell, SemanticStageNotice } from './semantic-stage';
 import { splitParts, TokenBar } from './token-bar';
@@ -25,8 +25,12 @@ function WordFixes({ label, testId, terms, className, why }: { label: string; te
   );
 }
 
+const TERM_SOURCES: readonly QueryTermSource[] = ['question', 'previous', 'typo', 'variant', 'synonym'];
+
 export function QueryTerms({ explanation }: { explanation: Explanation }) {
   const { query } = explanation;
+  // A source this version does not know: a trace written by a newer one (lib/traces/compact.ts).
+  const others = query.terms.filter((t) => !TERM_SOURCES.includes(t.source));
   const typed = query.terms.filter((t) => t.source === 'question' || t.source === 'previous');
   const typos = query.terms.filter((t) => t.source === 'typo');
   const variants = query.terms.filter((t) => t.source === 'variant');
@@ -64,6 +68,18 @@ export function QueryTerms({ explanation }: { explanation: Explanation }) {
           </span>
         ))}
       </dd>
+      {others.length > 0 && (
+        <>
+          <dt className="text-slate-500">Other terms</dt>
+          <dd className="flex flex-wrap gap-1.5" data-testid="query-other-terms">
+            {others.map((t) => (
+              <span key={t.term} className="rounded-md bg-slate-100 px-2 py-0.5 font-mono text-xs text-slate-700" title={`source "${t.source}", recorded by a newer version of the app (weight ${t.weight})`}>
+                {t.term} <span className="opacity-60">({t.source})</span>
+              </span>
+            ))}
+          </dd>
+        </>
+      )}
     </dl>
   );
 }
@@ -188,7 +204,8 @@ function VerdictTable({ rows, top, testId, fused }: { rows: SectionVerdict[]; to
 /** Ranked sections, then the pinned block, dropped sections and unmatched ones. */
 export function ExplanationSections({ explanation }: { explanation: Explanation }) {
   const pinned = explanation.sections.filter((v) => v.reason === 'pinned');
-  const ranked = explanation.sections.filter((v) => v.rank !== undefined || v.reason === 'floor');
+  // A verdict of a reason this version does not know (a newer version's trace) is listed with the ranked ones, its reason by name.
+  const ranked = explanation.sections.filter((v) => v.rank !== undefined || v.reason === 'floor' || !knownReason(v.reason));
   const dropped = explanation.sections.filter((v) => v.reason === 'over-budget');
   const unmatched = explanation.sections.filter((v) => v.reason === 'no-match');
   const top = explanation.topScore;

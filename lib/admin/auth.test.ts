@@ -73,7 +73,7 @@ describe('admin token guessing (finding 4)', () => {
   });
 
   it('refuses to start with an ADMIN_TOKEN shorter than 16 characters, saying why', () => {
-    expect(() => parseEnv({ ADMIN_TOKEN: 'x' })).toThrow(/ADMIN_TOKEN="x": ADMIN_TOKEN must be at least 16 characters/);
+    expect(() => parseEnv({ ADMIN_TOKEN: 'x' })).toThrow(/ADMIN_TOKEN must be at least 16 characters/);
     expect(() => parseEnv({ ADMIN_TOKEN: '0123456789abcde' })).toThrow(/at least 16 characters/);
     expect(parseEnv({ ADMIN_TOKEN: '0123456789abcdef' }).ADMIN_TOKEN).toBe('0123456789abcdef');
   });

@@ -10,6 +10,7 @@ import { databaseLabel } from '../traces/postgres';
 import { retentionStatus, type RetentionStatus } from '../traces/retention';
 import type { InspectorStore, SectionTraffic } from '../traces/inspector';
 import type { TurnTrace } from '../traces/types';
+import { knowledgeFault, type InspectorFault } from './faults';
 import { vocabularyGaps, vocabularyOf, type VocabularyGap } from './gaps';
 import { RECENT_TURNS, semanticAdvice, type SemanticAdvice } from './semantic-advice';
 import { requestSplit, type RequestSplit } from './request-split';
@@ -18,6 +19,17 @@ import { requestSplit, type RequestSplit } from './request-split';
 
 export function getInspector(): InspectorStore {
   return getInspectorStore();
+}
+
+/** The KB in service, or — for a page that works without one — the fault saying why none is loaded. */
+export function knowledgeOrFault(): { knowledge: Knowledge; fault?: undefined } | { knowledge?: undefined; fault: InspectorFault } {
+  try {
+    return { knowledge: getKnowledge() };
+  } catch (error) {
+    const fault = knowledgeFault(error);
+    if (!fault) throw error;
+    return { fault };
+  }
 }
 
 /** The KB's own analyzer: the one that indexed the sections and analyzes every query. */

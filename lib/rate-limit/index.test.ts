@@ -57,7 +57,7 @@ describe('createRateLimiter, shared in PostgreSQL', () => {
     const url = await freshDatabase();
     const pools = [createPostgresPool(url, { max: 2 }), createPostgresPool(url, { max: 2 })];
     await migratePostgres(pools[0]!);
-    const [a, b] = pools.map((pool) => createRateLimiter({ perMinute: 6, burst: 4, postgres: { pool, ready: Promise.resolve() } }));
+    const [a, b] = pools.map((pool) => createRateLimiter({ perMinute: 6, burst: 4, postgres: { pool, ready: () => Promise.resolve() } }));
     const decisions = [];
     for (let i = 0; i < 3; i++) decisions.push((await a!.take('203.0.113.9')).allowed, (await b!.take('203.0.113.9')).allowed);
     expect(decisions).toEqual([true, true, true, true, false, false]);
@@ -70,7 +70,7 @@ describe('createRateLimiter, shared in PostgreSQL', () => {
   it('counts in memory when the database does not answer: per instance, not unlimited, and without waiting long', async () => {
     // A port nothing listens on: every query fails; the limiter falls back to its memory.
     const pool = createPostgresPool('postgres://app@127.0.0.1:1/none', { connectionTimeoutMillis: 5000 });
-    const limiter = createRateLimiter({ perMinute: 6, burst: 2, postgres: { pool, ready: Promise.resolve() }, storeTimeoutMs: 300 });
+    const limiter = createRateLimiter({ perMinute: 6, burst: 2, postgres: { pool, ready: () => Promise.resolve() }, storeTimeoutMs: 300 });
     const started = performance.now();
     expect(await allowed(limiter, 'ip-a', 3)).toEqual([true, true, false]);
     expect(performance.now() - started).toBeLessThan(3 * 1000);
@@ -83,7 +83,7 @@ describe('createRateLimiter, shared in PostgreSQL', () => {
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     const port = (silent.address() as { port: number }).port;
     const pool = createPostgresPool(`postgres://app@127.0.0.1:${port}/none`, { connectionTimeoutMillis: 1500 });
-    const limiter = createRateLimiter({ perMinute: 6, burst: 2, postgres: { pool, ready: Promise.resolve() }, storeTimeoutMs: 300 });
+    const limiter = createRateLimiter({ perMinute: 6, burst: 2, postgres: { pool, ready: () => Promise.resolve() }, storeTimeoutMs: 300 });
     const started = performance.now();
     const decision = await limiter.take('ip-a');
     expect(decision.allowed).toBe(true);

@@ -47,7 +47,7 @@ export interface RateLimitOptions {
   /** Requests a client may make at once. */
   burst: number;
   /** Shared counts in this PostgreSQL database (table `rate_limits`, lib/traces/postgres.ts); absent: in memory. */
-  postgres?: { pool: pg.Pool; ready: Promise<unknown> };
+  postgres?: { pool: pg.Pool; ready: () => Promise<unknown> };
   /** How long to wait for PostgreSQL before counting in memory, ms (default 500). */
   storeTimeoutMs?: number;
 }
@@ -89,7 +89,7 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
   const union = new RateLimiterUnion(...rateWindows(perMinute, burst).map((w) => windowLimiter(w, options)));
   return {
     async take(key) {
-      await options.postgres?.ready.catch(() => {});
+      await options.postgres?.ready().catch(() => {});
       try {
         const results = (await union.consume(key)) as Record<string, RateLimiterRes>;
         return { allowed: true, remaining: Math.min(...Object.values(results).map((r) => r.remainingPoints)), retryAfterSeconds: 0 };

@@ -1,19 +1,43 @@
-import { env, type Env } from '../env';
+import { env, setVariables, type Env } from '../env';
+import { ignoredSettings } from './ignored-settings';
+import { storagePathProblem } from './storage-path';
 import { enforceReceiveTimeouts } from './timeouts';
 
 /**
- * The server's first steps (instrumentation.ts, Node.js runtime only): the environment is
- * validated, and an invalid one stops the process with the variable named — a server that
- * would answer every chat with 503, or guard its inspector with a guessable ADMIN_TOKEN, is
- * better not started. Then the receive timeouts (timeouts.ts).
+ * The server's first steps (instrumentation.ts, Node.js runtime only, before Next.js says
+ * Ready): the environment is validated, and an invalid one stops the process with the
+ * variable and the rule named (never its value) — a server that would answer every chat with
+ * 503, or guard its inspector with a guessable ADMIN_TOKEN, is better not started. So does a
+ * TRACE_DB_PATH or KB_CACHE_PATH the app cannot store in (storage-path.ts). Settings the
+ * chosen mode ignores are warned about (ignored-settings.ts). Then the receive timeouts
+ * (timeouts.ts).
  */
 export function prepareServer(): void {
   let settings: Env;
   try {
     settings = env();
   } catch (error) {
-    console.error(`[env] THE SERVER WILL NOT START: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
+    refuseToStart(error instanceof Error ? error.message : String(error));
   }
+  const storage = storageProblems(settings);
+  if (storage.length > 0) refuseToStart(storage.join('; '));
+  for (const warning of ignoredSettings(settings, new Set(Object.keys(setVariables(process.env))))) console.warn(`[env] ${warning}`);
   enforceReceiveTimeouts({ headersTimeoutMs: settings.SERVER_HEADERS_TIMEOUT_MS, requestTimeoutMs: settings.SERVER_REQUEST_TIMEOUT_MS });
+}
+
+/** The storage settings in use that name a place the app cannot store in. */
+export function storageProblems(settings: Pick<Env, 'DATABASE_URL' | 'TRACE_DB_PATH' | 'KB_CACHE_PATH'>, cwd = process.cwd()): string[] {
+  const problems: string[] = [];
+  const check = (name: string, target: string, kind: 'file' | 'folder') => {
+    const problem = storagePathProblem(target, kind, cwd);
+    if (problem) problems.push(`${name} must ${problem}`);
+  };
+  if (!settings.DATABASE_URL) check('TRACE_DB_PATH', settings.TRACE_DB_PATH, 'file');
+  if (settings.KB_CACHE_PATH) check('KB_CACHE_PATH', settings.KB_CACHE_PATH, 'folder');
+  return problems;
+}
+
+function refuseToStart(why: string): never {
+  console.error(`[env] THE SERVER WILL NOT START: ${why}`);
+  process.exit(1);
 }

@@ -15,7 +15,7 @@ import {
   type SemanticQuery,
 } from '../retrieval/index';
 import { TEST_SOURCES } from '../testing/kb';
-import { compactTurn, expandTurn, kbVersionOf, type TurnRecord } from './compact';
+import { compactTurn, decodeQuery, decodeSelection, encodeQuery, encodeSelection, expandTurn, kbVersionOf, type TurnRecord } from './compact';
 
 const INSTRUCTIONS = '<the assistant instructions>\nAnswer from the knowledge.';
 
@@ -210,5 +210,49 @@ describe('compact traces with the semantic stage: its status and every fused ver
     const bytes = (r: TurnRecord) => JSON.stringify(r).length;
     const verdicts = 'compact' in fused.selection ? fused.selection.compact.verdicts.filter((v) => v.rank !== undefined).length : 0;
     expect(bytes(fused) - bytes(plain)).toBeLessThan(150 + 24 * verdicts);
+  });
+});
+
+describe('stored turns stay readable by an older version: what it does not know is decoded as such, not refused', () => {
+  const demo = demoKnowledge();
+
+  /** A turn as a newer version might store it: the same record, with values and fields this version has never seen. */
+  function newerRecord() {
+    const q = 'my vidoe colour options after I cancelled';
+    const semantic = stubSemantic(demo.index, q);
+    const { explanation, record } = roundTrip(demo.index, [q], INSTRUCTIONS, semantic);
+    if (!('compact' in record.selection)) throw new Error('expected a compact record');
+    const query = JSON.parse(encodeQuery(record.query)) as { terms: unknown[][]; [key: string]: unknown };
+    query.terms[0]![2] = 'phonetic'; // a term source added later (as `variant` was)
+    query.terms[0]!.push('from-word', 0.5); // and a trailing element
+    query.spellingModel = 'v2';
+    const selection = JSON.parse(encodeSelection(record.selection.compact)) as { v: number; verdicts: unknown[][]; s: { stage: unknown[] }; [key: string]: unknown };
+    selection.v = 3;
+    selection.rerank = { model: 'x' };
+    const changed = selection.verdicts.findIndex((v) => v[2] !== undefined && v[2] !== null); // a ranked verdict
+    selection.verdicts[changed]![1] = 9; // a reason code added later
+    selection.verdicts[changed]!.push('a note');
+    selection.s.stage = ['reranked', 'stub-embed', 12, 'cross-encoder'];
+    return { explanation, record, query: JSON.stringify(query), selection: JSON.stringify(selection), changed };
+  }
+
+  it('an unknown term source, reason code or stage status; unknown fields and trailing elements; a newer format number', () => {
+    const { explanation, record, query, selection, changed } = newerRecord();
+    const decodedQuery = decodeQuery(record.query.question, query);
+    expect(decodedQuery.terms[0]).toEqual({ term: explanation.query.terms[0]!.term, weight: explanation.query.terms[0]!.weight, source: 'phonetic', from: 'from-word' });
+    expect(decodedQuery.terms.slice(1)).toEqual(decodeQuery(record.query.question, encodeQuery(record.query)).terms.slice(1));
+    const decoded = decodeSelection(selection);
+    expect(decoded.semantic?.stage).toEqual({ status: 'reranked', model: 'stub-embed' });
+    const kb = kbVersionOf(demo.index, INSTRUCTIONS);
+    const { explanation: read } = expandTurn({ ...record, query: decodedQuery, selection: { compact: decoded } }, kb);
+    const verdict = read.sections.find((v) => v.id === explanation.sections.filter((s) => !s.pinned)[changed]!.id)!;
+    const original = explanation.sections.find((v) => v.id === verdict.id)!;
+    expect(verdict).toMatchObject({ reason: 'unknown', sent: original.sent, rank: original.rank, score: original.score });
+    // everything else reads back as it was written
+    expect(read.sections.filter((v) => v.id !== verdict.id).map(({ fusion, ...v }) => v)).toEqual(
+      explanation.sections.filter((v) => v.id !== verdict.id).map(({ fusion, ...v }) => v),
+    );
+    expect(read.sentIds).toEqual(explanation.sentIds);
+    expect(read.context).toBe(explanation.context);
   });
 });

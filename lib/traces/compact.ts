@@ -9,6 +9,7 @@ import {
   type Explanation,
   type FusionRanks,
   type Query,
+  type QueryTermSource,
   type Reason,
   type RetrievalConfig,
   type RetrievalIndex,
@@ -158,22 +159,33 @@ export interface TurnRecord {
 
 // ---------------------------------------------------------------------------
 // The stored form of a compact selection (one JSON text per turn)
+//
+// Read by older versions too (after a rollback, or by an instance not yet upgraded on a
+// shared database), so a newer record must stay readable: a reader skips fields and trailing
+// tuple elements it does not know, and decodes a value it does not know (a term source, a
+// stage status, a verdict reason added later) as such — the name as stored, or `unknown`
+// for a reason code — rather than refusing the turn; /debug shows such values by name. So a
+// change may add fields, elements and values, never give an existing one a new meaning.
 
-/** Verdict reasons by code, as stored (the store's `verdict_reasons` table holds the same list). */
+/** Verdict reasons by code, as stored (the store's `verdict_reasons` table holds the same list). Append only. */
 export const REASON_CODES: readonly Reason[] = ['over-budget', 'scored', 'floor', 'pinned', 'no-match'];
 const CODE = new Map(REASON_CODES.map((r, i) => [r, i]));
+/** A reason code this version has no name for (stored by a newer one); such a verdict's `sent` comes from the send order. */
+export const UNKNOWN_REASON = 'unknown' as Reason;
 
-/** Format version of the stored selection (2: with the semantic stage, `s`); a reader refuses any other than 1 and 2. */
+/** Format version of the stored selection (2: with the semantic stage, `s`); 1 and newer are read (see above). */
 const SELECTION_FORMAT = 2;
 
 /**
  * A stage as a tuple: ['fused', model, rrfK, topK, minSimilarity, listed, unembedded, ms],
- * ['fallback', model, reason, ms?] or ['skipped', model, confidence, fuseBelow].
+ * ['fallback', model, reason, ms?] or ['skipped', model, confidence, fuseBelow]; any other
+ * [status, model, …] is a stage of a newer version, read as its status and model.
  */
 const storedStage = z.union([
-  z.tuple([z.literal('fused'), z.string(), z.number(), z.number().int(), z.number(), z.number().int(), z.number().int(), z.number()]),
-  z.tuple([z.literal('fallback'), z.string(), z.string()]).rest(z.number()),
-  z.tuple([z.literal('skipped'), z.string(), z.number(), z.number()]),
+  z.tuple([z.literal('fused'), z.string(), z.number(), z.number().int(), z.number(), z.number().int(), z.number().int(), z.number()]).rest(z.unknown()),
+  z.tuple([z.literal('fallback'), z.string(), z.string()]).rest(z.unknown()),
+  z.tuple([z.literal('skipped'), z.string(), z.number(), z.number()]).rest(z.unknown()),
+  z.tuple([z.string(), z.string()]).rest(z.unknown()),
 ]);
 
 const storedSemantic = z.object({
@@ -184,11 +196,11 @@ const storedSemantic = z.object({
 });
 
 const storedSelection = z.object({
-  v: z.union([z.literal(1), z.literal(SELECTION_FORMAT)]),
+  v: z.number().int().min(1),
   idfs: z.array(z.union([z.number().int(), z.tuple([z.number()]), z.null()])),
   /** [KB position, reason code, rank | null, [[term, tf(, score)], …] | null, score?] — trailing nulls left out. */
   verdicts: z.array(
-    z.tuple([z.number().int(), z.number().int().min(0).max(REASON_CODES.length - 1)]).rest(
+    z.tuple([z.number().int(), z.number().int().min(0)]).rest(
       z.union([
         z.number(),
         z.null(),
@@ -197,6 +209,7 @@ const storedSelection = z.object({
             z.union([z.number(), z.null(), z.array(z.tuple([z.number().int(), z.number()]).rest(z.number()))]),
           ),
         ),
+        z.unknown(),
       ]),
     ),
   ),
@@ -213,16 +226,22 @@ function encodeStage(stage: SemanticStage): z.infer<typeof storedStage> {
 }
 
 function decodeStage(stored: z.infer<typeof storedStage>): SemanticStage {
-  if (stored[0] === 'fused') {
-    const [, model, rrfK, topK, minSimilarity, listed, unembedded, ms] = stored;
-    return { status: 'fused', model, rrfK, topK, minSimilarity, listed, unembedded, ms };
+  // Each known status is checked against its own tuple: a newer stage's tuple is only [status, model, …].
+  const [status, model] = stored;
+  const known = storedStage.options;
+  if (status === 'fused' && known[0].safeParse(stored).success) {
+    const [, , rrfK, topK, minSimilarity, listed, unembedded, ms] = stored as z.infer<(typeof known)[0]>;
+    return { status, model, rrfK, topK, minSimilarity, listed, unembedded, ms };
   }
-  if (stored[0] === 'skipped') {
-    const [, model, confidence, fuseBelow] = stored;
-    return { status: 'skipped', model, confidence, fuseBelow };
+  if (status === 'skipped' && known[2].safeParse(stored).success) {
+    const [, , confidence, fuseBelow] = stored as z.infer<(typeof known)[2]>;
+    return { status, model, confidence, fuseBelow };
   }
-  const [, model, reason, ms] = stored;
-  return { status: 'fallback', model, reason, ...(ms === undefined ? {} : { ms }) };
+  if (status === 'fallback' && known[1].safeParse(stored).success) {
+    const [, , reason, ms] = stored as z.infer<(typeof known)[1]>;
+    return { status, model, reason, ...(typeof ms === 'number' ? { ms } : {}) };
+  }
+  return { status, model } as unknown as SemanticStage;
 }
 
 function encodeSemantic(c: CompactSemantic): z.infer<typeof storedSemantic> {
@@ -247,10 +266,8 @@ const storedQuery = z.object({
   previous: z.string().optional(),
   questionTerms: z.array(z.string()),
   previousTerms: z.array(z.string()),
-  /** [term, weight, source, from?] */
-  terms: z.array(
-    z.tuple([z.string(), z.number(), z.enum(['question', 'previous', 'synonym', 'typo', 'variant'])]).rest(z.string()),
-  ),
+  /** [term, weight, source, from?]; a source this version does not know is kept by name. */
+  terms: z.array(z.tuple([z.string(), z.number(), z.string()]).rest(z.unknown())),
 });
 
 /** The query as JSON text, without the question (a column of its own) and with its terms as tuples. */
@@ -267,7 +284,10 @@ export function decodeQuery(question: string, json: string): Query {
     ...(stored.previous === undefined ? {} : { previous: stored.previous }),
     questionTerms: stored.questionTerms,
     previousTerms: stored.previousTerms,
-    terms: stored.terms.map(([term, weight, source, from]) => (from === undefined ? { term, weight, source } : { term, weight, source, from })),
+    terms: stored.terms.map(([term, weight, stored, from]) => {
+      const source = stored as QueryTermSource;
+      return typeof from === 'string' ? { term, weight, source, from } : { term, weight, source };
+    }),
   };
 }
 
@@ -296,7 +316,7 @@ export function decodeSelection(json: string): CompactSelection {
   return {
     idfs: stored.idfs,
     verdicts: stored.verdicts.map(([at, code, rank, matches, score]) => {
-      const v: CompactVerdict = { at, reason: REASON_CODES[code]! };
+      const v: CompactVerdict = { at, reason: REASON_CODES[code] ?? UNKNOWN_REASON };
       if (typeof rank === 'number') v.rank = rank;
       if (Array.isArray(matches)) v.matches = matches as CompactMatch[];
       if (typeof score === 'number') v.score = score;
@@ -645,7 +665,7 @@ export function compactTurn(explanation: Explanation, systemPrompt: string, kb: 
 // ---------------------------------------------------------------------------
 // expand
 
-function verdictOf(kb: KbVersion, paths: readonly string[], c: CompactVerdict, query: Query, idfs: CompactSelection['idfs']): SectionVerdict {
+function verdictOf(kb: KbVersion, paths: readonly string[], c: CompactVerdict, query: Query, idfs: CompactSelection['idfs'], sent: ReadonlySet<number>): SectionVerdict {
   const s = kb.sections[c.at]!;
   const matches = c.matches?.map(([t, tf, storedTf, storedWeight, storedGroup, storedScore]): TermExplanation => {
     const term = query.terms[t]!.term;
@@ -669,7 +689,7 @@ function verdictOf(kb: KbVersion, paths: readonly string[], c: CompactVerdict, q
     score: c.score ?? sumOf(matches),
     ...(c.rank === undefined ? {} : { rank: c.rank }),
     tokens: s.tokens,
-    sent: SENT[c.reason],
+    sent: SENT[c.reason] ?? sent.has(c.at),
     reason: c.reason,
   };
   if (matches) v.matches = matches;
@@ -692,7 +712,8 @@ export function expandTurn(record: TurnRecord, kb?: KbVersion): { explanation: E
     const pinned = pinnedLead ? pinnedPositions(kbv) : [];
     const verdicts: CompactVerdict[] = [...pinned.map((at): CompactVerdict => ({ at, reason: 'pinned' })), ...record.selection.compact.verdicts];
     const sent = [...pinned, ...record.selection.compact.sent];
-    const sections = verdicts.map((c) => verdictOf(kbv, paths, c, record.query, idfs));
+    const sentSet = new Set(sent);
+    const sections = verdicts.map((c) => verdictOf(kbv, paths, c, record.query, idfs, sentSet));
     const { semantic } = record.selection.compact;
     if (semantic?.stage.status === 'fused') {
       const fused = verdicts.flatMap((c, i) => (c.rank === undefined ? [] : [i]));
@@ -700,7 +721,7 @@ export function expandTurn(record: TurnRecord, kb?: KbVersion): { explanation: E
       fused.forEach((i, k) => (sections[i]!.fusion = ranks[k]!));
     }
     for (const at of unmatchedTail(kbv, new Set(verdicts.map((v) => v.at)), noMatchListed)) {
-      sections.push(verdictOf(kbv, paths, { at, reason: 'no-match' }, record.query, idfs));
+      sections.push(verdictOf(kbv, paths, { at, reason: 'no-match' }, record.query, idfs, sentSet));
     }
     const { summary } = record;
     explanation = {

@@ -62,11 +62,11 @@ export function getServerStore(): ServerStore {
 }
 
 /** The pool behind DATABASE_URL and its migrations (the shared rate limits use both), or undefined on SQLite. */
-export function getPostgres(): { pool: pg.Pool; ready: Promise<void> } | undefined {
+export function getPostgres(): { pool: pg.Pool; ready: () => Promise<void> } | undefined {
   const url = env().DATABASE_URL;
   if (!url) return undefined;
   const store = postgresStore(url);
-  return { pool: store.pool, ready: store.migrated };
+  return { pool: store.pool, ready: () => store.migrated };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { NumberCheck } from '../chat/numbers';
+import type { NumberCheck, NumberMention } from '../chat/numbers';
 import type { ReplySource } from '../knowledge/sources';
 import type { ConversationTurn, DownVotedSection, FeedbackDay, Query, RecentQuestion } from './inspector';
 import type { TurnFeedback, Vote } from './types';
@@ -70,14 +70,16 @@ export function setFeedbackParams(turnId: string, feedback: TurnFeedback): unkno
   return [feedback.vote, feedback.reason ?? null, feedback.at, feedback.at, turnId];
 }
 
-const sourcesSchema = z.array(z.strictObject({ page: z.string(), title: z.string(), url: z.string().optional() }));
-const mentionSchema = z.strictObject({
+// Read by older versions too (compact.ts explains why): fields they do not know are skipped,
+// and a number kind added later is kept by name.
+const sourcesSchema = z.array(z.object({ page: z.string(), title: z.string(), url: z.string().optional() }));
+const mentionSchema = z.object({
   text: z.string(),
-  kind: z.enum(['price', 'percent', 'duration', 'amount']),
+  kind: z.string().transform((kind) => kind as NumberMention['kind']),
   value: z.number(),
   unit: z.string(),
 });
-const numberCheckSchema = z.strictObject({ checked: z.number().int(), unverified: z.array(mentionSchema) });
+const numberCheckSchema = z.object({ checked: z.number().int(), unverified: z.array(mentionSchema) });
 
 export function encodeSources(sources: readonly ReplySource[] | undefined): string | null {
   return sources === undefined ? null : JSON.stringify(sources);

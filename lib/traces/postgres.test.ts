@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { freshDatabase } from '../testing/pg-database';
+import { startPostgres } from '../testing/postgres';
 import { testTurnStart } from '../testing/turns';
-import { createPostgresPool, migratePostgres, POSTGRES_MIGRATIONS, PostgresTraceStore } from './postgres';
+import { createPostgresPool, migratePostgres, Migrations, POSTGRES_MIGRATIONS, PostgresTraceStore } from './postgres';
 
 // What only the PostgreSQL store has; its behaviour as a trace store is in store-contract.test.ts.
 describe('PostgreSQL store', () => {
@@ -55,5 +56,42 @@ describe('PostgreSQL store', () => {
     const store = new PostgresTraceStore(createPostgresPool('postgres://app@127.0.0.1:1/none', { connectionTimeoutMillis: 500 }));
     await expect(store.ready()).rejects.toThrow(/ECONNREFUSED|connect/);
     await store.close();
+  });
+
+  it('started while PostgreSQL is down, recovers once it is up, without a restart', async () => {
+    const cluster = await startPostgres();
+    try {
+      await cluster.stopServer();
+      const store = new PostgresTraceStore(createPostgresPool(cluster.url, { connectionTimeoutMillis: 500 }));
+      await expect(store.ready()).rejects.toThrow(/ECONNREFUSED|connect/);
+      await expect(store.countTurns()).rejects.toThrow(/ECONNREFUSED|connect/);
+      await cluster.startServer();
+      await expect.poll(() => store.ready().then(() => 'ready', (error: Error) => error.message), { timeout: 10_000, interval: 250 }).toBe('ready');
+      expect(await store.countTurns()).toBe(0);
+      await store.close();
+    } finally {
+      await cluster.stop();
+    }
+  });
+});
+
+describe('Migrations', () => {
+  it('runs once for every caller, and runs again after a failure once retryAfterMs has passed', async () => {
+    let now = 0;
+    let runs = 0;
+    const migrations = new Migrations(async () => {
+      runs++;
+      if (runs === 1) throw new Error('ECONNREFUSED');
+    }, 2000, () => now);
+    await expect(migrations.current()).rejects.toThrow('ECONNREFUSED');
+    now = 1999;
+    await expect(migrations.current()).rejects.toThrow('ECONNREFUSED');
+    expect(runs).toBe(1);
+    now = 2000;
+    await expect(Promise.all([migrations.current(), migrations.current()])).resolves.toEqual([undefined, undefined]);
+    expect(runs).toBe(2);
+    now = 10_000;
+    await migrations.current();
+    expect(runs).toBe(2);
   });
 });

@@ -270,6 +270,36 @@ const INSERT_TURN = `INSERT INTO turns (${TURN_INSERT_COLUMNS.join(', ')})
 const FINISH_TURN = `UPDATE turns SET ${TURN_FINISH_COLUMNS.map((c, i) => `${c} = $${i + 2}`).join(', ')}
   WHERE id = $1 AND status = 'pending'`;
 
+/**
+ * The migrations of one store: run once, shared by every call that waits for them. A run that
+ * failed (PostgreSQL down at start, or a blip) is tried again by the first call at least
+ * `retryAfterMs` after it failed, so a server started before its database recovers without a
+ * restart; calls in between get the failure at once instead of piling up connections.
+ */
+export class Migrations {
+  private run: Promise<void> | undefined;
+  private failedAt: number | undefined;
+
+  constructor(
+    private readonly migrate: () => Promise<void>,
+    private readonly retryAfterMs = 2000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  current(): Promise<void> {
+    if (!this.run || (this.failedAt !== undefined && this.now() - this.failedAt >= this.retryAfterMs)) {
+      this.failedAt = undefined;
+      const run = this.migrate();
+      this.run = run;
+      // A failed run is reported by the calls that wait for it, not as an unhandled rejection.
+      run.catch(() => {
+        if (this.run === run) this.failedAt = this.now();
+      });
+    }
+    return this.run;
+  }
+}
+
 /** The trace store, the inspector's queries and the admin state over one PostgreSQL database. */
 export class PostgresTraceStore extends SqlInspector implements TraceStore, InspectorStore, AdminStateStore {
   private readonly written = new WeakMap<KbVersion, { id: number; refs: number[] }>();
@@ -277,18 +307,24 @@ export class PostgresTraceStore extends SqlInspector implements TraceStore, Insp
   private readonly frames = new Map<string, number>();
   private readonly frameTexts = new Map<number, PromptFrame>();
 
-  /** `migrated`: resolves once the schema is up to date (every call waits for it). */
+  private readonly migrations: Migrations;
+
+  /** `migrate`: brings the schema up to date; every call waits for it, and a failed run is tried again (Migrations). */
   constructor(
     readonly pool: pg.Pool,
-    readonly migrated: Promise<void> = migratePostgres(pool),
+    migrate: () => Promise<void> = () => migratePostgres(pool),
   ) {
     // Every read (the inspector's and this store's) waits for the migrations.
     super(async <Row>(sql: string, params: unknown[]) => {
-      await migrated;
+      await this.migrated;
       return (await pool.query(sql, params)).rows as Row[];
     }, PG_DIALECT);
-    // A failed migration is reported by the calls that wait for it, not as an unhandled rejection.
-    migrated.catch(() => {});
+    this.migrations = new Migrations(migrate);
+  }
+
+  /** Resolves once the schema is up to date: the current run of the migrations, or a new one when the last failed. */
+  get migrated(): Promise<void> {
+    return this.migrations.current();
   }
 
   /** Resolves when the schema is up to date and the database answers. */

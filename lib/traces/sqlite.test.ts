@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -9,7 +9,7 @@ import { stubEmbedding } from '../../e2e/stub/embeddings.mjs';
 import { embeddingText, SEMANTIC_DEFAULTS, sectionVectors, selectContext, type SemanticQuery } from '../retrieval/index';
 import { testIndex } from '../testing/kb';
 import { kbVersionOf } from './compact';
-import { MIGRATIONS, SqliteTraceStore } from './sqlite';
+import { MIGRATIONS, openTraceDatabase, SqliteTraceStore } from './sqlite';
 import type { TurnStart, TurnTrace } from './types';
 
 const index = testIndex();
@@ -62,6 +62,35 @@ describe('SqliteTraceStore', () => {
     await store.close();
     const again = open(file);
     expect(await again.getTurn(`turn-${n}`)).toMatchObject({ question: 'can I get a refund?', status: 'pending' });
+  });
+
+  it('creates the database and its -wal / -shm files 0600 whatever the umask, and tightens an older 0644 one', async () => {
+    const mode = (file: string) => (statSync(file).mode & 0o777).toString(8);
+    const before = process.umask(0o000); // SQLite alone would create 0644 files here (0666 with umask 0)
+    try {
+      const file = tempFile();
+      const store = open(file);
+      await store.startTurn(turn('can I get a refund?'));
+      expect([mode(file), mode(`${file}-wal`), mode(`${file}-shm`)]).toEqual(['600', '600', '600']);
+      await store.close();
+      const old = path.join(mkdtempSync(path.join(tmpdir(), 'traces-old-')), 'traces.db');
+      openTraceDatabase(old).close();
+      chmodSync(old, 0o644);
+      const reopened = openTraceDatabase(old);
+      reopened.prepare('INSERT INTO admin_state (key, value) VALUES (?, ?)').run('probe', 1);
+      expect([mode(old), mode(`${old}-wal`), mode(`${old}-shm`)]).toEqual(['600', '600', '600']);
+      reopened.close();
+    } finally {
+      process.umask(before);
+    }
+  });
+
+  it('refuses a path that is not a regular file in a real, writable folder, before creating anything', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'traces-bad-'));
+    writeFileSync(path.join(dir, 'a-file'), '');
+    expect(() => openTraceDatabase(dir)).toThrow(/must be a regular file \(it is a folder\)/);
+    expect(() => openTraceDatabase('/dev/null')).toThrow(/must be a regular file \(it is a character device\)/);
+    expect(() => openTraceDatabase(path.join(dir, 'a-file', 'traces.db'))).toThrow(/must be in a folder/);
   });
 
   it('refuses a database from a newer version of the app', () => {

@@ -1,7 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { AdminStateStore } from '../admin/sessions';
+import { storagePathProblem } from '../server/storage-path';
 import { compactTurn, textHash, type KbVersion, type PromptFrame } from './compact';
 import { ftsQuery, SqlInspector, type InspectorStore } from './inspector';
 import {
@@ -308,9 +309,20 @@ export const MIGRATIONS: readonly string[] = [
   LOOP_SQLITE_MIGRATION,
 ];
 
-/** Opens (creating if needed) a trace database and brings its schema up to date. */
+/**
+ * Opens (creating if needed) a trace database and brings its schema up to date. The file
+ * must be a regular file in a real, writable folder (storage-path.ts: a folder under /proc
+ * would make the mkdir below spin for ever). It holds every customer question and reply, so
+ * it is private to the server's user: created 0600 whatever the umask, and an existing one
+ * (and its -wal / -shm files, which SQLite gives the database file's mode) tightened to 0600.
+ */
 export function openTraceDatabase(file: string): Database.Database {
-  if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  if (file !== ':memory:') {
+    const problem = storagePathProblem(file, 'file');
+    if (problem) throw new Error(`the trace database must ${problem}`);
+    mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    createPrivate(file);
+  }
   const db = new Database(file);
   try {
     db.pragma('journal_mode = WAL');
@@ -318,11 +330,35 @@ export function openTraceDatabase(file: string): Database.Database {
     db.pragma('busy_timeout = 5000');
     db.pragma('foreign_keys = ON');
     migrate(db);
+    if (file !== ':memory:') for (const companion of ['-wal', '-shm']) keepPrivate(`${file}${companion}`);
   } catch (error) {
     db.close();
     throw error;
   }
   return db;
+}
+
+const PRIVATE = 0o600;
+
+/** Creates `file` empty with mode 0600 (SQLite would create it 0644 less the umask); an existing one is kept private. */
+function createPrivate(file: string): void {
+  try {
+    closeSync(openSync(file, 'wx', PRIVATE));
+    chmodSync(file, PRIVATE); // the umask may have taken bits off: exactly 0600
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    keepPrivate(file);
+  }
+}
+
+/** Takes group and other permissions off an existing file (a database created before this rule, or its -wal / -shm). */
+function keepPrivate(file: string): void {
+  try {
+    if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, PRIVATE);
+  } catch (error) {
+    // Gone (a -shm SQLite has not made), or not ours to change (EPERM): the database still opens.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && (error as NodeJS.ErrnoException).code !== 'EPERM') throw error;
+  }
 }
 
 function migrate(db: Database.Database): void {

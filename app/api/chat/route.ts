@@ -3,6 +3,7 @@ import { env } from '@/lib/env';
 import { getVisitorSecret } from '@/lib/chat/visitor-server';
 import { getKnowledge } from '@/lib/knowledge';
 import { getRateLimiter } from '@/lib/rate-limit/server';
+import { devHostRefusal } from '@/lib/security/dev-host';
 import { getTraceStore } from '@/lib/traces';
 import { createChatHandler } from './handler';
 
@@ -19,6 +20,7 @@ const handle = createChatHandler({
   visitorSecret: getVisitorSecret,
 });
 
+/** Not behind proxy.ts (its body cap is the chat's own), so it checks the development Host itself: the model costs money. */
 export async function POST(request: Request): Promise<Response> {
-  return handle(request);
+  return devHostRefusal(request.headers) ?? handle(request);
 }

@@ -9,6 +9,7 @@ import { healthReport } from '@/lib/debug/data';
 import { requireAdmin } from '@/lib/debug/access';
 import { formatNumber as n, formatPercent as pct } from '@/lib/format';
 import { StorageCard } from './storage-card';
+import { inspectorPage } from '@/components/debug/inspector-page';
 
 export const dynamic = 'force-dynamic';
 
@@ -33,7 +34,7 @@ function PinnedShareBar({ share }: { share: number }) {
   );
 }
 
-export default async function HealthPage() {
+export default inspectorPage(async function HealthPage() {
   await requireAdmin(); // before anything is read: see lib/debug/access.ts
   const report = await healthReport();
   const loop = await loopHealth();
@@ -231,4 +232,4 @@ export default async function HealthPage() {
       <SynonymCandidates synonyms={loop.synonyms} />
     </div>
   );
-}
+});

@@ -4,12 +4,13 @@ import { ExplanationSections, QueryTerms, SelectionSummary } from '@/components/
 import { tryQuestion } from '@/lib/debug/data';
 import { requireAdmin } from '@/lib/debug/access';
 import { formatNumber } from '@/lib/format';
+import { inspectorPage } from '@/components/debug/inspector-page';
 
 export const dynamic = 'force-dynamic';
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
 
-export default async function TryPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default inspectorPage(async function TryPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await requireAdmin(); // before anything is read: see lib/debug/access.ts
   const params = await searchParams;
   const question = first(params.q).slice(0, 4000);
@@ -55,4 +56,4 @@ export default async function TryPage({ searchParams }: { searchParams: Promise<
       )}
     </div>
   );
-}
+});

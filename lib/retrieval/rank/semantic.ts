@@ -7,7 +7,7 @@ import type { Section } from '../types';
  * EMBEDDING_MODEL): the pool's section embeddings, the query's embedding, and the ranking
  * by cosine similarity that is fused with BM25's (fusion.ts, packer.ts). Pure: the vectors
  * come in from whoever called the embedding model (lib/knowledge/embeddings.ts for the
- * sections, lib/chat/semantic.ts for the query).
+ * sections, lib/knowledge/semantic-query.ts for the query).
  *
  * The semantic list is the `topK` pool sections most similar to the query, at or above
  * `minSimilarity`; sections without an embedding (it failed, or is still being computed)

@@ -1,6 +1,10 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { streamText } from 'ai';
-import { jsonError } from '@/lib/http';
+import { adminRefusal, adminSettings, adminThrottle, checkAdminAccess } from '@/lib/admin/auth';
+import { env } from '@/lib/env';
+import { bodyFailureResponse, jsonError, readBody } from '@/lib/http';
+import { clientKey } from '@/lib/rate-limit/client';
+import { devHostRefusal } from '@/lib/security/dev-host';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -11,15 +15,28 @@ export const dynamic = 'force-dynamic';
  * selection, no trace, no validation — so `npm run load -- --baseline` can state what the
  * real chat route adds, measured in the same server and the same run.
  *
- * It answers 404 unless the server was started with BENCH_BASELINE_ROUTE=1 (only the load
- * script does that), so a deployment never exposes it.
+ * It calls the paid model, so: 404 unless the server was started with BENCH_BASELINE_ROUTE=1
+ * (only the load script does that); then only for an admin credential sent with the request
+ * (`Authorization: Bearer <ADMIN_TOKEN>`, throttled like every admin token; under `next dev`
+ * without ADMIN_TOKEN, open as /debug is); and the body is read under the chat's cap
+ * (CHAT_MAX_BODY_BYTES, 413 above it), as the chat route reads it.
  */
 export async function POST(request: Request): Promise<Response> {
-  if (process.env.BENCH_BASELINE_ROUTE !== '1') return jsonError(404, 'not found');
-  await request.arrayBuffer();
-  const openai = createOpenAI({ apiKey: process.env.OPENAI_API_KEY, baseURL: process.env.OPENAI_BASE_URL });
+  const settings = env();
+  if (settings.BENCH_BASELINE_ROUTE !== '1') return jsonError(404, 'not found');
+  const misdirected = devHostRefusal(request.headers);
+  if (misdirected) return misdirected;
+  const access = checkAdminAccess(
+    { authorization: request.headers.get('authorization'), sessionCookie: undefined, client: clientKey(request.headers, settings.TRUST_PROXY).key },
+    adminSettings(),
+    { throttle: adminThrottle() },
+  );
+  if (!access.ok) return adminRefusal(access);
+  const body = await readBody(request, settings.CHAT_MAX_BODY_BYTES);
+  if (!body.ok) return bodyFailureResponse(body);
+  const openai = createOpenAI({ apiKey: settings.OPENAI_API_KEY, baseURL: settings.OPENAI_BASE_URL });
   const result = streamText({
-    model: openai.chat(process.env.OPENAI_MODEL ?? 'stub-model'),
+    model: openai.chat(settings.OPENAI_MODEL),
     system: 'You are a support assistant.',
     messages: [{ role: 'user', content: 'can I get a refund?' }],
     maxRetries: 0,

@@ -1,4 +1,5 @@
 import { refuseNonAdmin } from '@/lib/debug/access';
+import { faultSafe } from '@/lib/debug/faults';
 import { healthReport } from '@/lib/debug/data';
 import { loopHealth } from '@/lib/debug/loop-health';
 import { json } from '@/lib/http';
@@ -10,5 +11,5 @@ export const dynamic = 'force-dynamic';
 export async function GET() {
   const refused = await refuseNonAdmin();
   if (refused) return refused;
-  return json({ ...(await healthReport()), loop: await loopHealth() });
+  return faultSafe(async () => json({ ...(await healthReport()), loop: await loopHealth() }));
 }

@@ -1,5 +1,6 @@
 import { ADMIN_COOKIE, adminSettings, adminThrottle, checkToken, createSessionValue, SESSION_TTL_MS } from '@/lib/admin/auth';
 import { originProblem, safeNext, signInUrl } from '@/lib/admin/origin';
+import { databaseFault, faultMessage, faultResponse } from '@/lib/debug/faults';
 import { env } from '@/lib/env';
 import { bodyFailureResponse, json, jsonError, readTextBody, viaHttps } from '@/lib/http';
 import { clientKey } from '@/lib/rate-limit/client';
@@ -23,6 +24,9 @@ const redirect = (location: string, headers: Record<string, string> = {}) =>
  * - A failed form sign-in goes back (303) to the styled sign-in page, /debug/sign-in,
  *   with the error — served with the pages' CSP, so the next attempt can be posted.
  * - A `next` that is not a plain /debug path (CR/LF, another host…) becomes /debug.
+ * - The right token while the database is unreachable: no session can be issued (JSON: 503
+ *   with the reason — the caller proved the token; the form: back to the sign-in page, which
+ *   says only that the inspector is unavailable).
  */
 export async function POST(request: Request): Promise<Response> {
   const crossSite = originProblem(request.headers);
@@ -58,10 +62,19 @@ export async function POST(request: Request): Promise<Response> {
       : redirect(signInUrl(next, 'throttled', result.retryAfterSeconds), retryAfter);
   }
 
+  // The cookie carries the session generation, kept in the database: no database, no session.
+  let generation: number;
+  try {
+    generation = await getAdminStateStore().sessionGeneration();
+  } catch (error) {
+    const fault = databaseFault(error);
+    console.error(`[debug] sign-in refused: ${faultMessage(fault)}`);
+    return wantsJson ? faultResponse(fault) : redirect(signInUrl(next, 'unavailable'));
+  }
   // A relative Location: request.url names the host Next was started with, not the one the browser used.
   const response = wantsJson ? json({ ok: true }) : redirect(next);
   const secure = viaHttps(request);
-  const value = createSessionValue(settings.token, await getAdminStateStore().sessionGeneration());
+  const value = createSessionValue(settings.token, generation);
   response.headers.append(
     'set-cookie',
     `${ADMIN_COOKIE}=${value}; Path=/; Max-Age=${SESSION_TTL_MS / 1000}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`,

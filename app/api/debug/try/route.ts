@@ -1,6 +1,7 @@
 import { formatIssues } from '@/lib/format';
 import { z } from 'zod';
 import { refuseNonAdmin } from '@/lib/debug/access';
+import { faultSafe } from '@/lib/debug/faults';
 import { tryQuestion } from '@/lib/debug/data';
 import { bodyFailureResponse, json, jsonError, readJsonBody } from '@/lib/http';
 
@@ -23,5 +24,5 @@ export async function POST(request: Request) {
   if (!parsed.success) {
     return jsonError(400, formatIssues(parsed.error.issues, 'body'));
   }
-  return json(await tryQuestion(parsed.data.question, parsed.data.previous));
+  return faultSafe(async () => json(await tryQuestion(parsed.data.question, parsed.data.previous)));
 }

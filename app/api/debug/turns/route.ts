@@ -1,4 +1,5 @@
 import { refuseNonAdmin } from '@/lib/debug/access';
+import { faultSafe } from '@/lib/debug/faults';
 import { getInspector } from '@/lib/debug/data';
 import { parseTurnFilter } from '@/lib/debug/filters';
 import { json } from '@/lib/http';
@@ -13,5 +14,5 @@ export async function GET(request: Request) {
   const params = Object.fromEntries(new URL(request.url).searchParams);
   const { filter, page } = parseTurnFilter(params);
   const pageSize = Number.parseInt(params.pageSize ?? '25', 10);
-  return json(await getInspector().listTurns(filter, page, Number.isFinite(pageSize) ? pageSize : 25));
+  return faultSafe(async () => json(await getInspector().listTurns(filter, page, Number.isFinite(pageSize) ? pageSize : 25)));
 }

@@ -4,6 +4,7 @@ import { requireAdmin } from '@/lib/debug/access';
 import { formatNumber } from '@/lib/format';
 import { getKnowledge } from '@/lib/knowledge';
 import { headingPath } from '@/lib/retrieval/index';
+import { inspectorPage } from '@/components/debug/inspector-page';
 
 export const dynamic = 'force-dynamic';
 
@@ -12,7 +13,7 @@ export const dynamic = 'force-dynamic';
  * section too long to send whole — every part with its id and tokens (lib/retrieval/split.ts).
  * `id` may name the section or one of its parts.
  */
-export default async function SectionPage({ params }: { params: Promise<{ id: string }> }) {
+export default inspectorPage(async function SectionPage({ params }: { params: Promise<{ id: string }> }) {
   await requireAdmin(); // before anything is read: see lib/debug/access.ts
   const id = decodeURIComponent((await params).id);
   const { index } = getKnowledge();
@@ -42,4 +43,4 @@ export default async function SectionPage({ params }: { params: Promise<{ id: st
       ))}
     </div>
   );
-}
+});

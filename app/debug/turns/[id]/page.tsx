@@ -10,11 +10,12 @@ import { turnDetail } from '@/lib/debug/data';
 import { requireAdmin } from '@/lib/debug/access';
 import { formatNumber as n } from '@/lib/format';
 import { isUnrecordedEnding } from '@/lib/traces/unrecorded';
+import { inspectorPage } from '@/components/debug/inspector-page';
 
 export const dynamic = 'force-dynamic';
 
 
-export default async function TurnPage({ params }: { params: Promise<{ id: string }> }) {
+export default inspectorPage(async function TurnPage({ params }: { params: Promise<{ id: string }> }) {
   await requireAdmin(); // before anything is read: see lib/debug/access.ts
   const { id } = await params;
   const detail = await turnDetail(decodeURIComponent(id));
@@ -95,4 +96,4 @@ export default async function TurnPage({ params }: { params: Promise<{ id: strin
       </Card>
     </div>
   );
-}
+});

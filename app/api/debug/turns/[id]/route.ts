@@ -1,4 +1,5 @@
 import { refuseNonAdmin } from '@/lib/debug/access';
+import { faultSafe } from '@/lib/debug/faults';
 import { turnDetail } from '@/lib/debug/data';
 import { json, jsonError } from '@/lib/http';
 
@@ -10,7 +11,8 @@ export async function GET(_request: Request, { params }: { params: Promise<{ id:
   const refused = await refuseNonAdmin();
   if (refused) return refused;
   const { id } = await params;
-  const detail = await turnDetail(id);
-  if (!detail) return jsonError(404, `no turn with id "${id}"`);
-  return json(detail);
+  return faultSafe(async () => {
+    const detail = await turnDetail(id);
+    return detail ? json(detail) : jsonError(404, `no turn with id "${id}"`);
+  });
 }

@@ -1,0 +1,37 @@
+import { isLocalEmbeddingModel } from '../ai/local-models';
+import type { Env } from '../env';
+
+/**
+ * Settings that are set but that the chosen mode does not read: a warning each at start
+ * (startup.ts), never a failure — e.g. EMBEDDING_BASE_URL with a `local:` model, which runs in
+ * process, would otherwise be ignored without a word. A warning names the setting and why,
+ * never its value (EMBEDDING_API_KEY is a secret).
+ *
+ * `set` holds the names given in the environment (lib/env.ts setVariables): a default is
+ * never "set".
+ */
+export function ignoredSettings(settings: Env, set: ReadonlySet<string>, nodeEnv: string | undefined = process.env.NODE_ENV): string[] {
+  const warnings: string[] = [];
+  const ignored = (names: readonly string[], why: string) => {
+    for (const name of names) if (set.has(name)) warnings.push(`${name} is set but ignored: ${why}`);
+  };
+  const model = settings.EMBEDDING_MODEL;
+  if (!model) {
+    ignored(
+      ['EMBEDDING_BASE_URL', 'EMBEDDING_API_KEY', 'EMBEDDING_TIMEOUT_MS', 'EMBEDDING_TOP_K', 'EMBEDDING_MIN_SIMILARITY', 'EMBEDDING_FUSE_BELOW'],
+      'the semantic stage is off (EMBEDDING_MODEL is unset)',
+    );
+  } else if (isLocalEmbeddingModel(model)) {
+    ignored(['EMBEDDING_BASE_URL', 'EMBEDDING_API_KEY'], `EMBEDDING_MODEL ${model} runs in this process (no server, no key)`);
+  }
+  if (!settings.OPENAI_API_KEY) {
+    ignored(['OPENAI_MODEL'], 'without OPENAI_API_KEY the offline demo model answers');
+    // The embeddings server defaults to OPENAI_BASE_URL, with its own key.
+    const embeddingsUseIt = model && !isLocalEmbeddingModel(model) && !settings.EMBEDDING_BASE_URL;
+    if (!embeddingsUseIt) ignored(['OPENAI_BASE_URL'], 'without OPENAI_API_KEY the offline demo model answers');
+  }
+  if (settings.DATABASE_URL) ignored(['TRACE_DB_PATH'], 'with DATABASE_URL everything is stored in PostgreSQL');
+  if (settings.CHAT_RATE_LIMIT_PER_MINUTE === 0) ignored(['CHAT_RATE_LIMIT_BURST'], 'CHAT_RATE_LIMIT_PER_MINUTE=0 turns rate limiting off');
+  if (nodeEnv !== 'development') ignored(['DEV_ALLOWED_HOSTS'], 'the Host check runs under `next dev` only');
+  return warnings;
+}
