@@ -1,11 +1,11 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { ADMIN_COOKIE, adminRefusal, adminSettings, adminThrottle, checkAdminAccess, refusalMessage } from './lib/admin/auth';
+import { ADMIN_COOKIE, adminRefusal, adminSettings, checkAdminAccess, refusalMessage } from './lib/admin/auth';
 import { adminLoginPage } from './lib/admin/login-page';
-import { env } from './lib/env';
 import { clientKey } from './lib/rate-limit/client';
 import { hasMalformedEscape, malformedEscapeResponse } from './lib/security/malformed-url';
 import { devHostRefusal } from './lib/security/dev-host';
 import { createNonce, pageCsp } from './lib/security/headers.mjs';
+import { adminThrottle, serverEnv } from './lib/server/registry';
 
 /**
  * Runs before every page and every /api/debug request.
@@ -26,7 +26,8 @@ import { createNonce, pageCsp } from './lib/security/headers.mjs';
  * next.config.mjs, for every response.
  */
 export function proxy(request: NextRequest) {
-  const misdirected = devHostRefusal(request.headers);
+  const env = serverEnv();
+  const misdirected = devHostRefusal(request.headers, undefined, env.DEV_ALLOWED_HOSTS);
   if (misdirected) return misdirected;
   const { pathname } = request.nextUrl;
   const isApi = pathname.startsWith('/api/');
@@ -45,9 +46,9 @@ export function proxy(request: NextRequest) {
       {
         authorization: request.headers.get('authorization'),
         sessionCookie: request.cookies.get(ADMIN_COOKIE)?.value,
-        client: clientKey(request.headers, env().TRUST_PROXY).key,
+        client: clientKey(request.headers, env.TRUST_PROXY).key,
       },
-      adminSettings(),
+      adminSettings(env),
       { throttle: adminThrottle() },
     );
     if (!access.ok) {

@@ -1,8 +1,8 @@
 import { ChatWidget } from '@/components/chat/chat-widget';
 import { OpenChatButton } from '@/components/chat/open-chat-button';
 import { chatMode } from '@/lib/ai/providers';
-import { env } from '@/lib/env';
-import { getKnowledge } from '@/lib/knowledge';
+import { serverEnv } from '@/lib/server/registry';
+import { serverApp } from '@/lib/server/app';
 import { defaultIdentity, type AssistantIdentity, type Section } from '@/lib/retrieval';
 
 // The widget is told at request time whether a model is connected (OPENAI_API_KEY), and
@@ -11,7 +11,7 @@ export const dynamic = 'force-dynamic';
 
 function settings() {
   try {
-    const e = env();
+    const e = serverEnv();
     return { mode: chatMode(e), maxMessageChars: e.CHAT_MAX_MESSAGE_CHARS };
   } catch {
     return { mode: 'offline' as const, maxMessageChars: 4000 };
@@ -39,7 +39,7 @@ function topicsOf(sections: readonly Section[], max = 9): Topic[] {
 
 function knowledge(): { identity: AssistantIdentity; topics: Topic[] } {
   try {
-    const k = getKnowledge();
+    const k = serverApp().knowledge.get();
     return { identity: k.kb.identity, topics: topicsOf(k.index.sections) };
   } catch {
     return { identity: defaultIdentity(), topics: [] };

@@ -13,7 +13,7 @@
 import path from 'node:path';
 import { createEmbedder, type Embedder } from '../lib/ai/embeddings.ts';
 import { localEmbeddingModel } from '../lib/ai/local-embeddings.ts';
-import { LOCAL_EMBEDDING_MODELS } from '../lib/ai/local-models.ts';
+import { LOCAL_EMBEDDING_MODELS } from '../lib/env.ts';
 import { readEmbeddingCache, textKey, writeEmbeddingCache } from '../lib/knowledge/embedding-cache.ts';
 import {
   embeddingQueryText,

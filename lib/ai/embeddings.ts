@@ -2,7 +2,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { APICallError, embed, embedMany, InvalidResponseDataError, JSONParseError, RetryError, TypeValidationError } from 'ai';
 import type { Env } from '../env';
 import { localEmbeddingModel } from './local-embeddings';
-import { isLocalEmbeddingModel } from './local-models';
+import { isLocalEmbeddingModel } from '../env';
 import type { EmbeddingModelV3 } from './model-types';
 import { RRF_K, type SemanticSettings } from '../retrieval/index';
 

@@ -1,5 +1,5 @@
 import { viaHttps } from '../http';
-import type { TraceStore, TurnTrigger } from '../traces/types';
+import type { ConversationStore, TurnTrigger } from '../traces/types';
 import { conversationFromTurns, historyForTurn, type TurnHistory } from './history';
 import { newVisitorId, visitorOf, visitorSetCookie } from './visitor';
 
@@ -18,7 +18,7 @@ export interface VisitorConversation {
 
 export async function visitorConversation(
   request: Request,
-  traces: TraceStore,
+  traces: ConversationStore,
   secret: Uint8Array,
   asked: { conversationId: string; trigger: TurnTrigger; question: string },
 ): Promise<VisitorConversation> {

@@ -184,24 +184,7 @@ export interface TermExplanation {
   group?: { term: string; tf: number; share: number }[];
 }
 
-/**
- * The query: built from the last two customer messages, so a follow-up like
- * "what about that one?" keeps the subject of the message before it.
- *
- * Term weights (multiplying each term's BM25 contribution):
- * - a word of the latest message: 1
- * - a word only in the previous message: `historyWeight` (default 0.5), so when the
- *   latest message has a subject of its own, that subject leads
- * - a term added by a synonym group: `synonymWeight` (default 0.5) × the weight of the
- *   word that triggered it, so an exact word outranks its synonyms
- *   With `synonymClauses`, a group's added terms and the customer's own words of that group
- *   form one clause (`clause` = the group's number), which bm25.ts scores as one pseudo-term
- *   (Lucene's SynonymQuery): the weights above become each term's share of the clause's frequency.
- * - a typo correction (typos.ts: a KB word one edit away from a typed word the KB does not
- *   contain): `typoWeight` (default 0.5) × the weight of the typed word. Corrections are
- *   made before synonym expansion, so a corrected word can trigger its synonyms.
- */
-
+/** Where a query term came from (build-query.ts). */
 export type QueryTermSource = 'question' | 'previous' | 'synonym' | 'typo' | 'variant';
 
 export interface QueryTerm extends WeightedTerm {
@@ -252,25 +235,7 @@ export interface FusionRanks {
   similarity?: number;
 }
 
-/**
- * The selector: which sections go into one request, and why.
- *
- * 1. Pinned sections are sent first, always, in file order. They are never scored and
- *    never dropped; if they alone exceed the budget that is a configuration error.
- * 2. Every other section is scored with BM25 against the query (see bm25.ts, query.ts).
- *    Pinned sections are not in the scored pool and do not count in N or avgdl: the
- *    rules' wording must not change how the rest of the KB ranks.
- * 3. Scored sections are packed greedily in rank order (score desc, then file order) into
- *    what the pinned block leaves: a section that does not fit is skipped and the next
- *    one tried; packing stops at a score of 0 or when nothing left could fit.
- * 4. Floor: if the scored sections total fewer than `floor` tokens, unsent sections are
- *    added in file order until the floor is reached, never past the budget.
- *
- * This file holds the index and the types; packing is `select` (packer.ts), which decides
- * and builds the context text, and the Explanation of every decision is `explain`
- * (explain.ts), built from the selection when the CLI, /debug or the trace ask for it.
- */
-
+/** Why a section was sent or not, in one selection. */
 export type Reason = 'pinned' | 'scored' | 'floor' | 'no-match' | 'over-budget';
 
 /** One section's verdict for one question. */

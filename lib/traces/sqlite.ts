@@ -1,8 +1,8 @@
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { AdminStateStore } from '../admin/sessions';
-import { storagePathProblem } from '../server/storage-path';
+import type { AdminSessionStore } from './types';
+import { storagePathProblem } from '../storage-path';
 import { compactTurn, textHash, type KbVersion, type PromptFrame } from './compact';
 import { ftsQuery, SqlInspector, type InspectorStore } from './inspector';
 import {
@@ -386,7 +386,7 @@ const SQLITE_DIALECT = {
 };
 
 /** The trace store (write path, TraceStore) and the inspector's queries (InspectorStore) over one SQLite database. */
-export class SqliteTraceStore extends SqlInspector implements TraceStore, InspectorStore, AdminStateStore {
+export class SqliteTraceStore extends SqlInspector implements TraceStore, InspectorStore, AdminSessionStore {
   readonly db: Database.Database;
   private readonly ownsDb: boolean;
   private readonly sql: ReturnType<typeof statements>;

@@ -4,7 +4,7 @@ import { bodyFailureResponse, jsonError } from '../../../lib/http';
 import type { Knowledge } from '../../../lib/knowledge/load';
 import { retrieveForTurn } from '../../../lib/knowledge/retrieve';
 import type { RateLimiter } from '../../../lib/rate-limit/index';
-import type { TraceStore } from '../../../lib/traces/types';
+import type { ConversationStore, TraceStore } from '../../../lib/traces/types';
 import { createRateGuard } from '../../../lib/chat/rate-guard';
 import { recordTurnStart } from '../../../lib/chat/record-turn';
 import type { TurnRecorder } from '../../../lib/chat/recorder';
@@ -32,7 +32,8 @@ export interface ChatDependencies {
   limiter: () => RateLimiter;
   knowledge: () => Knowledge;
   chat: () => ChatModel;
-  traces: () => TraceStore;
+  /** The turn log and the visitor's conversations (the server's store). */
+  traces: () => TraceStore & ConversationStore;
   /** The key that signs visitor cookies (lib/chat/visitor.ts). */
   visitorSecret: () => Uint8Array;
 }

@@ -22,7 +22,7 @@ import { createChatHandler, type ChatDependencies } from './handler';
 let demo: Knowledge | undefined;
 /** The demo KB (content/), loaded once per test file. */
 export function demoKnowledge(): Knowledge {
-  demo ??= loadKnowledge({ KB_PATH: path.join(import.meta.dirname, '..', '..', '..', 'content') });
+  demo ??= loadKnowledge(path.join(import.meta.dirname, '..', '..', '..', 'content'));
   return demo;
 }
 

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { HelpText } from '@/components/chat/help-text';
-import { getKnowledge } from '@/lib/knowledge';
+import { serverApp } from '@/lib/server/app';
 
 export const dynamic = 'force-dynamic';
 
@@ -12,7 +12,7 @@ export const dynamic = 'force-dynamic';
  */
 export default async function HelpPage({ params }: { params: Promise<{ page: string[] }> }) {
   const path = `/help/${(await params).page.map(encodeURIComponent).join('/')}`;
-  const knowledge = getKnowledge();
+  const knowledge = serverApp().knowledge.get();
   const page = [...knowledge.pages.values()].find((p) => p.url === path);
   if (!page) notFound();
   const sections = knowledge.kb.sections.filter((s) => s.source === page.file && !s.pinned);

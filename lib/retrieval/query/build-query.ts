@@ -2,7 +2,25 @@ import { analyze, contentWords } from './analyzer';
 import { expandTerms } from './synonyms';
 import { type TypoIndex, typoCorrections } from './typos';
 import { wordVariants } from './variants';
-import type { Query, QueryTerm, SynonymGroup, WeightedTerm } from '../types';
+import type { Query, QueryTerm, SynonymGroup } from '../types';
+
+/**
+ * The query: built from the last two customer messages, so a follow-up like
+ * "what about that one?" keeps the subject of the message before it.
+ *
+ * Term weights (multiplying each term's BM25 contribution):
+ * - a word of the latest message: 1
+ * - a word only in the previous message: `historyWeight` (default 0.5), so when the
+ *   latest message has a subject of its own, that subject leads
+ * - a term added by a synonym group: `synonymWeight` (default 0.5) × the weight of the
+ *   word that triggered it, so an exact word outranks its synonyms
+ *   With `synonymClauses`, a group's added terms and the customer's own words of that group
+ *   form one clause (`clause` = the group's number), which bm25.ts scores as one pseudo-term
+ *   (Lucene's SynonymQuery): the weights above become each term's share of the clause's frequency.
+ * - a typo correction (typos.ts: a KB word one edit away from a typed word the KB does not
+ *   contain): `typoWeight` (default 0.5) × the weight of the typed word. Corrections are
+ *   made before synonym expansion, so a corrected word can trigger its synonyms.
+ */
 
 export interface QueryWeights {
   historyWeight: number;

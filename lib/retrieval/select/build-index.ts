@@ -7,7 +7,14 @@ import { TYPO_INDEX_MAX_SECTIONS, buildTypoIndex } from '../query/typos';
 import { type Bm25Index, buildBm25Index } from '../rank/bm25';
 import { splitLongSections } from './split';
 import { type CountTokens, countTokens } from '../tokens';
-import type { Explanation, FusionRanks, KnowledgeBase, Query, Section, SectionPart, SemanticStage, SynonymGroup, TermExplanation } from '../types';
+import type { KnowledgeBase, Section, SynonymGroup } from '../types';
+
+/**
+ * The index a KB is made into for selection (README "How a question becomes a request"): the
+ * scored pool (unpinned sections, long ones split into parts: split.ts), BM25's inverted index,
+ * the typo index and the pinned block. Pinned sections are not in the pool and do not count in
+ * N or avgdl: the rules' wording must not change how the rest of the KB ranks.
+ */
 
 /** A knowledge base made ready for selection: scored pool, inverted index, pinned block. */
 export interface RetrievalIndex {

@@ -2,7 +2,7 @@ import { notFound } from 'next/navigation';
 import { Card } from '@/components/debug/card';
 import { requireAdmin } from '@/lib/debug/access';
 import { formatNumber } from '@/lib/format';
-import { getKnowledge } from '@/lib/knowledge';
+import { serverApp } from '@/lib/server/app';
 import { headingPath } from '@/lib/retrieval/index';
 import { inspectorPage } from '@/components/debug/inspector-page';
 
@@ -16,7 +16,7 @@ export const dynamic = 'force-dynamic';
 export default inspectorPage(async function SectionPage({ params }: { params: Promise<{ id: string }> }) {
   await requireAdmin(); // before anything is read: see lib/debug/access.ts
   const id = decodeURIComponent((await params).id);
-  const { index } = getKnowledge();
+  const { index } = serverApp().knowledge.get();
   const hit = index.sections.find((s) => s.id === id || s.part?.sectionId === id);
   if (!hit) notFound();
   const sectionId = hit.part?.sectionId ?? hit.id;

@@ -2,7 +2,7 @@ import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { storageProblems } from './startup';
+import { storageProblems } from './server/startup';
 import { storagePathProblem } from './storage-path';
 
 describe('storagePathProblem: a place for the trace database or the KB cache', () => {
