@@ -119,31 +119,6 @@ test('a paraphrase with no word in common gets the right section sent, and /debu
   await expect(row.getByTestId('semantic-cell')).toHaveText(new RegExp(`^#${verdict.fusion!.semanticRank}\\s*${verdict.fusion!.similarity!.toFixed(3).replace('.', '\\.')}$`));
 });
 
-/** The explanation without what only timing sets (how long the query embedding took). */
-function untimed(explanation: Explanation & { semantic?: { ms?: number } }): unknown {
-  return { ...explanation, ...(explanation.semantic ? { semantic: { ...explanation.semantic, ms: undefined } } : {}) };
-}
-
-test('the chat, /debug "Try" and the explain CLI give the same explanation for the same question (one retrieval path)', async () => {
-  const fromChat = (await chat(PARAPHRASE)).explanation;
-  expect(fromChat.semantic).toMatchObject({ status: 'fused' });
-  const tried = await fetch(`${app.url}/api/debug/try`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
-    body: JSON.stringify({ question: PARAPHRASE }),
-  });
-  expect(tried.status).toBe(200);
-  const fromTry = ((await tried.json()) as { explanation: Explanation }).explanation;
-  const cli = execFileSync(process.execPath, [path.join('node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/explain.mts', '--json', PARAPHRASE], {
-    cwd: path.resolve(import.meta.dirname, '..'),
-    env: { ...process.env, ...appEnv() },
-    encoding: 'utf8',
-  });
-  const fromCli = JSON.parse(cli) as Explanation;
-  expect(untimed(fromTry)).toEqual(untimed(fromChat));
-  expect(untimed(fromCli)).toEqual(untimed(fromChat));
-});
-
 test('a question BM25 answers well embeds nothing and keeps BM25’s ranking; /debug says the stage was not needed', async ({ page }) => {
   const before = (await stubGet<unknown[]>('/__embedding-requests')).length;
   const { turnId, explanation } = await chat('can I get a refund?');
@@ -187,6 +162,31 @@ test('/debug/health says how often recent turns found little by their words, wit
   const example = panel.getByTestId('semantic-advice-examples').getByRole('link', { name: '“hi, can you help me?”' });
   await example.click();
   await expect(page.getByTestId('turn-detail')).toBeVisible();
+});
+
+/** The explanation without what only timing sets (how long the query embedding took). */
+function untimed(explanation: Explanation & { semantic?: { ms?: number } }): unknown {
+  return { ...explanation, ...(explanation.semantic ? { semantic: { ...explanation.semantic, ms: undefined } } : {}) };
+}
+
+test('the chat, /debug "Try" and the explain CLI give the same explanation for the same question (one retrieval path)', async () => {
+  const fromChat = (await chat(PARAPHRASE)).explanation;
+  expect(fromChat.semantic).toMatchObject({ status: 'fused' });
+  const tried = await fetch(`${app.url}/api/debug/try`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+    body: JSON.stringify({ question: PARAPHRASE }),
+  });
+  expect(tried.status).toBe(200);
+  const fromTry = ((await tried.json()) as { explanation: Explanation }).explanation;
+  const cli = execFileSync(process.execPath, [path.join('node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/explain.mts', '--json', PARAPHRASE], {
+    cwd: path.resolve(import.meta.dirname, '..'),
+    env: { ...process.env, ...appEnv() },
+    encoding: 'utf8',
+  });
+  const fromCli = JSON.parse(cli) as Explanation;
+  expect(untimed(fromTry)).toEqual(untimed(fromChat));
+  expect(untimed(fromCli)).toEqual(untimed(fromChat));
 });
 
 test('a new instance on the same cache embeds no section again', async () => {
