@@ -2,6 +2,7 @@ import { NextResponse, type NextRequest } from 'next/server';
 import { ADMIN_COOKIE, adminRefusal, adminSettings, adminThrottle, checkAdminAccess, refusalMessage } from './lib/admin/auth';
 import { adminLoginPage } from './lib/admin/login-page';
 import { env } from './lib/env';
+import { helpGate } from './lib/help/gate';
 import { clientKey } from './lib/rate-limit/client';
 import { createNonce, pageCsp } from './lib/security/headers.mjs';
 
@@ -16,10 +17,12 @@ import { createNonce, pageCsp } from './lib/security/headers.mjs';
  *   themselves (lib/debug/access.ts), with the session generation this gate cannot see:
  *   the proxy is the first gate, not the only one.
  * - /debug/sign-in is open and sets its own CSP (app/debug/sign-in/route.ts).
+ * - /help/*: the client's help page limit, 503 while no KB is loaded, 304 for a page the
+ *   browser already has, and the page's ETag and Cache-Control (lib/help/gate.ts).
  * The other security headers (nosniff, referrer policy, framing, the API's CSP) come from
  * next.config.mjs, for every response.
  */
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   const isApi = pathname.startsWith('/api/');
   const nonce = createNonce();
@@ -63,11 +66,20 @@ export function proxy(request: NextRequest) {
   }
   if (isApi || pathname === '/debug/sign-in') return NextResponse.next();
 
+  let pageHeaders: Record<string, string> = {};
+  if (pathname.startsWith('/help/')) {
+    const client = clientKey(request.headers, env().TRUST_PROXY).key;
+    const help = await helpGate({ path: pathname, ifNoneMatch: request.headers.get('if-none-match'), client, nonce, csp });
+    if ('response' in help) return help.response;
+    pageHeaders = help.headers;
+  }
+
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set('x-nonce', nonce);
   requestHeaders.set('content-security-policy', csp);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set('content-security-policy', csp);
+  for (const [name, value] of Object.entries(pageHeaders)) response.headers.set(name, value);
   return response;
 }
 

@@ -1,0 +1,107 @@
+import type { Element, Root } from 'hast';
+import { toJsxRuntime } from 'hast-util-to-jsx-runtime';
+import { urlAttributes } from 'html-url-attributes';
+import type { ReactElement } from 'react';
+import { Fragment, jsx, jsxs } from 'react/jsx-runtime';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import remarkRehype from 'remark-rehype';
+import { unified } from 'unified';
+import { visit } from 'unist-util-visit';
+import { remarkHtmlAsText, safeUrl } from '../../lib/chat/markdown';
+import type { Knowledge } from '../../lib/knowledge/load';
+import type { KbPage } from '../../lib/retrieval';
+import { REPLY_ELEMENTS } from '../chat/reply-elements';
+import { staticMarkup } from './static-markup';
+
+/**
+ * A help page's article (app/help/[...page]), built once per loaded KB and page.
+ *
+ * Rendering a help page took about 15 ms of CPU per request (its Markdown through
+ * streamdown, then React rendering the elements twice: the RSC payload and the HTML), so a
+ * flood of /help requests could take the server. Here the article is rendered once, on the
+ * server, to an HTML string (static-markup.ts) that the page passes to React as is, and kept
+ * for as long as the KB it came from is in service: the cache is keyed by the Knowledge
+ * object, so a reload (a new object) starts a new cache and the old one goes with the old
+ * KB. Only pages the KB has are kept, so unknown paths cannot grow it.
+ *
+ * The Markdown is read as a reply's is (GFM, raw HTML as text, only http(s) and mailto
+ * links: lib/chat/markdown.ts) into the reply's elements (reply-elements.tsx); a complete
+ * text needs none of streamdown's streaming repairs, so the plain remark pipeline does.
+ */
+
+export interface HelpArticle {
+  page: KbPage;
+  /** The KB's company name (assistant.md), for the breadcrumb. */
+  company?: string;
+  /** The article's content as HTML: its title and every unpinned section of the page's file. */
+  html: string;
+}
+
+const markdown = unified().use(remarkParse).use(remarkGfm).use(remarkHtmlAsText).use(remarkRehype);
+
+/** Every URL attribute through safeUrl, as streamdown's urlTransform does: an unsafe one is dropped (a link without href renders as text). */
+function keepSafeUrls(tree: Root): void {
+  visit(tree, 'element', (node: Element) => {
+    for (const [name, tags] of Object.entries(urlAttributes)) {
+      const value = node.properties[name];
+      if (typeof value !== 'string' || (tags && !tags.includes(node.tagName))) continue;
+      const safe = safeUrl(value);
+      if (safe === null) delete node.properties[name];
+      else node.properties[name] = safe;
+    }
+  });
+}
+
+/** streamdown's container classes with ours (message-text.tsx), so the spacing is the reply's. */
+const CONTAINER = 'whitespace-normal [&>*:first-child]:mt-0 [&>*:last-child]:mb-0 space-y-2 break-words';
+
+/** A section's Markdown as the reply's elements, in the container a reply has. */
+export function markdownElements(text: string): ReactElement {
+  const tree = markdown.runSync(markdown.parse(text)) as Root;
+  keepSafeUrls(tree);
+  // streamdown renders block by block, with nothing between the blocks: drop remark's newlines there.
+  tree.children = tree.children.filter((node) => node.type !== 'text' || node.value.trim() !== '');
+  return <div className={CONTAINER}>{toJsxRuntime(tree, { Fragment, jsx, jsxs, components: REPLY_ELEMENTS })}</div>;
+}
+
+/** The article's content (the page puts it in its <article>): the title, then each unpinned section of the file. */
+export function articleElements(knowledge: Knowledge, page: KbPage): ReactElement {
+  const sections = knowledge.kb.sections.filter((s) => s.source === page.file && !s.pinned);
+  return (
+    <>
+      <h1 className="text-3xl font-bold tracking-tight text-slate-900">{page.title}</h1>
+      {sections.map((s) => (
+        <section key={s.id} id={s.id.slice(s.id.indexOf('#') + 1)} className="space-y-2 leading-relaxed">
+          {s.title !== page.title && <h2 className="text-xl font-semibold text-slate-900">{s.title}</h2>}
+          {markdownElements(s.text)}
+        </section>
+      ))}
+    </>
+  );
+}
+
+interface Articles {
+  /** The KB's pages by their /help URL. */
+  byUrl: Map<string, KbPage>;
+  rendered: Map<string, HelpArticle>;
+}
+
+const cache = new WeakMap<Knowledge, Articles>();
+
+/** The article at `path` (`/help/…`, percent-encoded as in the page's URL), rendered at its first request; undefined when the KB has no page there. */
+export function helpArticle(knowledge: Knowledge, path: string): HelpArticle | undefined {
+  let articles = cache.get(knowledge);
+  if (!articles) {
+    const byUrl = new Map([...knowledge.pages.values()].flatMap((p) => (p.url?.startsWith('/help/') ? [[p.url, p] as const] : [])));
+    cache.set(knowledge, (articles = { byUrl, rendered: new Map() }));
+  }
+  let article = articles.rendered.get(path);
+  if (!article) {
+    const page = articles.byUrl.get(path);
+    if (!page) return undefined;
+    article = { page, company: knowledge.kb.identity.company, html: staticMarkup(articleElements(knowledge, page)) };
+    articles.rendered.set(path, article);
+  }
+  return article;
+}
