@@ -17,7 +17,7 @@
  * 127.0.0.1, so the flood and the probes are one client (the probes ask for no help page).
  */
 import { fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
@@ -225,10 +225,11 @@ async function scenario(which: keyof typeof SCENARIOS, stub: Server, baseEnv: Re
   }
 }
 
-const { stub, env } = await stubbedServerSetup('bench-help', PORT);
+const { stub, env, dbFile } = await stubbedServerSetup('bench-help', PORT);
 try {
   console.log(`${process.env.NEXT_DIST_DIR || '.next'} on 127.0.0.1:${PORT}, stub ${stub.url} (mode ok, 40 ms a word); ${HELP_PATHS.length} help pages; ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   for (const which of SCENARIO_LIST) await scenario(which, stub, env);
 } finally {
   await stub.stop();
+  rmSync(path.dirname(dbFile), { recursive: true, force: true });
 }

@@ -4,7 +4,8 @@ import type { Components } from 'streamdown';
 /**
  * The elements a reply's Markdown renders to: the widget's look, no copy or download buttons.
  * Shared by the reply (message-text.tsx, streamdown in the browser) and the help pages
- * (components/help/help-article.tsx, rendered once on the server), so both look the same.
+ * (components/help/help-article.tsx, Server Components built once per KB), so both look the
+ * same: keep them plain functions of their props (no hooks, no browser APIs).
  */
 
 /** The text of a fenced block: `pre` receives the `code` element, whose children are the text. */

@@ -12,18 +12,17 @@ import { remarkHtmlAsText, safeUrl } from '../../lib/chat/markdown';
 import type { Knowledge } from '../../lib/knowledge/load';
 import type { KbPage } from '../../lib/retrieval';
 import { REPLY_ELEMENTS } from '../chat/reply-elements';
-import { staticMarkup } from './static-markup';
 
 /**
  * A help page's article (app/help/[...page]), built once per loaded KB and page.
  *
- * Rendering a help page took about 15 ms of CPU per request (its Markdown through
- * streamdown, then React rendering the elements twice: the RSC payload and the HTML), so a
- * flood of /help requests could take the server. Here the article is rendered once, on the
- * server, to an HTML string (static-markup.ts) that the page passes to React as is, and kept
- * for as long as the KB it came from is in service: the cache is keyed by the Knowledge
- * object, so a reload (a new object) starts a new cache and the old one goes with the old
- * KB. Only pages the KB has are kept, so unknown paths cannot grow it.
+ * A help page used to parse its Markdown on every request (streamdown, on the server and
+ * again in the browser): about half of the CPU a help page took, 22–24 ms in all; now 13–14 ms
+ * (npm run bench:help). Here a page's Markdown is turned into React elements once, on the server, and
+ * the elements are kept for as long as the KB they came from is in service: the cache is
+ * keyed by the Knowledge object, so a reload (a new object) starts a new cache and the old
+ * one goes with the old KB. Only pages the KB has are kept, so unknown paths cannot grow it.
+ * The elements are plain server-rendered HTML: the browser gets no Markdown code for them.
  *
  * The Markdown is read as a reply's is (GFM, raw HTML as text, only http(s) and mailto
  * links: lib/chat/markdown.ts) into the reply's elements (reply-elements.tsx); a complete
@@ -34,8 +33,8 @@ export interface HelpArticle {
   page: KbPage;
   /** The KB's company name (assistant.md), for the breadcrumb. */
   company?: string;
-  /** The article's content as HTML: its title and every unpinned section of the page's file. */
-  html: string;
+  /** The article's content (the page puts it in its <article>): its title, then every unpinned section of the page's file. */
+  body: ReactElement;
 }
 
 const markdown = unified().use(remarkParse).use(remarkGfm).use(remarkHtmlAsText).use(remarkRehype);
@@ -65,8 +64,7 @@ export function markdownElements(text: string): ReactElement {
   return <div className={CONTAINER}>{toJsxRuntime(tree, { Fragment, jsx, jsxs, components: REPLY_ELEMENTS })}</div>;
 }
 
-/** The article's content (the page puts it in its <article>): the title, then each unpinned section of the file. */
-export function articleElements(knowledge: Knowledge, page: KbPage): ReactElement {
+function articleElements(knowledge: Knowledge, page: KbPage): ReactElement {
   const sections = knowledge.kb.sections.filter((s) => s.source === page.file && !s.pinned);
   return (
     <>
@@ -100,7 +98,7 @@ export function helpArticle(knowledge: Knowledge, path: string): HelpArticle | u
   if (!article) {
     const page = articles.byUrl.get(path);
     if (!page) return undefined;
-    article = { page, company: knowledge.kb.identity.company, html: staticMarkup(articleElements(knowledge, page)) };
+    article = { page, company: knowledge.kb.identity.company, body: articleElements(knowledge, page) };
     articles.rendered.set(path, article);
   }
   return article;

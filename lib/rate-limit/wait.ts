@@ -6,7 +6,8 @@ import type { RateLimitDecision, RateLimiter } from './index';
  * request whose turn is further away than that is refused — after waiting the whole
  * `maxWaitMs`, so a client that asks again at once cannot turn refusals into a busy loop. An
  * immediate refusal, however cheap, is what lets a flood take the CPU: 50 connections asking
- * for an instant 401 slowed `GET /` 3.8× here (npm run bench:help, README Reliability).
+ * for an instant 401 (800–1,600 a second) made `GET /` 2.2–38× slower here at p50, 11–25× at
+ * p95 (`npm run bench:help -- --limit off --paths /debug`).
  * `maxWaitMs` 0 refuses at once, as the chat's limit does.
  */
 

@@ -25,7 +25,9 @@ export default async function HelpPage({ params }: { params: Promise<{ page: str
           {article.company ? `${article.company} help center` : 'Help center'}
         </Link>
       </nav>
-      <article className="mt-4 space-y-6 text-slate-800" data-testid="help-page" dangerouslySetInnerHTML={{ __html: article.html }} />
+      <article className="mt-4 space-y-6 text-slate-800" data-testid="help-page">
+        {article.body}
+      </article>
     </main>
   );
 }
