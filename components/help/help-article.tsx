@@ -9,6 +9,7 @@ import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
 import { remarkHtmlAsText, safeUrl } from '../../lib/chat/markdown';
+import { helpPagesByUrl } from '../../lib/help/pages';
 import type { Knowledge } from '../../lib/knowledge/load';
 import type { KbPage } from '../../lib/retrieval';
 import { REPLY_ELEMENTS } from '../chat/reply-elements';
@@ -17,12 +18,12 @@ import { REPLY_ELEMENTS } from '../chat/reply-elements';
  * A help page's article (app/help/[...page]), built once per loaded KB and page.
  *
  * A help page used to parse its Markdown on every request (streamdown, on the server and
- * again in the browser): about half of the CPU a help page took, 22–24 ms in all; now 13–14 ms
- * (npm run bench:help). Here a page's Markdown is turned into React elements once, on the server, and
- * the elements are kept for as long as the KB they came from is in service: the cache is
- * keyed by the Knowledge object, so a reload (a new object) starts a new cache and the old
- * one goes with the old KB. Only pages the KB has are kept, so unknown paths cannot grow it.
- * The elements are plain server-rendered HTML: the browser gets no Markdown code for them.
+ * again in the browser): about half of the CPU a help page took, 22–24 ms in all; now
+ * 13–14 ms (npm run bench:help). Here a page's Markdown becomes React elements once, on the
+ * server, kept for as long as the KB they came from is in service: the cache is keyed by the
+ * Knowledge object, so a reload (a new object) starts a new cache and the old one goes with
+ * the old KB. Only pages the KB has are kept, so unknown paths cannot grow it. The elements
+ * are Server Components' output: the browser gets HTML, no Markdown code.
  *
  * The Markdown is read as a reply's is (GFM, raw HTML as text, only http(s) and mailto
  * links: lib/chat/markdown.ts) into the reply's elements (reply-elements.tsx); a complete
@@ -64,6 +65,7 @@ export function markdownElements(text: string): ReactElement {
   return <div className={CONTAINER}>{toJsxRuntime(tree, { Fragment, jsx, jsxs, components: REPLY_ELEMENTS })}</div>;
 }
 
+/** The title, then each unpinned section of the page's file. */
 function articleElements(knowledge: Knowledge, page: KbPage): ReactElement {
   const sections = knowledge.kb.sections.filter((s) => s.source === page.file && !s.pinned);
   return (
@@ -79,27 +81,18 @@ function articleElements(knowledge: Knowledge, page: KbPage): ReactElement {
   );
 }
 
-interface Articles {
-  /** The KB's pages by their /help URL. */
-  byUrl: Map<string, KbPage>;
-  rendered: Map<string, HelpArticle>;
-}
-
-const cache = new WeakMap<Knowledge, Articles>();
+const cache = new WeakMap<Knowledge, Map<string, HelpArticle>>();
 
 /** The article at `path` (`/help/…`, percent-encoded as in the page's URL), rendered at its first request; undefined when the KB has no page there. */
 export function helpArticle(knowledge: Knowledge, path: string): HelpArticle | undefined {
   let articles = cache.get(knowledge);
-  if (!articles) {
-    const byUrl = new Map([...knowledge.pages.values()].flatMap((p) => (p.url?.startsWith('/help/') ? [[p.url, p] as const] : [])));
-    cache.set(knowledge, (articles = { byUrl, rendered: new Map() }));
-  }
-  let article = articles.rendered.get(path);
+  if (!articles) cache.set(knowledge, (articles = new Map()));
+  let article = articles.get(path);
   if (!article) {
-    const page = articles.byUrl.get(path);
+    const page = helpPagesByUrl(knowledge).get(path);
     if (!page) return undefined;
     article = { page, company: knowledge.kb.identity.company, body: articleElements(knowledge, page) };
-    articles.rendered.set(path, article);
+    articles.set(path, article);
   }
   return article;
 }

@@ -3,6 +3,7 @@ import { currentKnowledgeHolder } from '../knowledge/current';
 import type { Knowledge } from '../knowledge/load';
 import { createRateLimiter, type RateLimiter } from '../rate-limit';
 import { takeOrWait } from '../rate-limit/wait';
+import { helpPagesByUrl } from './pages';
 import { helpRefusalPage, type HelpRefusal } from './refusal-page';
 
 /**
@@ -51,21 +52,8 @@ function helpLimiter(): RateLimiter {
 /** This process: its start time (a restart, perhaps of a new build, changes every ETag). */
 const PROCESS_TAG = Math.round(performance.timeOrigin).toString(36);
 
-interface Served {
-  etag: string;
-  /** The KB's help page URLs, percent-encoded as the page builds them. */
-  urls: Set<string>;
-}
-const served = new WeakMap<Knowledge, Served>();
-
-function servedBy(knowledge: Knowledge): Served {
-  let s = served.get(knowledge);
-  if (!s) {
-    const urls = new Set([...knowledge.pages.values()].flatMap((p) => (p.url?.startsWith('/help/') ? [p.url] : [])));
-    served.set(knowledge, (s = { etag: `W/"${PROCESS_TAG}.${knowledge.loadedAt.getTime().toString(36)}"`, urls }));
-  }
-  return s;
-}
+/** The ETag of every help page of a loaded KB: this process, this load. */
+const etagOf = (knowledge: Knowledge) => `W/"${PROCESS_TAG}.${knowledge.loadedAt.getTime().toString(36)}"`;
 
 /** The path as the page sees it: each segment decoded, then encoded again (app/help/[...page]/page.tsx). */
 function canonicalPath(path: string): string {
@@ -125,8 +113,9 @@ export async function helpGate(request: HelpRequest): Promise<HelpGate> {
   }
   outageLogged = false;
 
-  const { etag, urls } = servedBy(holder.get());
-  if (!urls.has(canonicalPath(request.path))) return { headers: {} }; // not a page: the page answers 404
+  const knowledge = holder.get();
+  if (!helpPagesByUrl(knowledge).has(canonicalPath(request.path))) return { headers: {} }; // not a page: the page answers 404
+  const etag = etagOf(knowledge);
   const headers = { etag, 'cache-control': CACHE_CONTROL };
   // No CSP on a 304: the browser would store it over the one that matches its copy's nonce.
   if (revalidates(request.ifNoneMatch, etag)) return { response: new Response(null, { status: 304, headers }) };
