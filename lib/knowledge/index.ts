@@ -2,6 +2,7 @@ import 'server-only';
 import { createEmbedder, embeddingModelFromEnv } from '../ai/embeddings';
 import { noteReload } from '../debug/reload-impact';
 import { env, type Env } from '../env';
+import { currentKnowledgeHolder, keepKnowledgeHolder } from './current';
 import { kbCacheFile } from './disk-cache';
 import { embeddingCacheFile } from './embedding-cache';
 import { SectionEmbedder } from './embeddings';
@@ -13,8 +14,9 @@ export { KnowledgeUnavailableError } from './holder';
 
 /**
  * The server's knowledge base: loaded once per process (instrumentation.ts does it at
- * start-up), kept on globalThis so dev-mode hot reloads and every route bundle share one
- * copy, and reloaded when its files change (every KB_RELOAD_INTERVAL_MS, see holder.ts).
+ * start-up), kept on globalThis (current.ts) so dev-mode hot reloads, every route bundle and
+ * the proxy share one copy, and reloaded when its files change (every KB_RELOAD_INTERVAL_MS,
+ * see holder.ts).
  *
  * A KB that fails to load is never served in part: getKnowledge() throws
  * KnowledgeUnavailableError (`file:line: reason`) until the files are fixed. A broken edit
@@ -23,17 +25,14 @@ export { KnowledgeUnavailableError } from './holder';
  * With EMBEDDING_MODEL set, every load gets its section embeddings (embeddings.ts), cached
  * beside the parsed KB.
  */
-const cache = globalThis as typeof globalThis & { __supportChatKnowledgeHolder?: KnowledgeHolder };
-
 export function knowledgeHolder(): KnowledgeHolder {
-  if (!cache.__supportChatKnowledgeHolder) {
-    const settings = env();
-    const cacheFile = kbCacheFile(settings.KB_CACHE_PATH, settings.KB_PATH);
-    const holder = new KnowledgeHolder({ settings, cacheFile, embedder: sectionEmbedder(settings, cacheFile), onReload: noteReload });
-    holder.watch(settings.KB_RELOAD_INTERVAL_MS);
-    cache.__supportChatKnowledgeHolder = holder;
-  }
-  return cache.__supportChatKnowledgeHolder;
+  const current = currentKnowledgeHolder();
+  if (current) return current;
+  const settings = env();
+  const cacheFile = kbCacheFile(settings.KB_CACHE_PATH, settings.KB_PATH);
+  const holder = new KnowledgeHolder({ settings, cacheFile, embedder: sectionEmbedder(settings, cacheFile), onReload: noteReload });
+  holder.watch(settings.KB_RELOAD_INTERVAL_MS);
+  return keepKnowledgeHolder(holder);
 }
 
 /** The semantic stage's section embedder, when EMBEDDING_MODEL turns it on. */
