@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { ADMIN_COOKIE, adminRefusal, adminSettings, checkAdminAccess, refusalMessage } from './lib/admin/auth';
 import { adminLoginPage } from './lib/admin/login-page';
+import { helpGate } from './lib/help/gate';
 import { clientKey } from './lib/rate-limit/client';
 import { hasMalformedEscape, malformedEscapeResponse } from './lib/security/malformed-url';
 import { devHostRefusal } from './lib/security/dev-host';
@@ -22,10 +23,12 @@ import { adminThrottle, serverEnv } from './lib/server/registry';
  *   Next.js would answer it a bare 500 (lib/security/malformed-url.ts).
  * - Under `next dev`, a Host that is not loopback (nor in DEV_ALLOWED_HOSTS) gets 403
  *   (lib/security/dev-host.ts: DNS rebinding).
+ * - /help/*: the client's help page limit, 503 while no KB is loaded, 304 for a page the
+ *   browser already has, and the page's ETag and Cache-Control (lib/help/gate.ts).
  * The other security headers (nosniff, referrer policy, framing, the API's CSP) come from
  * next.config.mjs, for every response.
  */
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const env = serverEnv();
   const misdirected = devHostRefusal(request.headers, undefined, env.DEV_ALLOWED_HOSTS);
   if (misdirected) return misdirected;
@@ -73,11 +76,20 @@ export function proxy(request: NextRequest) {
   }
   if (isApi || pathname === '/debug/sign-in') return NextResponse.next();
 
+  let pageHeaders: Record<string, string> = {};
+  if (pathname.startsWith('/help/')) {
+    const client = clientKey(request.headers, env.TRUST_PROXY).key;
+    const help = await helpGate({ path: pathname, ifNoneMatch: request.headers.get('if-none-match'), client, nonce, csp });
+    if ('response' in help) return help.response;
+    pageHeaders = help.headers;
+  }
+
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set('x-nonce', nonce);
   requestHeaders.set('content-security-policy', csp);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set('content-security-policy', csp);
+  for (const [name, value] of Object.entries(pageHeaders)) response.headers.set(name, value);
   return response;
 }
 

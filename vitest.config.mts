@@ -5,7 +5,7 @@ export default defineConfig({
   // The app's `@/` imports (tsconfig paths), for tests that load pages and route handlers.
   resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
   test: {
-    include: ['lib/**/*.test.ts', 'scripts/**/*.test.ts', 'app/**/*.test.ts', 'eval/**/*.test.ts'],
+    include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'scripts/**/*.test.ts', 'app/**/*.test.ts', 'eval/**/*.test.ts'],
     environment: 'node',
     testTimeout: 20_000,
     // A throwaway PostgreSQL server for the store contract tests (lib/traces/store-contract.test.ts).

@@ -118,6 +118,16 @@ export const envSchema = z.object({
   CHAT_RATE_LIMIT_PER_MINUTE: nonNegativeInt('CHAT_RATE_LIMIT_PER_MINUTE').default(20),
   /** Chat requests a client may make in a burst before the per-minute rate applies. */
   CHAT_RATE_LIMIT_BURST: positiveInt('CHAT_RATE_LIMIT_BURST').default(10),
+  /** Help page requests (/help/…) per minute per client, sustained; 0 turns the limit off. */
+  HELP_RATE_LIMIT_PER_MINUTE: nonNegativeInt('HELP_RATE_LIMIT_PER_MINUTE').default(120),
+  /** Help page requests a client may make at once before the per-minute rate applies. */
+  HELP_RATE_LIMIT_BURST: positiveInt('HELP_RATE_LIMIT_BURST').default(30),
+  /**
+   * How long (ms) a help page request over its client's limit is held, waiting for its turn,
+   * before it is refused (429); a refusal comes only after this wait (lib/rate-limit/wait.ts).
+   * 0: refused at once.
+   */
+  HELP_RATE_LIMIT_WAIT_MS: nonNegativeInt('HELP_RATE_LIMIT_WAIT_MS').default(5000),
   /**
    * How many reverse proxies in front of the app append to X-Forwarded-For (0: none).
    * 0: the client is the address of the TCP connection and X-Forwarded-For is ignored (a

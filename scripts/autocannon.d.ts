@@ -26,7 +26,7 @@ declare module 'autocannon' {
     amount?: number;
     duration?: number;
     timeout?: number;
-    requests?: { method?: string; headers?: Record<string, string>; body?: string; setupRequest?: (request: Record<string, unknown>) => Record<string, unknown> }[];
+    requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string; setupRequest?: (request: Record<string, unknown>) => Record<string, unknown> }[];
     verifyBody?: (body: string) => boolean;
   }
   function autocannon(options: Options): Promise<Result>;

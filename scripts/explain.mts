@@ -121,6 +121,7 @@ async function main(argv: string[]): Promise<number> {
     b: numberOption('b', values.b),
   };
   const kbPath = values.kb ?? path.join(import.meta.dirname, '..', 'content');
+  const started = performance.now();
   const kb = loadKnowledgeBase(kbPath);
   const synonymsFile = values['with-synonyms'];
   const synonyms = synonymsFile === undefined ? kb.synonyms : readSynonyms(synonymsFile);
@@ -132,7 +133,17 @@ async function main(argv: string[]): Promise<number> {
 
   if (values.stats) {
     const health = budgetHealth(index);
-    console.log(values.json ? JSON.stringify(health, null, 2) : formatHealth(health));
+    console.log(values.json ? JSON.stringify(health, null, 2) : `loaded ${kbPath}: ${loadSummary(kb, index, performance.now() - started)}\n\n${formatHealth(health)}`);
+    return 0;
+  }
+
+  if (values.section !== undefined) {
+    const section = formatSection(index, values.section);
+    if (section === undefined) {
+      console.error(`explain: no section ${values.section} in ${kbPath} (--json lists the ids)`);
+      return 1;
+    }
+    console.log(section);
     return 0;
   }
 

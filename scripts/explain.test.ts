@@ -56,6 +56,15 @@ describe('explain CLI', () => {
     expect(lines.map((e) => e.query.question)).toEqual(['refund?', 'that one?']);
   });
 
+  it('prints a whole section with --section ID, and exits 1 for an id the KB does not have', () => {
+    const { code, stdout } = explain('--kb', kb, '--section', 'refunds.md#live-streaming');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Live streaming\nrefunds\.md#live-streaming {2}\(refunds\.md:\d+\)\n\n--- \d+ tokens ---\n/);
+    const missing = explain('--kb', kb, '--section', 'refunds.md#no-such-section');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('no section refunds.md#no-such-section');
+  });
+
   it('prints budget health with --stats', () => {
     const { code, stdout } = explain('--kb', kb, '--stats', '--json');
     expect(code).toBe(0);

@@ -20,7 +20,7 @@ describe('createRateLimiter, in memory', () => {
   it('allows a burst, then refuses with Retry-After until the burst window ends', async () => {
     const limiter = createRateLimiter({ perMinute: 6, burst: 3 }); // burst window: 3 × 60 / 6 = 30 s
     expect(await allowed(limiter, 'ip-a', 3)).toEqual([true, true, true]);
-    expect(await limiter.take('ip-a')).toEqual({ allowed: false, remaining: 0, retryAfterSeconds: 30 });
+    expect(await limiter.take('ip-a')).toEqual({ allowed: false, remaining: 0, retryAfterSeconds: 30, retryAfterMs: 30_000 });
     vi.advanceTimersByTime(29_000);
     expect((await limiter.take('ip-a')).allowed).toBe(false);
     vi.advanceTimersByTime(1_000);
@@ -32,12 +32,12 @@ describe('createRateLimiter, in memory', () => {
     expect(await allowed(limiter, 'ip-a', 3)).toEqual([true, true, true]);
     vi.advanceTimersByTime(45_000); // the burst window is over, the minute is not
     expect((await limiter.take('ip-a')).allowed).toBe(true);
-    expect(await limiter.take('ip-a')).toEqual({ allowed: false, remaining: 0, retryAfterSeconds: 15 }); // the minute's window
+    expect(await limiter.take('ip-a')).toEqual({ allowed: false, remaining: 0, retryAfterSeconds: 15, retryAfterMs: 15_000 }); // the minute's window
   });
 
   it('keeps clients apart and reports what is left', async () => {
     const limiter = createRateLimiter({ perMinute: 20, burst: 10 });
-    expect(await limiter.take('a')).toEqual({ allowed: true, remaining: 9, retryAfterSeconds: 0 });
+    expect(await limiter.take('a')).toEqual({ allowed: true, remaining: 9, retryAfterSeconds: 0, retryAfterMs: 0 });
     expect((await limiter.take('b')).remaining).toBe(9);
   });
 

@@ -35,6 +35,8 @@ export interface RateLimitDecision {
   remaining: number;
   /** Seconds until the next request would be allowed (0 when allowed). */
   retryAfterSeconds: number;
+  /** The same in milliseconds, unrounded. */
+  retryAfterMs: number;
 }
 
 export interface RateLimiter {
@@ -42,6 +44,8 @@ export interface RateLimiter {
 }
 
 export interface RateLimitOptions {
+  /** What is limited, the prefix of the limiter's keys (default `chat`). */
+  name?: string;
   /** Sustained requests per minute per client; 0 disables the limit. */
   perMinute: number;
   /** Requests a client may make at once. */
@@ -59,10 +63,10 @@ interface Window {
 }
 
 /** The two windows for a setting: the burst window and the minute. */
-export function rateWindows(perMinute: number, burst: number): Window[] {
+export function rateWindows(perMinute: number, burst: number, name = 'chat'): Window[] {
   return [
-    { keyPrefix: 'chat-burst', points: burst, duration: Math.max(1, Math.ceil((burst * 60) / perMinute)) },
-    { keyPrefix: 'chat-minute', points: perMinute, duration: 60 },
+    { keyPrefix: `${name}-burst`, points: burst, duration: Math.max(1, Math.ceil((burst * 60) / perMinute)) },
+    { keyPrefix: `${name}-minute`, points: perMinute, duration: 60 },
   ];
 }
 
@@ -80,25 +84,26 @@ function windowLimiter(window: Window, options: RateLimitOptions): RateLimiterAb
   return new RLWrapperTimeouts({ limiter: shared, timeoutMs: options.storeTimeoutMs ?? 500, insuranceLimiter: memory });
 }
 
-const UNLIMITED: RateLimiter = { take: async () => ({ allowed: true, remaining: Infinity, retryAfterSeconds: 0 }) };
+const UNLIMITED: RateLimiter = { take: async () => ({ allowed: true, remaining: Infinity, retryAfterSeconds: 0, retryAfterMs: 0 }) };
 
 export function createRateLimiter(options: RateLimitOptions): RateLimiter {
   const { perMinute, burst } = options;
   if (perMinute === 0) return UNLIMITED;
   if (!(perMinute > 0) || !(burst >= 1)) throw new Error(`rate limit needs perMinute ≥ 0 and burst ≥ 1 (got ${perMinute}, ${burst})`);
-  const union = new RateLimiterUnion(...rateWindows(perMinute, burst).map((w) => windowLimiter(w, options)));
+  const union = new RateLimiterUnion(...rateWindows(perMinute, burst, options.name).map((w) => windowLimiter(w, options)));
   return {
     async take(key) {
       await options.postgres?.ready().catch(() => {});
       try {
         const results = (await union.consume(key)) as Record<string, RateLimiterRes>;
-        return { allowed: true, remaining: Math.min(...Object.values(results).map((r) => r.remainingPoints)), retryAfterSeconds: 0 };
+        return { allowed: true, remaining: Math.min(...Object.values(results).map((r) => r.remainingPoints)), retryAfterSeconds: 0, retryAfterMs: 0 };
       } catch (refusal) {
         const results = Object.values(refusal as Record<string, RateLimiterRes | Error>);
         const waits = results.filter((r): r is RateLimiterRes => r instanceof RateLimiterRes).map((r) => r.msBeforeNext);
         // Only errors (no insurance could answer): let the request through rather than refuse everyone.
-        if (waits.length === 0) return { allowed: true, remaining: 0, retryAfterSeconds: 0 };
-        return { allowed: false, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil(Math.max(...waits) / 1000)) };
+        if (waits.length === 0) return { allowed: true, remaining: 0, retryAfterSeconds: 0, retryAfterMs: 0 };
+        const ms = Math.max(...waits);
+        return { allowed: false, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil(ms / 1000)), retryAfterMs: ms };
       }
     },
   };

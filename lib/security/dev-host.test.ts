@@ -35,14 +35,14 @@ describe('the Host check of next dev (DNS rebinding)', () => {
     const request = (host: string) => new NextRequest(`http://${host}/debug`, { headers: { host } });
     vi.stubEnv('NODE_ENV', 'development');
     vi.stubEnv('ADMIN_TOKEN', '');
-    expect(proxy(request('rebound.evil.example:3000')).status).toBe(403);
-    expect(proxy(request('127.0.0.1:3000')).status).toBe(200);
+    expect((await proxy(request('rebound.evil.example:3000'))).status).toBe(403);
+    expect((await proxy(request('127.0.0.1:3000'))).status).toBe(200);
     vi.stubEnv('DEV_ALLOWED_HOSTS', 'rebound.evil.example');
     forgetServerSettings();
-    expect(proxy(request('rebound.evil.example:3000')).status).toBe(200);
+    expect((await proxy(request('rebound.evil.example:3000'))).status).toBe(200);
     vi.stubEnv('NODE_ENV', 'production');
     vi.stubEnv('DEV_ALLOWED_HOSTS', '');
     forgetServerSettings();
-    expect(proxy(request('support.example.com')).status).toBe(401); // locked: no ADMIN_TOKEN in production
+    expect((await proxy(request('support.example.com'))).status).toBe(401); // locked: no ADMIN_TOKEN in production
   });
 });

@@ -1,5 +1,6 @@
 import { createAdminThrottle } from '../admin/auth';
 import type { FailureThrottle } from '../admin/throttle';
+import { createRateLimiter, type RateLimiter } from '../rate-limit/index';
 import type { Env } from '../env';
 import type { ServerApp } from './app';
 import { serverSettings, type ServerPaths } from './paths';
@@ -11,6 +12,7 @@ import { serverSettings, type ServerPaths } from './paths';
  *
  * - `settings`: the validated environment and the resolved paths (paths.ts), once;
  * - `adminThrottle`: failed admin tokens, counted by the proxy and the sign-in routes alike;
+ * - `helpLimiter`: the help pages' per-client limit, kept by the proxy (lib/help/gate.ts);
  * - `app`: the composition root (app.ts `serverApp()`): store, KB holder, limiter, models, visitor secret;
  * - `hooks`: process-wide hooks installed once (receive timeouts, peer addresses).
  * Nothing else in the app keeps state on globalThis. This module imports nothing heavy: the
@@ -19,6 +21,7 @@ import { serverSettings, type ServerPaths } from './paths';
 export interface Registry {
   settings?: { env: Env; paths: ServerPaths };
   adminThrottle?: FailureThrottle;
+  helpLimiter?: RateLimiter;
   app?: ServerApp;
   hooks: Set<string>;
 }
@@ -45,6 +48,13 @@ export function serverSettingsOnce(): { env: Env; paths: ServerPaths } {
 export function adminThrottle(): FailureThrottle {
   registry.adminThrottle ??= createAdminThrottle(serverEnv());
   return registry.adminThrottle;
+}
+
+/** The help pages' per-client limit (HELP_RATE_LIMIT_*), counted in this process's memory: it protects this process's CPU. */
+export function helpLimiter(): RateLimiter {
+  const env = serverEnv();
+  registry.helpLimiter ??= createRateLimiter({ name: 'help', perMinute: env.HELP_RATE_LIMIT_PER_MINUTE, burst: env.HELP_RATE_LIMIT_BURST });
+  return registry.helpLimiter;
 }
 
 /** Runs `install` once per process under `name` (a hook on Node's diagnostics channels, say). */
