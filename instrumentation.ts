@@ -12,9 +12,9 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { prepareServer, startApp } = await import('./lib/server/startup');
+  const { prepareServer, startApp } = await import('@/lib/server/startup');
   prepareServer();
-  const { telemetryOptions, TRACER_NAME } = await import('./lib/telemetry/turn');
+  const { telemetryOptions, TRACER_NAME } = await import('@/lib/telemetry/turn');
   if (telemetryOptions().enabled) {
     const { registerOTel } = await import('@vercel/otel');
     registerOTel({ serviceName: TRACER_NAME });

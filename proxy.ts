@@ -1,12 +1,12 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { ADMIN_COOKIE, adminRefusal, adminSettings, checkAdminAccess, refusalMessage } from './lib/admin/auth';
-import { adminLoginPage } from './lib/admin/login-page';
-import { helpGate } from './lib/help/gate';
-import { clientKey } from './lib/rate-limit/client';
-import { hasMalformedEscape, malformedEscapeResponse } from './lib/security/malformed-url';
-import { devHostRefusal } from './lib/security/dev-host';
-import { createNonce, pageCsp } from './lib/security/headers.mjs';
-import { adminThrottle, serverEnv } from './lib/server/registry';
+import { ADMIN_COOKIE, adminRefusal, adminSettings, checkAdminAccess, refusalMessage } from '@/lib/admin/auth';
+import { adminLoginPage } from '@/lib/admin/login-page';
+import { helpGate } from '@/lib/help/gate';
+import { clientKey } from '@/lib/rate-limit/client';
+import { hasMalformedEscape, malformedEscapeResponse } from '@/lib/security/malformed-url';
+import { devHostRefusal } from '@/lib/security/dev-host';
+import { createNonce, pageCsp } from '@/lib/security/headers.mjs';
+import { adminThrottle, serverEnv } from '@/lib/server/registry';
 
 /**
  * Runs before every page and every /api/debug request.

@@ -12,7 +12,7 @@ import { STUB_REPLY } from './stub/reply.mjs';
  * The semantic stage at the model boundary: the production server with EMBEDDING_MODEL set,
  * its embeddings and its chat both served by the stub over real HTTP through the real
  * @ai-sdk/openai provider (POST /v1/embeddings: hashed bag-of-words vectors with hand-made
- * paraphrase groups, e2e/stub/embeddings.mjs). The paraphrase below shares no word with the
+ * paraphrase groups, lib/testing/stub-embeddings.mjs). The paraphrase below shares no word with the
  * section that answers it, and BM25 alone does not send that section.
  */
 

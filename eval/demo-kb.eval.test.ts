@@ -7,9 +7,9 @@
  * (`npx vitest run eval -u` accepts a deliberate change).
  */
 import { describe, expect, it } from 'vitest';
-import { selectContext, type Explanation } from '../lib/retrieval/index.ts';
-import { readGolden, runMethod, selectorMethod, summarize } from './evaluate.ts';
-import { DEMO_GOLDEN, demoKb } from './kbs.ts';
+import { selectContext, type Explanation } from '@/lib/retrieval/index';
+import { readGolden, runMethod, selectorMethod, summarize } from './evaluate';
+import { DEMO_GOLDEN, demoKb } from './kbs';
 
 const kb = demoKb();
 const questions = readGolden(DEMO_GOLDEN);

@@ -8,9 +8,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { plainBm25Method, readGolden, runMethod, selectorMethod, summarize } from './evaluate.ts';
-import { docsFolderKb, DOCS_KBS, PYTHON_GOLDEN } from './kbs.ts';
-import { peerMethods } from './peers.ts';
+import { plainBm25Method, readGolden, runMethod, selectorMethod, summarize } from './evaluate';
+import { docsFolderKb, DOCS_KBS, PYTHON_GOLDEN } from './kbs';
+import { peerMethods } from './peers';
 
 /** sha256 of each frozen question file, as committed in dc88ed6 (eval/README.md, "Question sets"). */
 const FROZEN: Record<string, string> = {

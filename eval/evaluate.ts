@@ -21,11 +21,11 @@
  * - tokens: mean tokens sent, as a share of the budget.
  */
 import { readFileSync } from 'node:fs';
-import { ASSISTANT_INSTRUCTIONS } from '../lib/ai/prompt.ts';
-import type { KnowledgeEmbeddings } from '../lib/knowledge/embeddings.ts';
-import { retrieveForTurn } from '../lib/knowledge/retrieve.ts';
-import { buildBm25Index, scoreInto, type RetrievalConfig, type RetrievalIndex, type Section } from '../lib/retrieval/index.ts';
-import { formatNumber, formatPercent } from '../lib/format.ts';
+import { ASSISTANT_INSTRUCTIONS } from '@/lib/ai/prompt';
+import type { KnowledgeEmbeddings } from '@/lib/knowledge/embeddings';
+import { retrieveForTurn } from '@/lib/knowledge/retrieve';
+import { buildBm25Index, scoreInto, type RetrievalConfig, type RetrievalIndex, type Section } from '@/lib/retrieval/index';
+import { formatNumber, formatPercent } from '@/lib/format';
 
 export const KINDS = ['paraphrase', 'typo', 'keywords', 'follow-up', 'vague', 'off-topic'] as const;
 export type Kind = (typeof KINDS)[number];

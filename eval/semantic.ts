@@ -11,10 +11,10 @@
  * server's cache format, lib/knowledge/embedding-cache.ts), so only the first run embeds.
  */
 import path from 'node:path';
-import { createEmbedder, type Embedder } from '../lib/ai/embeddings.ts';
-import { localEmbeddingModel } from '../lib/ai/local-embeddings.ts';
-import { LOCAL_EMBEDDING_MODELS } from '../lib/env.ts';
-import { readEmbeddingCache, textKey, writeEmbeddingCache } from '../lib/knowledge/embedding-cache.ts';
+import { createEmbedder, type Embedder } from '@/lib/ai/embeddings';
+import { localEmbeddingModel } from '@/lib/ai/local-embeddings';
+import { LOCAL_EMBEDDING_MODELS } from '@/lib/env';
+import { readEmbeddingCache, textKey, writeEmbeddingCache } from '@/lib/knowledge/embedding-cache';
 import {
   embeddingQueryText,
   embeddingText,
@@ -25,9 +25,9 @@ import {
   sectionVectors,
   type RetrievalIndex,
   type SectionVectors,
-} from '../lib/retrieval/index.ts';
-import { REPO_ROOT } from '../bench/corpus.ts';
-import { selectorMethod, type GoldenQuestion, type Method } from './evaluate.ts';
+} from '@/lib/retrieval/index';
+import { REPO_ROOT } from '@/bench/corpus';
+import { selectorMethod, type GoldenQuestion, type Method } from './evaluate';
 
 export const SEMANTIC_MODEL = LOCAL_EMBEDDING_MODELS[0];
 const CACHE_FILE = path.join(REPO_ROOT, 'node_modules/.cache/eval-embeddings.json');

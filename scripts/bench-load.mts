@@ -15,12 +15,12 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { loadCorpus } from '../bench/corpus.ts';
-import { question, readChatStream } from '../e2e/helpers.ts';
-import { startApp } from '../e2e/spawn.ts';
-import { loadKnowledge, loadKnowledgeAsync } from '../lib/knowledge/load.ts';
-import { TokenCounter, type BuiltDocument } from '../lib/retrieval/index.ts';
-import { parseCommandLine, type Cli } from './cli.ts';
+import { loadCorpus } from '@/bench/corpus';
+import { question, readChatStream } from '@/e2e/helpers';
+import { startApp } from '@/e2e/spawn';
+import { loadKnowledge, loadKnowledgeAsync } from '@/lib/knowledge/load';
+import { TokenCounter, type BuiltDocument } from '@/lib/retrieval/index';
+import { parseCommandLine, type Cli } from './cli';
 
 const cli: Cli = {
   name: 'bench:load',

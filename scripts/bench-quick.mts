@@ -7,15 +7,15 @@
  *   npm run bench:quick -- --against wordVariants=false   also the same selections with one setting changed,
  *                                                         alternating in this run, and the ratio of the medians
  */
-import { buildOurIndex } from '../bench/contenders.ts';
-import { demoKbSources, DEMO_KB_DIR } from '../bench/corpus.ts';
-import { measureLatency } from '../bench/measure.ts';
-import { demoBenchQuestions } from '../bench/questions.ts';
-import { formatNumber } from '../lib/format.ts';
-import { createRetrievalIndex, retrievalConfig, select, selectContext, type RetrievalIndex } from '../lib/retrieval/index.ts';
+import { buildOurIndex } from '@/bench/contenders';
+import { demoKbSources, DEMO_KB_DIR } from '@/bench/corpus';
+import { measureLatency } from '@/bench/measure';
+import { demoBenchQuestions } from '@/bench/questions';
+import { formatNumber } from '@/lib/format';
+import { createRetrievalIndex, retrievalConfig, select, selectContext, type RetrievalIndex } from '@/lib/retrieval/index';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseCommandLine, usageExit, type Cli } from './cli.ts';
+import { parseCommandLine, usageExit, type Cli } from './cli';
 
 const cli: Cli = {
   name: 'bench:quick',
@@ -70,8 +70,14 @@ if (values.against) {
   const ours: number[] = [];
   const theirs: number[] = [];
   for (let round = 0; round < 6; round++) {
-    if (round % 2) ours.push(p50(index)), theirs.push(p50(other));
-    else theirs.push(p50(other)), ours.push(p50(index));
+    // Alternate which goes first, so neither always runs on a warmer machine.
+    if (round % 2) {
+      ours.push(p50(index));
+      theirs.push(p50(other));
+    } else {
+      theirs.push(p50(other));
+      ours.push(p50(index));
+    }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
   console.log(

@@ -6,11 +6,11 @@
  * instance starts when the database is unreachable or newer than this release.
  * DATABASE_URL set: PostgreSQL; unset: the SQLite file at TRACE_DB_PATH.
  */
-import { EnvError } from '../lib/env.ts';
-import { serverSettings } from '../lib/server/paths.ts';
-import { createPostgresPool, databaseLabel, migratePostgres, POSTGRES_MIGRATIONS } from '../lib/traces/postgres.ts';
-import { MIGRATIONS, openTraceDatabase } from '../lib/traces/sqlite.ts';
-import { parseCommandLine, type Cli } from './cli.ts';
+import { EnvError } from '@/lib/env';
+import { serverSettings } from '@/lib/server/paths';
+import { createPostgresPool, databaseLabel, migratePostgres, POSTGRES_MIGRATIONS } from '@/lib/traces/postgres';
+import { MIGRATIONS, openTraceDatabase } from '@/lib/traces/sqlite';
+import { parseCommandLine, type Cli } from './cli';
 
 const cli: Cli = {
   name: 'db:migrate',

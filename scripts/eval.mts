@@ -29,7 +29,7 @@ import {
   type Method,
   type Outcome,
   type Summary,
-} from '../eval/evaluate.ts';
+} from '@/eval/evaluate';
 import {
   checkGoldIds,
   debianFaqKb,
@@ -42,12 +42,12 @@ import {
   pythonFaqKb,
   PYTHON_GOLDEN,
   type EvalKb,
-} from '../eval/kbs.ts';
-import { PEERS, peerMethods } from '../eval/peers.ts';
-import { semanticCost, semanticSelectorMethod, SEMANTIC_MODEL } from '../eval/semantic.ts';
-import { formatNumber, formatPercent } from '../lib/format.ts';
-import { analyze, retrievalConfig, SEMANTIC_DEFAULTS as EMBEDDING_DEFAULTS, type RetrievalConfigInput } from '../lib/retrieval/index.ts';
-import { parseCommandLine, usageExit, type Cli } from './cli.ts';
+} from '@/eval/kbs';
+import { PEERS, peerMethods } from '@/eval/peers';
+import { semanticCost, semanticSelectorMethod, SEMANTIC_MODEL } from '@/eval/semantic';
+import { formatNumber, formatPercent } from '@/lib/format';
+import { analyze, retrievalConfig, SEMANTIC_DEFAULTS as EMBEDDING_DEFAULTS, type RetrievalConfigInput } from '@/lib/retrieval/index';
+import { parseCommandLine, usageExit, type Cli } from './cli';
 
 const cli: Cli = {
   name: 'eval',

@@ -5,7 +5,7 @@
  *
  * See `usage` below, or the README's "Explain CLI" section.
  */
-import { formatIssues } from '../lib/format.ts';
+import { formatIssues } from '@/lib/format';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -19,17 +19,17 @@ import {
   parseSynonyms,
   RetrievalConfigError,
   type RetrievalConfigInput,
+  type RetrievalIndex,
   type SynonymGroup,
-} from '../lib/retrieval/index.ts';
-import { loadSummary } from '../lib/knowledge/load.ts';
-import { createEmbedder, embeddingModelFromEnv } from '../lib/ai/embeddings.ts';
-import { retrieveForTurn, turnKnowledgeOf, type TurnKnowledge } from '../lib/knowledge/retrieve.ts';
-import { EnvError, parseEnv } from '../lib/env.ts';
-import { kbCacheFile } from '../lib/knowledge/disk-cache.ts';
-import { embeddingCacheFile } from '../lib/knowledge/embedding-cache.ts';
-import { SectionEmbedder, type KnowledgeEmbeddings } from '../lib/knowledge/embeddings.ts';
-import type { RetrievalIndex } from '../lib/retrieval/index.ts';
-import { parseCommandLine, usageExit, UsageError, type Cli } from './cli.ts';
+} from '@/lib/retrieval/index';
+import { loadSummary } from '@/lib/knowledge/load';
+import { createEmbedder, embeddingModelFromEnv } from '@/lib/ai/embeddings';
+import { retrieveForTurn, turnKnowledgeOf, type TurnKnowledge } from '@/lib/knowledge/retrieve';
+import { EnvError, parseEnv } from '@/lib/env';
+import { kbCacheFile } from '@/lib/knowledge/disk-cache';
+import { embeddingCacheFile } from '@/lib/knowledge/embedding-cache';
+import { SectionEmbedder, type KnowledgeEmbeddings } from '@/lib/knowledge/embeddings';
+import { parseCommandLine, usageExit, UsageError, type Cli } from './cli';
 
 const usage = `usage: npm run explain -- [options] "question"
 

@@ -12,12 +12,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { formatIssues } from '../lib/format.ts';
-import { formatImpact, kbImpact, type ImpactQuestion } from '../lib/kb-impact/impact.ts';
-import { turnKnowledgeOf, type TurnKnowledge } from '../lib/knowledge/retrieve.ts';
-import { KnowledgeBaseError, loadKnowledgeBase, RetrievalConfigError } from '../lib/retrieval/index.ts';
-import { SqliteTraceStore } from '../lib/traces/sqlite.ts';
-import { parseCommandLine, usageExit, UsageError, type Cli } from './cli.ts';
+import { formatIssues } from '@/lib/format';
+import { formatImpact, kbImpact, type ImpactQuestion } from '@/lib/kb-impact/impact';
+import { turnKnowledgeOf, type TurnKnowledge } from '@/lib/knowledge/retrieve';
+import { KnowledgeBaseError, loadKnowledgeBase, RetrievalConfigError } from '@/lib/retrieval/index';
+import { SqliteTraceStore } from '@/lib/traces/sqlite';
+import { parseCommandLine, usageExit, UsageError, type Cli } from './cli';
 
 const usage = `usage: npm run kb:impact -- --base <git ref or folder> [options]
 

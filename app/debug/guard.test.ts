@@ -1,13 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createSessionValue } from '../../lib/admin/auth';
-import { FaultPanel } from '../../components/debug/inspector-page';
-import { parseEnv } from '../../lib/env';
-import type { ServerApp } from '../../lib/server/app';
-import { useTestRegistry } from '../../lib/testing/registry';
-import { SqliteTraceStore } from '../../lib/traces/sqlite';
-import type { ServerStore } from '../../lib/traces/types';
+import { createSessionValue } from '@/lib/admin/auth';
+import { FaultPanel } from '@/components/debug/inspector-page';
+import { parseEnv } from '@/lib/env';
+import type { ServerApp } from '@/lib/server/app';
+import { fillTestRegistry } from '@/lib/testing/registry';
+import { SqliteTraceStore } from '@/lib/traces/sqlite';
+import type { ServerStore } from '@/lib/traces/types';
 
 /**
  * Every inspector page and API checks access itself (issue 11, finding 1), proven without
@@ -44,7 +44,7 @@ vi.mock('@/lib/debug/data', () => {
     knowledgeOrFault: read('knowledgeOrFault'),
   };
 });
-const registry = useTestRegistry(parseEnv({ ADMIN_TOKEN: TOKEN }), {
+const registry = fillTestRegistry(parseEnv({ ADMIN_TOKEN: TOKEN }), {
   store: () => serverStore() as ServerStore,
   knowledge: {
     get: () => {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadKnowledge, type Knowledge } from '../../lib/knowledge/load';
+import { loadKnowledge, type Knowledge } from '@/lib/knowledge/load';
 import { MessageText } from '../chat/message-text';
 import { helpArticle, markdownElements } from './help-article';
 

@@ -2,13 +2,13 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseEnv } from '../env';
 import { KnowledgeUnavailableError } from '../knowledge/holder';
 import { databaseFault, faultMessage, faultSafe, inspectorFault, InspectorFaultError, knowledgeFault, withoutCredentials } from './faults';
-import { useTestRegistry } from '../testing/registry';
+import { fillTestRegistry } from '../testing/registry';
 import type { ServerStore } from '../traces/types';
 
 const probe = vi.hoisted(() => ({ ready: async (): Promise<void> => {} }));
 vi.mock('server-only', () => ({}));
 
-useTestRegistry(parseEnv({ TRACE_DB_PATH: 'data/traces.db' }), { store: () => ({ ready: () => probe.ready() }) as unknown as ServerStore });
+fillTestRegistry(parseEnv({ TRACE_DB_PATH: 'data/traces.db' }), { store: () => ({ ready: () => probe.ready() }) as unknown as ServerStore });
 
 const refused = () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432'));
 

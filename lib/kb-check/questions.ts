@@ -1,7 +1,5 @@
-import { analyze, contentWords } from '../retrieval/index';
-import type { RetrievalIndex } from '../retrieval/index';
-import { selectContext } from '../retrieval/index';
-import type { Section, SynonymGroup } from '../retrieval/index';
+import { analyze, contentWords, selectContext } from '../retrieval/index';
+import type { RetrievalIndex, Section, SynonymGroup } from '../retrieval/index';
 import { policyWords } from './rules';
 import type { QuestionResult } from './types';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { demoKnowledge } from '../../app/api/chat/testing';
+import { demoKnowledge } from '@/app/api/chat/testing';
 import * as bm25 from '../retrieval/rank/bm25';
 import { explain, select } from '../retrieval/index';
 import { testEmbedder } from '../testing/embeddings';

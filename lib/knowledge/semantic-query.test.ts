@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { demoKnowledge } from '../../app/api/chat/testing';
+import { demoKnowledge } from '@/app/api/chat/testing';
 import { SectionEmbedder } from './embeddings';
 import type { Knowledge } from './load';
 import { explain, lexicalConfidence, select } from '../retrieval/index';

@@ -8,7 +8,7 @@ import { resolvePaths } from '../server/paths';
  * Call it before the code under test first asks the registry; `resetThrottle` gives each test
  * a fresh throttle on failed admin tokens.
  */
-export function useTestRegistry(env: Env, app?: Partial<ServerApp>): { resetThrottle(): void } {
+export function fillTestRegistry(env: Env, app?: Partial<ServerApp>): { resetThrottle(): void } {
   const holder = globalThis as typeof globalThis & { __supportChat?: { settings?: unknown; app?: unknown; adminThrottle?: unknown; hooks: Set<string> } };
   const registry = (holder.__supportChat ??= { hooks: new Set() });
   registry.settings = { env, paths: resolvePaths(env) };

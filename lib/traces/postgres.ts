@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { AdminSessionStore } from './types';
+import type { AdminSessionStore, TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
 import { compactTurn, textHash, type KbVersion, type PromptFrame } from './compact';
 import { SqlInspector, tsQuery, type InspectorStore } from './inspector';
 import {
@@ -19,7 +19,6 @@ import {
   type TurnRow,
 } from './rows';
 import { LOOP_POSTGRES_MIGRATION, setFeedbackParams, setFeedbackSql } from './loop-sql';
-import type { TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
 
 /**
  * Turn traces in PostgreSQL (node-postgres, one pool per process), for several app

@@ -1,7 +1,7 @@
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { AdminSessionStore } from './types';
+import type { AdminSessionStore, TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
 import { storagePathProblem } from '../storage-path';
 import { compactTurn, textHash, type KbVersion, type PromptFrame } from './compact';
 import { ftsQuery, SqlInspector, type InspectorStore } from './inspector';
@@ -22,7 +22,6 @@ import {
   type TurnRow,
 } from './rows';
 import { LOOP_SQLITE_MIGRATION, setFeedbackParams, setFeedbackSql } from './loop-sql';
-import type { TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
 
 /**
  * Turn traces in SQLite (better-sqlite3, WAL). What is stored of a turn's explanation and

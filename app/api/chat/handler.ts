@@ -1,17 +1,17 @@
-import type { ChatModel } from '../../../lib/ai/providers';
-import type { Env } from '../../../lib/env';
-import { bodyFailureResponse, jsonError } from '../../../lib/http';
-import type { Knowledge } from '../../../lib/knowledge/load';
-import { retrieveForTurn } from '../../../lib/knowledge/retrieve';
-import type { RateLimiter } from '../../../lib/rate-limit/index';
-import type { ConversationStore, TraceStore } from '../../../lib/traces/types';
-import { createRateGuard } from '../../../lib/chat/rate-guard';
-import { recordTurnStart } from '../../../lib/chat/record-turn';
-import type { TurnRecorder } from '../../../lib/chat/recorder';
-import { streamReply } from '../../../lib/chat/stream-reply';
-import { customerMessagesOf } from '../../../lib/chat/turn';
-import { visitorConversation } from '../../../lib/chat/visitor-conversation';
-import { startTurnTelemetry } from '../../../lib/telemetry/turn';
+import type { ChatModel } from '@/lib/ai/providers';
+import type { Env } from '@/lib/env';
+import { bodyFailureResponse, jsonError } from '@/lib/http';
+import type { Knowledge } from '@/lib/knowledge/load';
+import { retrieveForTurn } from '@/lib/knowledge/retrieve';
+import type { RateLimiter } from '@/lib/rate-limit/index';
+import type { ConversationStore, TraceStore } from '@/lib/traces/types';
+import { createRateGuard } from '@/lib/chat/rate-guard';
+import { recordTurnStart } from '@/lib/chat/record-turn';
+import type { TurnRecorder } from '@/lib/chat/recorder';
+import { streamReply } from '@/lib/chat/stream-reply';
+import { customerMessagesOf } from '@/lib/chat/turn';
+import { visitorConversation } from '@/lib/chat/visitor-conversation';
+import { startTurnTelemetry } from '@/lib/telemetry/turn';
 import { parseChatRequest } from './schema';
 
 /**

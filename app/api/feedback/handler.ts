@@ -1,7 +1,7 @@
-import { visitorOf } from '../../../lib/chat/visitor';
-import { formatIssues } from '../../../lib/format';
-import { bodyFailureResponse, json, jsonError, readJsonBody } from '../../../lib/http';
-import type { FeedbackStore, TraceStore } from '../../../lib/traces/types';
+import { visitorOf } from '@/lib/chat/visitor';
+import { formatIssues } from '@/lib/format';
+import { bodyFailureResponse, json, jsonError, readJsonBody } from '@/lib/http';
+import type { FeedbackStore, TraceStore } from '@/lib/traces/types';
 import { feedbackSchema } from './schema';
 
 export interface FeedbackDependencies {

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { parseEnv } from '../../../lib/env';
-import { useTestRegistry } from '../../../lib/testing/registry';
-import type { ServerStore } from '../../../lib/traces/types';
+import { parseEnv } from '@/lib/env';
+import { fillTestRegistry } from '@/lib/testing/registry';
+import type { ServerStore } from '@/lib/traces/types';
 
 /**
  * The sign-in page's `?error=` is looked up as a key, never as a property (issue 21):
@@ -11,7 +11,7 @@ import type { ServerStore } from '../../../lib/traces/types';
 
 vi.mock('server-only', () => ({}));
 vi.mock('next/headers', () => ({ headers: async () => new Headers({ 'x-support-chat-peer': '203.0.113.9' }), cookies: async () => ({ get: () => undefined }) }));
-const registry = useTestRegistry(parseEnv({ ADMIN_TOKEN: 'sign-in-test-token-0123456789' }), {
+const registry = fillTestRegistry(parseEnv({ ADMIN_TOKEN: 'sign-in-test-token-0123456789' }), {
   store: () => ({ sessionGeneration: async () => 0 }) as unknown as ServerStore,
 });
 

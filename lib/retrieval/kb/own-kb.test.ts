@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkKnowledgeBase } from '../../kb-check/check';
 import { writeFolder } from '../../testing/folders';

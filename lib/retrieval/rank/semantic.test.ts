@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { demoKnowledge } from '../../../app/api/chat/testing';
-import { stubEmbedding } from '../../../e2e/stub/embeddings.mjs';
+import { demoKnowledge } from '@/app/api/chat/testing';
+import { stubEmbedding } from '../../testing/stub-embeddings.mjs';
 import { explain } from '../explain/explain';
 import { SEMANTIC_DEFAULTS, type SectionVectors, type SemanticQuery, type SemanticSettings, embeddingText, sectionVectors, semanticRanking } from './semantic';
 import type { RetrievalIndex } from '../select/build-index';
 import { lexicalConfidence } from '../select/score';
 import { select } from '../select/select';
 
-/** The stub model's vectors (e2e/stub/embeddings.mjs) for the pool, some left out with `missing`. */
+/** The stub model's vectors (lib/testing/stub-embeddings.mjs) for the pool, some left out with `missing`. */
 function stubVectors(index: RetrievalIndex, missing: (doc: number) => boolean = () => false): SectionVectors {
   return sectionVectors('stub-embed', index.pool.map((s, doc) => (missing(doc) ? undefined : Float32Array.from(stubEmbedding(embeddingText(s))))));
 }

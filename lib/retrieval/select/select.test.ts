@@ -44,7 +44,6 @@ const sections = sectionsFromSources(sources);
 const synonyms = parseSynonyms('synonyms.json', JSON.stringify({ groups: [['price', 'cost', 'cheap', 'pricing'], ['live', 'broadcast']] }));
 const kb = { sections, synonyms };
 const pinnedTokens = sections.filter((s) => s.pinned).reduce((n, s) => n + s.tokens, 0);
-const tokensOf = (id: string) => sections.find((s) => s.id === id)!.tokens;
 
 function select(messages: string[], config: RetrievalConfigInput = {}): Explanation {
   return selectContext(createRetrievalIndex(kb, { budget: 1000, floor: 150, ...config }), messages);
