@@ -3,7 +3,7 @@ import { ChatWidget } from '@/components/chat/chat-widget';
 import { OpenChatButton } from '@/components/chat/open-chat-button';
 import { chatMode } from '@/lib/ai/providers';
 import { serverEnv } from '@/lib/server/registry';
-import { serverApp } from '@/lib/server/app';
+import { serverApp } from '@/lib/server/server-app';
 import { defaultIdentity, type AssistantIdentity, type Section } from '@/lib/retrieval/index';
 
 // The widget is told at request time whether a model is connected (OPENAI_API_KEY), and

@@ -7,7 +7,7 @@ import { parseEnv } from '@/lib/env';
 import type { ServerApp } from '@/lib/server/app';
 import { fillTestRegistry } from '@/lib/testing/registry';
 import { SqliteTraceStore } from '@/lib/traces/sqlite';
-import type { ServerStore } from '@/lib/traces/types';
+import type { ServerStore } from '@/lib/traces/store';
 
 /**
  * Every inspector page and API checks access itself (issue 11, finding 1), proven without

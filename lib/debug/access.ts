@@ -4,7 +4,7 @@ import { notFound } from 'next/navigation';
 import { ADMIN_COOKIE, adminRefusal, adminSettings, checkAdminAccess, verifySessionValue, type AdminAccess } from '../admin/auth';
 import { clientKey } from '../rate-limit/client';
 import { adminThrottle, serverEnv } from '../server/registry';
-import { serverApp } from '../server/app';
+import { serverApp } from '../server/server-app';
 import { databaseFault, faultResponse, InspectorFaultError, type InspectorFault } from './faults';
 
 /**

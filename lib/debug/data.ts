@@ -4,7 +4,7 @@ import type { Knowledge } from '../knowledge/load';
 import { retrieveForTurn } from '../knowledge/retrieve';
 import type { KnowledgeHealth } from '../knowledge/holder';
 import { analyze, budgetHealth, contentWords, headingPath, unembeddedCount, type Explanation } from '../retrieval/index';
-import { serverApp } from '../server/app';
+import { serverApp } from '../server/server-app';
 import type { RetentionStatus } from '../traces/retention';
 import type { InspectorStore, SectionTraffic } from '../traces/inspector';
 import type { TurnTrace } from '../traces/types';

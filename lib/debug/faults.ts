@@ -2,7 +2,7 @@ import 'server-only';
 import type { Env } from '../env';
 import { jsonError } from '../http';
 import { serverEnv } from '../server/registry';
-import { serverApp } from '../server/app';
+import { serverApp } from '../server/server-app';
 import { databaseLabel } from '../traces/postgres';
 
 /**

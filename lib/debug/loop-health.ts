@@ -1,7 +1,7 @@
 import 'server-only';
 import type { ReloadImpact } from '../kb-impact/reload-impact';
 import type { Knowledge } from '../knowledge/load';
-import { serverApp } from '../server/app';
+import { serverApp } from '../server/server-app';
 import { analyze, headingPath } from '../retrieval/index';
 import type { FeedbackDay } from '../traces/inspector';
 import { ANALYZER, getInspector, kbVocabulary } from './data';

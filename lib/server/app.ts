@@ -11,9 +11,8 @@ import { createPostgresPool, databaseLabel, PostgresTraceStore } from '../traces
 import { startRetention, type RetentionJob } from '../traces/retention';
 import { openTraceDatabase, SqliteTraceStore } from '../traces/sqlite';
 import { startPendingSweep } from '../traces/stale';
-import type { ServerStore } from '../traces/types';
+import type { ServerStore } from '../traces/store';
 import type { ServerPaths } from './paths';
-import { serverRegistry, serverSettingsOnce } from './registry';
 
 /**
  * The composition root: the long-lived parts of one server process, built from the validated
@@ -93,16 +92,6 @@ export function createServerApp(env: Env, paths: ServerPaths, log: AppLog = cons
     reloadImpact,
     retention: () => retention,
   };
-}
-
-/** The server's parts, built once per process on first use (instrumentation.ts does it at start): the registry keeps them. */
-export function serverApp(): ServerApp {
-  const registry = serverRegistry();
-  if (!registry.app) {
-    const { env, paths } = serverSettingsOnce();
-    registry.app = createServerApp(env, paths);
-  }
-  return registry.app;
 }
 
 /** The semantic stage's section embedder, when EMBEDDING_MODEL turns it on. */

@@ -3,7 +3,8 @@ import { ignoredSettings } from './ignored-settings';
 import { storagePathProblem } from '../storage-path';
 import { stampPeerAddresses } from '../rate-limit/peer';
 import { installOnce, serverEnv } from './registry';
-import { openStore, serverApp } from './app';
+import { openStore } from './app';
+import { serverApp } from './server-app';
 import { enforceReceiveTimeouts } from './timeouts';
 
 /**

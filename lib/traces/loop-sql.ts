@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ReplySource } from '../knowledge/sources';
-import type { ConversationTurn, DownVotedSection, FeedbackDay, Query, RecentQuestion } from './inspector';
+import type { ConversationTurn, DownVotedSection, FeedbackDay, Query, RecentQuestion } from './inspector-types';
 import type { NumberCheck, NumberMention, TurnFeedback, Vote } from './types';
 
 /**

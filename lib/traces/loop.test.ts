@@ -6,7 +6,8 @@ import { kbVersionOf } from './compact';
 import type { InspectorStore } from './inspector';
 import { createPostgresPool, PostgresTraceStore } from './postgres';
 import { SqliteTraceStore } from './sqlite';
-import type { ServerStore, TurnStart } from './types';
+import type { ServerStore } from './store';
+import type { TurnStart } from './types';
 
 /**
  * The support lead's loop as behaviour of the store interfaces (TraceStore + InspectorStore):

@@ -12,7 +12,8 @@ import { createPostgresPool, PostgresTraceStore } from './postgres';
 import { deleteExpiredTurns } from './retention';
 import { closeStaleTurns } from './stale';
 import { SqliteTraceStore } from './sqlite';
-import type { ServerStore, TurnStart, TurnStatus } from './types';
+import type { ServerStore } from './store';
+import type { TurnStart, TurnStatus } from './types';
 import { staleTurnReason } from './unrecorded';
 
 /**

@@ -1,7 +1,6 @@
 import type { ReplySource } from '../knowledge/sources';
 import type { Explanation } from '../retrieval/index';
 import type { KbVersion } from './compact';
-import type { InspectorStore } from './inspector';
 
 /**
  * Turn traces: one record per chat request, written when the turn starts and completed
@@ -165,9 +164,6 @@ export interface AdminSessionStore {
   /** Ends every session issued so far; returns the new generation. */
   endAllSessions(): Promise<number>;
 }
-
-/** Everything the server stores in one database: what each adapter implements (the inspector's reads included). */
-export type ServerStore = TraceStore & ConversationStore & FeedbackStore & AdminSessionStore & InspectorStore;
 
 /** The reply's number check (lib/chat/numbers.ts), as stored with the turn. */
 export type NumberKind = 'price' | 'percent' | 'duration' | 'amount';

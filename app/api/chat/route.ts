@@ -1,6 +1,6 @@
 import { devHostRefusal } from '@/lib/security/dev-host';
 import { serverEnv } from '@/lib/server/registry';
-import { serverApp } from '@/lib/server/app';
+import { serverApp } from '@/lib/server/server-app';
 import { createChatHandler } from './handler';
 
 export const runtime = 'nodejs';

@@ -1,4 +1,4 @@
-import { serverApp } from '@/lib/server/app';
+import { serverApp } from '@/lib/server/server-app';
 import { createFeedbackHandler } from './handler';
 
 export const runtime = 'nodejs';

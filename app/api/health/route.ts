@@ -1,5 +1,5 @@
 import { json, jsonError } from '@/lib/http';
-import { serverApp } from '@/lib/server/app';
+import { serverApp } from '@/lib/server/server-app';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { helpArticle } from '@/components/help/help-article';
-import { serverApp } from '@/lib/server/app';
+import { serverApp } from '@/lib/server/server-app';
 
 export const dynamic = 'force-dynamic';
 

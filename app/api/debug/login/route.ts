@@ -4,7 +4,7 @@ import { databaseFault, faultMessage, faultResponse } from '@/lib/debug/faults';
 import { bodyFailureResponse, json, jsonError, readTextBody, viaHttps } from '@/lib/http';
 import { clientKey } from '@/lib/rate-limit/client';
 import { adminThrottle, serverEnv } from '@/lib/server/registry';
-import { serverApp } from '@/lib/server/app';
+import { serverApp } from '@/lib/server/server-app';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -3,7 +3,7 @@ import { originProblem, signInUrl } from '@/lib/admin/origin';
 import { databaseFault, faultMessage } from '@/lib/debug/faults';
 import { jsonError } from '@/lib/http';
 import { adminAccess } from '@/lib/debug/access';
-import { serverApp } from '@/lib/server/app';
+import { serverApp } from '@/lib/server/server-app';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -2,7 +2,7 @@ import { notFound } from 'next/navigation';
 import { Card } from '@/components/debug/card';
 import { requireAdmin } from '@/lib/debug/access';
 import { formatNumber } from '@/lib/format';
-import { serverApp } from '@/lib/server/app';
+import { serverApp } from '@/lib/server/server-app';
 import { headingPath } from '@/lib/retrieval/index';
 import { inspectorPage } from '@/components/debug/inspector-page';
 
