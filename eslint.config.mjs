@@ -35,6 +35,7 @@ const config = [
   ...nextTypescript,
   ...importStyle(),
   {
+    files: ['**/*.{js,jsx,mjs,ts,tsx,mts,cts}'],
     rules: {
       // Unused names are a smell, except a deliberately ignored argument or rest sibling.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
