@@ -147,7 +147,7 @@ export const envSchema = z.object({
   /**
    * Embedding model id (e.g. text-embedding-3-small, nomic-embed-text), or
    * `local:universal-sentence-encoder` for the model that runs in this process (no server, no
-   * key: lib/ai/local-embeddings.ts). Set: the semantic stage is on (lib/retrieval/semantic.ts):
+   * key: lib/ai/local-embeddings.ts). Set: the semantic stage is on (lib/retrieval/rank/semantic.ts):
    * sections are embedded when the KB loads, each turn's query under EMBEDDING_TIMEOUT_MS, and
    * the two rankings fused with BM25's. Unset: BM25 alone.
    */

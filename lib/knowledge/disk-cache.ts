@@ -5,7 +5,7 @@ import { TokenCounter, type BuiltDocument } from '../retrieval/index';
 
 /**
  * The parsed KB on disk: every document's sections by path and content hash, and the token
- * counts by block hash — what the loader's in-memory caches hold (lib/retrieval/knowledge-base.ts).
+ * counts by block hash — what the loader's in-memory caches hold (lib/retrieval/kb/load.ts).
  * A process that starts on a KB it (or another instance with the same file) has seen
  * re-reads and hashes the files, and parses and tokenizes only those that changed.
  *

@@ -28,7 +28,7 @@ export interface Knowledge {
   summary: string;
   /** The assistant's instructions for this KB's identity (assistant.md), built once per load. */
   instructions: string;
-  /** The KB's pages by file: titles and URLs of a reply's sources (lib/retrieval/pages.ts). */
+  /** The KB's pages by file: titles and URLs of a reply's sources (lib/retrieval/kb/pages.ts). */
   pages: ReadonlyMap<string, KbPage>;
   /** The section embeddings of the semantic stage (embeddings.ts), when it is on. */
   embeddings?: KnowledgeEmbeddings;

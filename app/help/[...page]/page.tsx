@@ -6,7 +6,7 @@ import { serverApp } from '@/lib/server/server-app';
 export const dynamic = 'force-dynamic';
 
 /**
- * The demo site's help pages: a KB page whose URL (front matter `url:`, lib/retrieval/pages.ts)
+ * The demo site's help pages: a KB page whose URL (front matter `url:`, lib/retrieval/kb/pages.ts)
  * is a path under /help/ is shown here, so the sources under a reply link to a page that
  * exists. A KB published elsewhere gives absolute URLs and never reaches this route.
  *

@@ -3,7 +3,7 @@ import type { Section } from '../../retrieval/index';
 import type { Finding } from '../types';
 import type { Check } from './types';
 
-/** Sections too long to send whole, sent as parts (lib/retrieval/split.ts). */
+/** Sections too long to send whole, sent as parts (lib/retrieval/select/split.ts). */
 export const splitSections: Check = {
   id: 'split-sections',
   kinds: ['section-split'],

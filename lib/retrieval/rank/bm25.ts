@@ -1,37 +1,9 @@
 import type { TermExplanation, WeightedTerm } from '../types';
 /**
- * Okapi BM25 (with its field-aware form BM25F), written once.
- *
- * For a query term t and a document d with fields f (e.g. heading path and body):
- *
- *   idf(t)      = ln(1 + (N − n(t) + 0.5) / (n(t) + 0.5))
- *   B_f(d)      = 1 − b_f + b_f · |d|_f / avg_f                  (length normalisation per field)
- *   tf̃(t, d)    = Σ_f w_f · f_f(t,d) / B_f(d)                     (normalised, weighted frequency)
- *   score(t, d) = idf(t) · tf̃ · (k1 + 1) / (tf̃ + k1)
- *
- * N is the number of documents in the scored pool, n(t) how many of them contain t,
- * f_f(t,d) how often t occurs in field f of d, |d|_f the length of that field in terms and
- * avg_f its mean; w_f is the field's weight. k1 saturates term frequency (the 20th "refund"
- * adds far less than the 2nd) and b_f normalises for length (a long page does not win just by
- * being long). The "1 +" inside the log keeps idf positive even for a term in every document.
- * With one field (w = 1) this is exactly classic Okapi BM25:
- * idf · f·(k1 + 1) / (f + k1·(1 − b + b·|d|/avgdl)). Saturation applies once, after the
- * fields are combined: a heading word repeated in the body is not counted as two terms
- * (Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond", 2009).
- *
- * A **clause** is what gets one idf and one saturation: a single term, or a group of synonyms
- * scored as one pseudo-term (Lucene's SynonymQuery): its tf̃ is the sum of its terms' tf̃, each
- * times its share (its weight ÷ the clause's weight), and its idf uses the largest n(t) of
- * its terms. So a page that says "price" once and "cost", "fee" and "charge" once each does
- * not outscore a page that says "pricing" five times on a question about "cheap".
- *
- * A document's score for a query is the sum over clauses of weight(clause) · score(clause, d),
- * where weight is 1 for a word the customer typed in the latest message and less for words
- * from the previous message or added by synonyms (see `query.ts`).
- *
- * `bm25Idf`, `bm25FieldNorm` and `bm25Saturation` are the formula. `scoreInto` and
- * `explainTermIds` both go through `clausesOf` and `normalisedTf`, in the same order, so an
- * explanation can never disagree with the score (bit for bit).
+ * Okapi BM25 (with its field-aware form BM25F), written once: `bm25Idf`, `bm25FieldNorm` and
+ * `bm25Saturation` are the formula; `scoreInto` and `explainTermIds` both go through `clausesOf`
+ * and `normalisedTf`, in the same order, so an explanation never disagrees with the score (bit
+ * for bit). The formula, fields and synonym clauses: docs/bm25.md.
  */
 
 export interface Bm25Params {

@@ -10,7 +10,7 @@ export const dynamic = 'force-dynamic';
 
 /**
  * One whole section of the KB in service: its heading path, file and line, and — for a
- * section too long to send whole — every part with its id and tokens (lib/retrieval/split.ts).
+ * section too long to send whole — every part with its id and tokens (lib/retrieval/select/split.ts).
  * `id` may name the section or one of its parts.
  */
 export default inspectorPage(async function SectionPage({ params }: { params: Promise<{ id: string }> }) {
