@@ -25,8 +25,8 @@ import {
 import { loadSummary } from '@/lib/knowledge/load';
 import { createEmbedder, embeddingModelFromEnv } from '@/lib/ai/embeddings';
 import { retrieveForTurn, turnKnowledgeOf, type TurnKnowledge } from '@/lib/knowledge/retrieve';
-import { EnvError, parseEnv } from '@/lib/env';
-import { kbCacheFile } from '@/lib/knowledge/disk-cache';
+import { EnvError } from '@/lib/env';
+import { serverSettings } from '@/lib/server/paths';
 import { embeddingCacheFile } from '@/lib/knowledge/embedding-cache';
 import { SectionEmbedder, type KnowledgeEmbeddings } from '@/lib/knowledge/embeddings';
 import { parseCommandLine, usageExit, UsageError, type Cli } from './cli';
@@ -80,10 +80,11 @@ function readSynonyms(file: string): SynonymGroup[] {
  * embeddings (from the same cache the server writes), waited for.
  */
 async function sectionEmbeddings(kbPath: string, index: RetrievalIndex): Promise<KnowledgeEmbeddings | undefined> {
-  const settings = parseEnv(process.env);
+  // The server's settings, with this KB: the same cache file the server writes for it.
+  const { env: settings, paths } = serverSettings({ ...process.env, KB_PATH: kbPath });
   const model = embeddingModelFromEnv(settings);
   if (!model) return undefined;
-  const cacheFile = kbCacheFile(settings.KB_CACHE_PATH, kbPath);
+  const cacheFile = paths.kbCache;
   const log = { info: (m: string) => console.error(m), error: (m: string) => console.error(m) };
   const embeddings = new SectionEmbedder(createEmbedder(model, settings), log, cacheFile && embeddingCacheFile(cacheFile)).attach(index);
   await embeddings.done;

@@ -17,6 +17,8 @@ import { formatImpact, kbImpact, type ImpactQuestion } from '@/lib/kb-impact/imp
 import { turnKnowledgeOf, type TurnKnowledge } from '@/lib/knowledge/retrieve';
 import { KnowledgeBaseError, loadKnowledgeBase, RetrievalConfigError } from '@/lib/retrieval/index';
 import { SqliteTraceStore } from '@/lib/traces/sqlite';
+import { serverSettings } from '@/lib/server/paths';
+import { EnvError } from '@/lib/env';
 import { parseCommandLine, usageExit, UsageError, type Cli } from './cli';
 
 const usage = `usage: npm run kb:impact -- --base <git ref or folder> [options]
@@ -110,14 +112,16 @@ async function main(argv: string[]): Promise<number> {
     { args: argv },
   );
   if (!values.base) throw new UsageError('--base is required: the KB before the edit (a git ref or a folder)');
-  const workKb = values.kb ?? process.env.KB_PATH ?? 'content';
+  // The server's own settings (lib/env.ts, validated) and paths: what the flags do not say.
+  const { env, paths } = serverSettings();
+  const workKb = values.kb ?? paths.kb;
   const config = {
-    budget: numberOption('budget', values.budget ?? process.env.KB_BUDGET),
-    floor: numberOption('floor', values.floor ?? process.env.KB_FLOOR),
+    budget: numberOption('budget', values.budget) ?? env.KB_BUDGET,
+    floor: numberOption('floor', values.floor) ?? env.KB_FLOOR,
   };
   const questions = values.questions
     ? questionsFromFile(values.questions)
-    : await questionsFromTraces(process.env.TRACE_DB_PATH || 'data/traces.db', numberOption('turns', values.turns) ?? 500);
+    : await questionsFromTraces(paths.traceDb, numberOption('turns', values.turns) ?? 500);
   const work = knowledgeOf(workKb, config);
   const base = baseFolder(values.base, workKb);
   let report;
@@ -135,7 +139,7 @@ try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
   if (error instanceof UsageError) usageExit(cli, error.message);
-  else if (error instanceof KnowledgeBaseError || error instanceof RetrievalConfigError) {
+  else if (error instanceof KnowledgeBaseError || error instanceof RetrievalConfigError || error instanceof EnvError) {
     console.error(`kb:impact: ${error.message}`);
     process.exitCode = 1;
   } else {
