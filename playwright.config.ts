@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { ADMIN_TOKEN, APP_DB, APP_PORT, APP_URL, MODEL_TIMEOUT_MS, OFFLINE_DB, OFFLINE_PORT, OFFLINE_URL, STUB_PORT, STUB_URL } from './e2e/env';
+import { ADMIN_TOKEN, APP_DB, APP_PORT, APP_URL, MODEL_TIMEOUT_MS, OFFLINE_DB, OFFLINE_PORT, OFFLINE_URL, STUB_PORT, STUB_URL } from '@/e2e/env';
 
 /**
  * e2e against the production build (`next build` runs first, in scripts/test.sh).

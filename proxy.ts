@@ -1,12 +1,12 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { ADMIN_COOKIE, adminRefusal, adminSettings, adminThrottle, checkAdminAccess, refusalMessage } from './lib/admin/auth';
-import { adminLoginPage } from './lib/admin/login-page';
-import { env } from './lib/env';
-import { helpGate } from './lib/help/gate';
-import { clientKey } from './lib/rate-limit/client';
-import { hasMalformedEscape, malformedEscapeResponse } from './lib/security/malformed-url';
-import { devHostRefusal } from './lib/security/dev-host';
-import { createNonce, pageCsp } from './lib/security/headers.mjs';
+import { ADMIN_COOKIE, adminRefusal, adminSettings, checkAdminAccess, refusalMessage } from '@/lib/admin/auth';
+import { adminLoginPage } from '@/lib/admin/login-page';
+import { helpGate } from '@/lib/help/gate';
+import { clientKey } from '@/lib/rate-limit/client';
+import { hasMalformedEscape, malformedEscapeResponse } from '@/lib/security/malformed-url';
+import { devHostRefusal } from '@/lib/security/dev-host';
+import { createNonce, pageCsp } from '@/lib/security/headers.mjs';
+import { adminThrottle, serverEnv } from '@/lib/server/registry';
 
 /**
  * Runs before every page and every /api/debug request.
@@ -29,7 +29,8 @@ import { createNonce, pageCsp } from './lib/security/headers.mjs';
  * next.config.mjs, for every response.
  */
 export async function proxy(request: NextRequest) {
-  const misdirected = devHostRefusal(request.headers);
+  const env = serverEnv();
+  const misdirected = devHostRefusal(request.headers, undefined, env.DEV_ALLOWED_HOSTS);
   if (misdirected) return misdirected;
   const { pathname } = request.nextUrl;
   const isApi = pathname.startsWith('/api/');
@@ -48,9 +49,9 @@ export async function proxy(request: NextRequest) {
       {
         authorization: request.headers.get('authorization'),
         sessionCookie: request.cookies.get(ADMIN_COOKIE)?.value,
-        client: clientKey(request.headers, env().TRUST_PROXY).key,
+        client: clientKey(request.headers, env.TRUST_PROXY).key,
       },
-      adminSettings(),
+      adminSettings(env),
       { throttle: adminThrottle() },
     );
     if (!access.ok) {
@@ -77,7 +78,7 @@ export async function proxy(request: NextRequest) {
 
   let pageHeaders: Record<string, string> = {};
   if (pathname.startsWith('/help/')) {
-    const client = clientKey(request.headers, env().TRUST_PROXY).key;
+    const client = clientKey(request.headers, env.TRUST_PROXY).key;
     const help = await helpGate({ path: pathname, ifNoneMatch: request.headers.get('if-none-match'), client, nonce, csp });
     if ('response' in help) return help.response;
     pageHeaders = help.headers;

@@ -1,13 +1,13 @@
 import type { Metadata, Viewport } from 'next';
 import { connection } from 'next/server';
 import type { ReactNode } from 'react';
-import { getKnowledge } from '@/lib/knowledge';
+import { serverApp } from '@/lib/server/server-app';
 import './globals.css';
 
 export function generateMetadata(): Metadata {
   let company: string | undefined;
   try {
-    company = getKnowledge().kb.identity.company;
+    company = serverApp().knowledge.get().kb.identity.company;
   } catch {
     // the KB is not loaded: neutral title
   }

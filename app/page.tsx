@@ -1,9 +1,10 @@
+import Link from 'next/link';
 import { ChatWidget } from '@/components/chat/chat-widget';
 import { OpenChatButton } from '@/components/chat/open-chat-button';
 import { chatMode } from '@/lib/ai/providers';
-import { env } from '@/lib/env';
-import { getKnowledge } from '@/lib/knowledge';
-import { defaultIdentity, type AssistantIdentity, type Section } from '@/lib/retrieval';
+import { serverEnv } from '@/lib/server/registry';
+import { serverApp } from '@/lib/server/server-app';
+import { defaultIdentity, type AssistantIdentity, type Section } from '@/lib/retrieval/index';
 
 // The widget is told at request time whether a model is connected (OPENAI_API_KEY), and
 // the page shows the KB in service: its identity (assistant.md) and its pages.
@@ -11,7 +12,7 @@ export const dynamic = 'force-dynamic';
 
 function settings() {
   try {
-    const e = env();
+    const e = serverEnv();
     return { mode: chatMode(e), maxMessageChars: e.CHAT_MAX_MESSAGE_CHARS };
   } catch {
     return { mode: 'offline' as const, maxMessageChars: 4000 };
@@ -39,7 +40,7 @@ function topicsOf(sections: readonly Section[], max = 9): Topic[] {
 
 function knowledge(): { identity: AssistantIdentity; topics: Topic[] } {
   try {
-    const k = getKnowledge();
+    const k = serverApp().knowledge.get();
     return { identity: k.kb.identity, topics: topicsOf(k.index.sections) };
   } catch {
     return { identity: defaultIdentity(), topics: [] };
@@ -56,12 +57,12 @@ export default function HomePage() {
     <>
       <header className="border-b border-slate-200/70 bg-white/80 backdrop-blur">
         <nav className="mx-auto flex max-w-6xl items-center justify-between px-5 py-4 sm:px-8" aria-label="Main">
-          <a href="/" className="flex items-center gap-2 text-lg font-bold tracking-tight text-slate-900">
+          <Link href="/" className="flex items-center gap-2 text-lg font-bold tracking-tight text-slate-900">
             <span aria-hidden="true" className="flex h-8 w-8 items-center justify-center rounded-lg bg-gradient-to-br from-brand-500 to-brand-700 text-sm text-white">
               ▶
             </span>
             {name}
-          </a>
+          </Link>
           <div className="hidden items-center gap-7 text-sm font-medium text-slate-600 md:flex">
             <a href="#topics" className="hover:text-slate-900">Topics</a>
             <a href="#support" className="hover:text-slate-900">Support</a>

@@ -21,8 +21,8 @@ import {
   selectContext,
   type RetrievalIndex,
   type SynonymGroup,
-} from '../lib/retrieval/index.ts';
-import { sectionsFromDocs, type Doc } from './corpus.ts';
+} from '@/lib/retrieval/index';
+import { sectionsFromDocs, type Doc } from './corpus';
 
 const require = createRequire(import.meta.url);
 

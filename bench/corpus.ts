@@ -11,9 +11,8 @@ import { createReadStream, existsSync, readFileSync, readdirSync } from 'node:fs
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
-import { renderSectionBlock } from '../lib/retrieval/context.ts';
-import { countTokens } from '../lib/retrieval/tokens.ts';
-import type { Section } from '../lib/retrieval/types.ts';
+import { renderSectionBlock, countTokens } from '@/lib/retrieval/index';
+import type { Section } from '@/lib/retrieval/index';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
 export const CORPORA_DIR = path.resolve(REPO_ROOT, '..', 'shared', 'corpora');

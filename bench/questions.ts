@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { corpusQuestions, REPO_ROOT } from './corpus.ts';
+import { corpusQuestions, REPO_ROOT } from './corpus';
 
 export const GOLDEN_FILE = path.join(REPO_ROOT, 'eval', 'golden-demo.json');
 

@@ -8,12 +8,11 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { contenderByName, type BenchInput } from './contenders.ts';
-import { corpusQuestions, demoKbSources, DEMO_KB_DIR, loadCorpus, type Doc } from './corpus.ts';
-import { DEFAULT_MEASURE, heapUsedAfterGc, measureLatency, type LatencyStats } from './measure.ts';
-import { demoBenchQuestions } from './questions.ts';
-import { sectionsFromSources } from '../lib/retrieval/index.ts';
-import { titlePath } from '../lib/retrieval/context.ts';
+import { contenderByName, type BenchInput } from './contenders';
+import { corpusQuestions, demoKbSources, DEMO_KB_DIR, loadCorpus, type Doc } from './corpus';
+import { DEFAULT_MEASURE, heapUsedAfterGc, measureLatency, type LatencyStats } from './measure';
+import { demoBenchQuestions } from './questions';
+import { sectionsFromSources, titlePath } from '@/lib/retrieval/index';
 
 export interface WorkerResult {
   contender: string;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import pg from 'pg';
-import { startPostgres, type PostgresCluster } from '../lib/testing/postgres';
+import { startPostgres, type PostgresCluster } from '@/lib/testing/postgres';
 import { ADMIN_TOKEN, EXTRA_PORT } from './env';
 import { ask, lastReply, openChat, question, replies } from './helpers';
 import { startApp, startStub, type Server } from './spawn';

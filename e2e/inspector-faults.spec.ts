@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { createSessionValue } from '../lib/admin/auth';
+import { createSessionValue } from '@/lib/admin/auth';
 import { ADMIN_TOKEN, APP_URL, EXTRA_PORT } from './env';
 import { watchCsp } from './helpers';
 import { startApp, type Server } from './spawn';

@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { undeclareRules, unpinRefundRule } from '../lib/testing/edits';
+import { undeclareRules, unpinRefundRule } from '@/lib/testing/edits';
 import { ADMIN_TOKEN } from './env';
 import { startApp, type Server } from './spawn';
 

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,7 +12,7 @@ import { STUB_REPLY } from './stub/reply.mjs';
  * The semantic stage at the model boundary: the production server with EMBEDDING_MODEL set,
  * its embeddings and its chat both served by the stub over real HTTP through the real
  * @ai-sdk/openai provider (POST /v1/embeddings: hashed bag-of-words vectors with hand-made
- * paraphrase groups, e2e/stub/embeddings.mjs). The paraphrase below shares no word with the
+ * paraphrase groups, lib/testing/stub-embeddings.mjs). The paraphrase below shares no word with the
  * section that answers it, and BM25 alone does not send that section.
  */
 
@@ -161,6 +162,31 @@ test('/debug/health says how often recent turns found little by their words, wit
   const example = panel.getByTestId('semantic-advice-examples').getByRole('link', { name: '“hi, can you help me?”' });
   await example.click();
   await expect(page.getByTestId('turn-detail')).toBeVisible();
+});
+
+/** The explanation without what only timing sets (how long the query embedding took). */
+function untimed(explanation: Explanation & { semantic?: { ms?: number } }): unknown {
+  return { ...explanation, ...(explanation.semantic ? { semantic: { ...explanation.semantic, ms: undefined } } : {}) };
+}
+
+test('the chat, /debug "Try" and the explain CLI give the same explanation for the same question (one retrieval path)', async () => {
+  const fromChat = (await chat(PARAPHRASE)).explanation;
+  expect(fromChat.semantic).toMatchObject({ status: 'fused' });
+  const tried = await fetch(`${app.url}/api/debug/try`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+    body: JSON.stringify({ question: PARAPHRASE }),
+  });
+  expect(tried.status).toBe(200);
+  const fromTry = ((await tried.json()) as { explanation: Explanation }).explanation;
+  const cli = execFileSync(process.execPath, [path.join('node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/explain.mts', '--json', PARAPHRASE], {
+    cwd: path.resolve(import.meta.dirname, '..'),
+    env: { ...process.env, ...appEnv() },
+    encoding: 'utf8',
+  });
+  const fromCli = JSON.parse(cli) as Explanation;
+  expect(untimed(fromTry)).toEqual(untimed(fromChat));
+  expect(untimed(fromCli)).toEqual(untimed(fromChat));
 });
 
 test('a new instance on the same cache embeds no section again', async () => {

@@ -7,13 +7,13 @@
  * (`npx vitest run eval -u` accepts a deliberate change).
  */
 import { describe, expect, it } from 'vitest';
-import { selectContext, type Explanation } from '../lib/retrieval/index.ts';
-import { readGolden, runMethod, selectorMethod, summarize } from './evaluate.ts';
-import { DEMO_GOLDEN, demoKb } from './kbs.ts';
+import { selectContext, type Explanation } from '@/lib/retrieval/index';
+import { readGolden, runMethod, selectorMethod, summarize } from './evaluate';
+import { DEMO_GOLDEN, demoKb } from './kbs';
 
 const kb = demoKb();
 const questions = readGolden(DEMO_GOLDEN);
-const outcomes = runMethod(selectorMethod(kb.index), questions, kb.index.pinned.map((s) => s.id));
+const outcomes = await runMethod(selectorMethod(kb.index), questions, kb.index.pinned.map((s) => s.id));
 
 const REFERENCE = ['p01', 'p08', 'p16', 't01', 't05', 'k03', 'f01', 'f03', 'v01', 'o01'];
 

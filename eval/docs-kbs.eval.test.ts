@@ -8,9 +8,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { plainBm25Method, readGolden, runMethod, selectorMethod, summarize } from './evaluate.ts';
-import { docsFolderKb, DOCS_KBS, PYTHON_GOLDEN } from './kbs.ts';
-import { peerMethods } from './peers.ts';
+import { plainBm25Method, readGolden, runMethod, selectorMethod, summarize } from './evaluate';
+import { docsFolderKb, DOCS_KBS, PYTHON_GOLDEN } from './kbs';
+import { peerMethods } from './peers';
 
 /** sha256 of each frozen question file, as committed in dc88ed6 (eval/README.md, "Question sets"). */
 const FROZEN: Record<string, string> = {
@@ -47,17 +47,17 @@ describe('real docs folders (eval/golden-nextjs-getting-started.json, eval/golde
   });
 
   for (const { name, kb, questions } of sets) {
-    it(`${name}: the rule and the floor hold, gold sent ≥ ${MIN_GOLD_SENT[name]}, and at least as often as plain BM25 and every peer`, () => {
+    it(`${name}: the rule and the floor hold, gold sent ≥ ${MIN_GOLD_SENT[name]}, and at least as often as plain BM25 and every peer`, async () => {
       const pinned = kb.index.pinned.map((s) => s.id);
       expect(pinned).toHaveLength(1);
-      const ours = runMethod(selectorMethod(kb.index), questions, pinned);
+      const ours = await runMethod(selectorMethod(kb.index), questions, pinned);
       expect(ours.filter((o) => !o.rulesSent).map((o) => o.id)).toEqual([]);
       expect(ours.filter((o) => (o.kind === 'vague' || o.kind === 'off-topic') && !o.knowledgeSent).map((o) => o.id)).toEqual([]);
       const budget = kb.index.config.budget;
       const goldSent = summarize('all', ours, budget).goldSent;
       expect(goldSent).toBeGreaterThanOrEqual(MIN_GOLD_SENT[name]!);
       for (const other of [plainBm25Method(kb.index.sections, kb.index.config), ...peerMethods(kb.index.sections, kb.index.config)]) {
-        expect(goldSent, other.name).toBeGreaterThanOrEqual(summarize('all', runMethod(other, questions, pinned), budget).goldSent);
+        expect(goldSent, other.name).toBeGreaterThanOrEqual(summarize('all', await runMethod(other, questions, pinned), budget).goldSent);
       }
     });
   }

@@ -3,8 +3,8 @@
  * the question, within the budget?
  *
  * Three methods, run on the same questions:
- * - **selector**: our `selectContext` (analyzer with stemming, synonyms, the two-message
- *   query, title weighting, pinned + packing + floor).
+ * - **selector**: a chat turn's retrieval (`retrieveForTurn`: analyzer with stemming, synonyms,
+ *   the two-message query, title weighting, pinned + packing + floor; the semantic stage when given).
  * - **plain BM25**: the same BM25 scorer (bm25.ts) and the same pinned/packing/floor, but
  *   a plain analyzer (lowercase words; no stop words, no stemming, no compounds, title
  *   counted once), no synonyms, and only the latest message as the query.
@@ -21,16 +21,11 @@
  * - tokens: mean tokens sent, as a share of the budget.
  */
 import { readFileSync } from 'node:fs';
-import {
-  buildBm25Index,
-  scoreInto,
-  selectContext,
-  type RetrievalConfig,
-  type RetrievalIndex,
-  type Section,
-  type SemanticQuery,
-} from '../lib/retrieval/index.ts';
-import { formatNumber, formatPercent } from '../lib/format.ts';
+import { ASSISTANT_INSTRUCTIONS } from '@/lib/ai/prompt';
+import type { KnowledgeEmbeddings } from '@/lib/knowledge/embeddings';
+import { retrieveForTurn } from '@/lib/knowledge/retrieve';
+import { buildBm25Index, scoreInto, type RetrievalConfig, type RetrievalIndex, type Section } from '@/lib/retrieval/index';
+import { formatNumber, formatPercent } from '@/lib/format';
 
 export const KINDS = ['paraphrase', 'typo', 'keywords', 'follow-up', 'vague', 'off-topic'] as const;
 export type Kind = (typeof KINDS)[number];
@@ -59,7 +54,7 @@ export interface Selection {
 
 export interface Method {
   name: string;
-  select(messages: readonly string[]): Selection;
+  select(messages: readonly string[]): Selection | Promise<Selection>;
 }
 
 // ---------------------------------------------------------------------------
@@ -75,12 +70,13 @@ function distinct(ids: Iterable<string>): string[] {
   return [...new Set(ids)];
 }
 
-/** The selector; with `semantic`, the semantic stage's input for each question (eval/semantic.ts). */
-export function selectorMethod(index: RetrievalIndex, name = 'selector', semantic?: (messages: readonly string[]) => SemanticQuery): Method {
+/** The selector, as a chat turn runs it; with `embeddings`, the semantic stage too (eval/semantic.ts). */
+export function selectorMethod(index: RetrievalIndex, name = 'selector', embeddings?: KnowledgeEmbeddings): Method {
+  const knowledge = { index, instructions: ASSISTANT_INSTRUCTIONS, pages: new Map(), embeddings };
   return {
     name,
-    select(messages) {
-      const e = selectContext(index, messages, semantic?.(messages));
+    async select(messages) {
+      const e = (await retrieveForTurn(knowledge, messages)).explanation;
       const whole = new Map(e.sections.map((v) => [v.id, v.part?.sectionId ?? v.id]));
       return {
         sentIds: distinct(e.sentIds.map((id) => whole.get(id) ?? id)),
@@ -193,18 +189,19 @@ export interface Outcome {
   tokens: number;
 }
 
-export function runMethod(
+export async function runMethod(
   method: Method,
   questions: readonly GoldenQuestion[],
   pinnedIds: readonly string[],
-): Outcome[] {
+): Promise<Outcome[]> {
   const pinned = new Set(pinnedIds);
-  return questions.map((q) => {
-    const sel = method.select(q.messages);
+  const outcomes: Outcome[] = [];
+  for (const q of questions) {
+    const sel = await method.select(q.messages);
     const sent = new Set(sel.sentIds);
     const gold = new Set(q.gold);
     const rankIndex = sel.ranking.findIndex((id) => gold.has(id));
-    return {
+    outcomes.push({
       id: q.id,
       kind: q.kind ?? 'all',
       question: q.messages.at(-1)!,
@@ -213,8 +210,9 @@ export function runMethod(
       rulesSent: pinnedIds.every((id) => sent.has(id)),
       knowledgeSent: sel.sentIds.some((id) => !pinned.has(id)),
       tokens: sel.tokens,
-    };
-  });
+    });
+  }
+  return outcomes;
 }
 
 export interface Summary {

@@ -2,7 +2,7 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadCorpus, sectionsFromDocs, REPO_ROOT, type Doc } from '../bench/corpus.ts';
+import { loadCorpus, sectionsFromDocs, REPO_ROOT, type Doc } from '@/bench/corpus';
 import {
   createRetrievalIndex,
   loadKnowledgeBase,
@@ -10,7 +10,7 @@ import {
   type RetrievalConfigInput,
   type RetrievalIndex,
   type Section,
-} from '../lib/retrieval/index.ts';
+} from '@/lib/retrieval/index';
 
 export const EVAL_DIR = path.join(REPO_ROOT, 'eval');
 export const DEMO_GOLDEN = path.join(EVAL_DIR, 'golden-demo.json');

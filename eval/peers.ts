@@ -11,8 +11,8 @@ import { createRequire } from 'node:module';
 import MiniSearch from 'minisearch';
 import { create, insertMultiple, search as oramaSearch } from '@orama/orama';
 import { eng as englishStopWords } from 'stopword';
-import { titlePath, type RetrievalConfig, type Section } from '../lib/retrieval/index.ts';
-import { rankingMethod, type Method } from './evaluate.ts';
+import { titlePath, type RetrievalConfig, type Section } from '@/lib/retrieval/index';
+import { rankingMethod, type Method } from './evaluate';
 
 const require = createRequire(import.meta.url);
 const STOP_WORDS = new Set(englishStopWords);

@@ -11,13 +11,23 @@
  * server's cache format, lib/knowledge/embedding-cache.ts), so only the first run embeds.
  */
 import path from 'node:path';
-import { createEmbedder } from '../lib/ai/embeddings.ts';
-import { localEmbeddingModel } from '../lib/ai/local-embeddings.ts';
-import { LOCAL_EMBEDDING_MODELS } from '../lib/ai/local-models.ts';
-import { readEmbeddingCache, textKey, writeEmbeddingCache } from '../lib/knowledge/embedding-cache.ts';
-import { embeddingText, fusesAt, lexicalConfidence, SEMANTIC_DEFAULTS, sectionVectors, type RetrievalIndex, type SectionVectors } from '../lib/retrieval/index.ts';
-import { REPO_ROOT } from '../bench/corpus.ts';
-import { selectorMethod, type GoldenQuestion, type Method } from './evaluate.ts';
+import { createEmbedder, type Embedder } from '@/lib/ai/embeddings';
+import { localEmbeddingModel } from '@/lib/ai/local-embeddings';
+import { LOCAL_EMBEDDING_MODELS } from '@/lib/env';
+import { readEmbeddingCache, textKey, writeEmbeddingCache } from '@/lib/knowledge/embedding-cache';
+import {
+  embeddingQueryText,
+  embeddingText,
+  fusesAt,
+  lexicalConfidence,
+  queryMessages,
+  SEMANTIC_DEFAULTS,
+  sectionVectors,
+  type RetrievalIndex,
+  type SectionVectors,
+} from '@/lib/retrieval/index';
+import { REPO_ROOT } from '@/bench/corpus';
+import { selectorMethod, type GoldenQuestion, type Method } from './evaluate';
 
 export const SEMANTIC_MODEL = LOCAL_EMBEDDING_MODELS[0];
 const CACHE_FILE = path.join(REPO_ROOT, 'node_modules/.cache/eval-embeddings.json');
@@ -67,9 +77,9 @@ async function vectorsOf(texts: readonly string[], kind: 'sections' | 'queries',
   return texts.map((t) => cache!.get(textKey(t))!);
 }
 
-/** The text a turn embeds for its question: the last two customer messages (lib/chat/semantic.ts). */
+/** The text a turn embeds for its question (the last two customer messages, as the query reads them). */
 function queryText(messages: readonly string[]): string {
-  return messages.slice(-2).join('\n');
+  return embeddingQueryText(queryMessages(messages));
 }
 
 /**
@@ -85,9 +95,15 @@ export async function semanticSelectorMethod(index: RetrievalIndex, questions: r
     semanticCost.fused += questions.filter((q) => fusesAt(lexicalConfidence(index, q.messages), embedder.settings.fuseBelow)).length;
   }
   const vectors = new Map((await vectorsOf(texts, 'queries', !every)).map((v, i) => [texts[i]!, v]));
-  return selectorMethod(index, name, (messages) => {
-    const query = vectors.get(queryText(messages));
-    if (!query) throw new Error(`semantic eval: no embedding for ${JSON.stringify(messages)}`);
-    return { kind: 'vector', settings: every ? everyTurn : embedder.settings, sections, query: Array.from(query), ms: 0 };
-  });
+  // The turn's own embedding step, answered from the vectors computed above (all cached by text).
+  const precomputed: Embedder = {
+    ...embedder,
+    settings: every ? everyTurn : embedder.settings,
+    async embedQuery(text) {
+      const query = vectors.get(text);
+      if (!query) throw new Error(`semantic eval: no embedding for ${JSON.stringify(text)}`);
+      return Array.from(query);
+    },
+  };
+  return selectorMethod(index, name, { embedder: precomputed, vectors: sections, status: 'ready', done: Promise.resolve() });
 }

@@ -1,11 +1,29 @@
 import { z } from 'zod';
-import { isKnownLocalEmbeddingModel, isLocalEmbeddingModel, LOCAL_EMBEDDING_MODELS } from './ai/local-models';
-import { FINISH_RETRY_WINDOW_MS } from './traces/finish';
 
 /**
  * Every environment variable the app reads, validated in one place.
  * Empty values count as unset, so `OPENAI_API_KEY=` in a .env file means "no key".
  */
+
+// The EMBEDDING_MODEL values of the models that run in process (lib/ai/local-embeddings.ts),
+// named here, without the models: everything that reads the env (the proxy included) would
+// otherwise pull ~30 MB of weights into its file trace.
+export const LOCAL_EMBEDDING_PREFIX = 'local:';
+/** The EMBEDDING_MODEL values that run in process. */
+export const LOCAL_EMBEDDING_MODELS = ['local:universal-sentence-encoder'] as const;
+
+/** True when EMBEDDING_MODEL asks for a model that runs in process (`local:…`). */
+export function isLocalEmbeddingModel(name: string): boolean {
+  return name.startsWith(LOCAL_EMBEDDING_PREFIX);
+}
+
+/** True when `name` is one of LOCAL_EMBEDDING_MODELS. */
+export function isKnownLocalEmbeddingModel(name: string): boolean {
+  return (LOCAL_EMBEDDING_MODELS as readonly string[]).includes(name);
+}
+
+/** How long a turn's ending is retried after a failed write (lib/traces/finish.ts): TRACE_PENDING_LIMIT_MINUTES must be longer. */
+export const FINISH_RETRY_WINDOW_MS = 60_000;
 
 const optionalText = z.string().trim().min(1).optional();
 const positiveInt = (name: string) =>
@@ -129,7 +147,7 @@ export const envSchema = z.object({
   /**
    * Embedding model id (e.g. text-embedding-3-small, nomic-embed-text), or
    * `local:universal-sentence-encoder` for the model that runs in this process (no server, no
-   * key: lib/ai/local-embeddings.ts). Set: the semantic stage is on (lib/retrieval/semantic.ts):
+   * key: lib/ai/local-embeddings.ts). Set: the semantic stage is on (lib/retrieval/rank/semantic.ts):
    * sections are embedded when the KB loads, each turn's query under EMBEDDING_TIMEOUT_MS, and
    * the two rankings fused with BM25's. Unset: BM25 alone.
    */
@@ -246,10 +264,3 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   return result.data;
 }
 
-const cache = globalThis as typeof globalThis & { __supportChatEnv?: Env };
-
-/** The validated process environment, read once per process. */
-export function env(): Env {
-  cache.__supportChatEnv ??= parseEnv(process.env);
-  return cache.__supportChatEnv;
-}

@@ -22,11 +22,11 @@ import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { percentile } from '../bench/measure.ts';
-import { question } from '../e2e/helpers.ts';
-import { startApp, stubbedServerSetup, type Server } from '../e2e/spawn.ts';
-import { kbPages, loadKnowledgeBase } from '../lib/retrieval/index.ts';
-import { parseCommandLine, usageExit, wholeNumberFlag, type Cli } from './cli.ts';
+import { percentile } from '@/bench/measure';
+import { question } from '@/e2e/helpers';
+import { startApp, stubbedServerSetup, type Server } from '@/e2e/spawn';
+import { kbPages, loadKnowledgeBase } from '@/lib/retrieval/index';
+import { parseCommandLine, usageExit, wholeNumberFlag, type Cli } from './cli';
 
 if (process.argv[2] === '--flood-worker') {
   // The flood process: the paths in turn on each connection, no If-None-Match.

@@ -15,12 +15,12 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { loadCorpus } from '../bench/corpus.ts';
-import { question, readChatStream } from '../e2e/helpers.ts';
-import { startApp } from '../e2e/spawn.ts';
-import { loadKnowledge, loadKnowledgeAsync } from '../lib/knowledge/load.ts';
-import { TokenCounter, type BuiltDocument } from '../lib/retrieval/index.ts';
-import { parseCommandLine, type Cli } from './cli.ts';
+import { loadCorpus } from '@/bench/corpus';
+import { question, readChatStream } from '@/e2e/helpers';
+import { startApp } from '@/e2e/spawn';
+import { loadKnowledge, loadKnowledgeAsync } from '@/lib/knowledge/load';
+import { TokenCounter, type BuiltDocument } from '@/lib/retrieval/index';
+import { parseCommandLine, type Cli } from './cli';
 
 const cli: Cli = {
   name: 'bench:load',
@@ -53,13 +53,13 @@ async function measure(label: string, kbPath: string): Promise<void> {
   const documents = new Map<string, BuiltDocument>();
   globalThis.gc?.();
   const heapBefore = process.memoryUsage().heapUsed;
-  const cold = loadKnowledge({ KB_PATH: kbPath }, ROOT, { tokens, documents });
+  const cold = loadKnowledge(path.resolve(ROOT, kbPath), {}, { tokens, documents });
   globalThis.gc?.();
   const heap = process.memoryUsage().heapUsed - heapBefore;
-  const warm = loadKnowledge({ KB_PATH: kbPath }, ROOT, { tokens, documents });
+  const warm = loadKnowledge(path.resolve(ROOT, kbPath), {}, { tokens, documents });
   const delay = monitorEventLoopDelay({ resolution: 5 });
   delay.enable();
-  const asyncCold = await loadKnowledgeAsync({ KB_PATH: kbPath }, ROOT, {});
+  const asyncCold = await loadKnowledgeAsync(path.resolve(ROOT, kbPath), {}, {});
   delay.disable();
   console.log(`${label}\n  cold:   ${cold.summary}\n  reload: ${warm.loadMs.toFixed(0)} ms (unchanged files: parse and token caches hit)`);
   console.log(`  async cold load ${asyncCold.loadMs.toFixed(0)} ms, longest event-loop stall ${(delay.max / 1e6).toFixed(0)} ms (p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms)`);

@@ -6,26 +6,32 @@
  *   npm run bench:quick
  *   npm run bench:quick -- --against wordVariants=false   also the same selections with one setting changed,
  *                                                         alternating in this run, and the ratio of the medians
+ *   npm run bench:quick -- --tree ../before               also the same selections through another checkout's
+ *                                                         selector (a refactor against the commit before it)
  */
-import { buildOurIndex } from '../bench/contenders.ts';
-import { demoKbSources, DEMO_KB_DIR } from '../bench/corpus.ts';
-import { measureLatency } from '../bench/measure.ts';
-import { demoBenchQuestions } from '../bench/questions.ts';
-import { formatNumber } from '../lib/format.ts';
-import { createRetrievalIndex, retrievalConfig, select, selectContext, type RetrievalIndex } from '../lib/retrieval/index.ts';
+import { buildOurIndex } from '@/bench/contenders';
+import { demoKbSources, DEMO_KB_DIR } from '@/bench/corpus';
+import { measureLatency } from '@/bench/measure';
+import { demoBenchQuestions } from '@/bench/questions';
+import { formatNumber } from '@/lib/format';
+import { createRetrievalIndex, retrievalConfig, select, selectContext, type RetrievalIndex } from '@/lib/retrieval/index';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseCommandLine, usageExit, type Cli } from './cli.ts';
+import { parseCommandLine, usageExit, type Cli } from './cli';
 
 const cli: Cli = {
   name: 'bench:quick',
-  usage: `usage: npm run bench:quick [-- --against KEY=VALUE]
+  usage: `usage: npm run bench:quick [-- --against KEY=VALUE | --tree DIR]
 
   --against KEY=VALUE   also the same selections with one selector setting changed (e.g. wordVariants=false),
                         alternating in this run, and the ratio of the medians
+  --tree DIR            also the same selections through the selector of another checkout of this
+                        repository (its lib/retrieval/index.ts), on an index it builds itself from
+                        the same sections, alternating in this run, and the ratio of the medians
   -h, --help            this text`,
 };
-const { values } = parseCommandLine(cli, { against: { type: 'string' } });
+const { values } = parseCommandLine(cli, { against: { type: 'string' }, tree: { type: 'string' } });
+if (values.tree !== undefined && !existsSync(path.join(values.tree, 'lib/retrieval/index.ts'))) usageExit(cli, `--tree ${values.tree}: no lib/retrieval/index.ts there`);
 if (values.against !== undefined && !/^\w+=/.test(values.against)) usageExit(cli, `--against needs KEY=VALUE, got "${values.against}"`);
 
 const synonymsPath = path.join(DEMO_KB_DIR, 'synonyms.json');
@@ -54,6 +60,37 @@ for (const [name, run] of runs) {
   );
 }
 
+/** Median p50 of `ours` and `theirs` over 6 rounds, alternating which goes first (the machine is shared and noisy). */
+function alternating(ours: () => number, theirs: () => number): { ours: number; theirs: number } {
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let round = 0; round < 6; round++) {
+    if (round % 2) {
+      a.push(ours());
+      b.push(theirs());
+    } else {
+      b.push(theirs());
+      a.push(ours());
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1]!;
+  return { ours: median(a), theirs: median(b) };
+}
+
+// --tree DIR: this selector against another checkout's, on the same sections and questions.
+if (values.tree) {
+  type Selector = { createRetrievalIndex: typeof createRetrievalIndex; select: typeof select };
+  const them = (await import(path.resolve(values.tree, 'lib/retrieval/index.ts'))) as Selector;
+  const theirIndex = them.createRetrievalIndex({ sections: index.sections.filter((s) => !s.part), synonyms: [...index.synonyms] }, index.config);
+  const p50 = (sel: Selector['select'], ix: RetrievalIndex) => measureLatency((q: string) => sel(ix, [q]).sentIds.length, questions, options).p50;
+  const same = questions.every((q) => JSON.stringify(them.select(theirIndex, [q]).sentIds) === JSON.stringify(select(index, [q]).sentIds));
+  const { ours, theirs } = alternating(() => p50(select, index), () => p50(them.select, theirIndex));
+  console.log(
+    `select, this tree vs ${values.tree} (6 alternating rounds): median p50 ${ours.toFixed(1)} µs vs ${theirs.toFixed(1)} µs — ` +
+      `this tree takes ${(ours / theirs).toFixed(2)}× the time; ${same ? 'the same sections sent for every question' : 'THE SECTIONS SENT DIFFER'}`,
+  );
+}
+
 // --against key=value: the defaults against one changed setting, measured in turns (the machine is shared and noisy).
 if (values.against) {
   const at = values.against.indexOf('=');
@@ -67,15 +104,9 @@ if (values.against) {
   if (index.sections.some((s) => s.part)) throw new Error('bench:quick --against: the KB has split sections, which a rebuild from them would not split again');
   const other: RetrievalIndex = createRetrievalIndex({ sections: [...index.sections], synonyms: [...index.synonyms] }, retrievalConfig({ ...index.config, [key]: value }));
   const p50 = (ix: RetrievalIndex) => measureLatency((q: string) => select(ix, [q]).sentIds.length, questions, options).p50;
-  const ours: number[] = [];
-  const theirs: number[] = [];
-  for (let round = 0; round < 6; round++) {
-    if (round % 2) ours.push(p50(index)), theirs.push(p50(other));
-    else theirs.push(p50(other)), ours.push(p50(index));
-  }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+  const { ours, theirs } = alternating(() => p50(index), () => p50(other));
   console.log(
-    `select, defaults vs ${values.against} (6 alternating rounds): median p50 ${median(ours).toFixed(1)} µs vs ${median(theirs).toFixed(1)} µs — ` +
-      `the defaults take ${(median(ours) / median(theirs)).toFixed(2)}× the time`,
+    `select, defaults vs ${values.against} (6 alternating rounds): median p50 ${ours.toFixed(1)} µs vs ${theirs.toFixed(1)} µs — ` +
+      `the defaults take ${(ours / theirs).toFixed(2)}× the time`,
   );
 }

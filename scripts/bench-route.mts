@@ -14,10 +14,10 @@
  * when missing).
  */
 import http from 'node:http';
-import { percentile } from '../bench/measure.ts';
-import { question } from '../e2e/helpers.ts';
-import { startApp, stubbedServerSetup } from '../e2e/spawn.ts';
-import { parseCommandLine, wholeNumberFlag, type Cli } from './cli.ts';
+import { percentile } from '@/bench/measure';
+import { question } from '@/e2e/helpers';
+import { startApp, stubbedServerSetup } from '@/e2e/spawn';
+import { parseCommandLine, wholeNumberFlag, type Cli } from './cli';
 
 const cli: Cli = {
   name: 'bench:route',

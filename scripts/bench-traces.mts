@@ -11,9 +11,9 @@
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { demoBenchQuestions } from '../bench/questions.ts';
-import { chatBody, chatRequest, cookieFrom, harness } from '../app/api/chat/testing.ts';
-import { parseCommandLine, wholeNumberFlag, type Cli } from './cli.ts';
+import { demoBenchQuestions } from '@/bench/questions';
+import { chatBody, chatRequest, cookieFrom, harness } from '@/app/api/chat/testing';
+import { parseCommandLine, wholeNumberFlag, type Cli } from './cli';
 
 const cli: Cli = {
   name: 'bench:traces',

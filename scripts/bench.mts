@@ -15,12 +15,12 @@ import { fork } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { logLogChart } from '../bench/chart.ts';
-import { formatNumber } from '../lib/format.ts';
-import { CONTENDERS } from '../bench/contenders.ts';
-import { checkCorporaPresent, CORPUS_SIZES, REPO_ROOT } from '../bench/corpus.ts';
-import type { WorkerResult } from '../bench/worker.mts';
-import { parseCommandLine, usageExit, wholeNumberFlag, type Cli } from './cli.ts';
+import { logLogChart } from '@/bench/chart';
+import { formatNumber } from '@/lib/format';
+import { CONTENDERS } from '@/bench/contenders';
+import { checkCorporaPresent, CORPUS_SIZES, REPO_ROOT } from '@/bench/corpus';
+import type { WorkerResult } from '@/bench/worker.mts';
+import { parseCommandLine, usageExit, wholeNumberFlag, type Cli } from './cli';
 
 const cli: Cli = {
   name: 'bench',

@@ -17,9 +17,9 @@
  * After the last round the server starts once more and answers a question. Exits 1 on any loss.
  */
 import Database from 'better-sqlite3';
-import { question, readChatStream } from '../e2e/helpers.ts';
-import { startApp, stubbedServerSetup, type Server } from '../e2e/spawn.ts';
-import { parseCommandLine, wholeNumberFlag, type Cli } from './cli.ts';
+import { question, readChatStream } from '@/e2e/helpers';
+import { startApp, stubbedServerSetup, type Server } from '@/e2e/spawn';
+import { parseCommandLine, wholeNumberFlag, type Cli } from './cli';
 
 const cli: Cli = {
   name: 'test:crash',

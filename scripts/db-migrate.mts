@@ -6,11 +6,11 @@
  * instance starts when the database is unreachable or newer than this release.
  * DATABASE_URL set: PostgreSQL; unset: the SQLite file at TRACE_DB_PATH.
  */
-import path from 'node:path';
-import { env, EnvError } from '../lib/env.ts';
-import { createPostgresPool, databaseLabel, migratePostgres, POSTGRES_MIGRATIONS } from '../lib/traces/postgres.ts';
-import { MIGRATIONS, openTraceDatabase } from '../lib/traces/sqlite.ts';
-import { parseCommandLine, type Cli } from './cli.ts';
+import { EnvError } from '@/lib/env';
+import { serverSettings } from '@/lib/server/paths';
+import { createPostgresPool, databaseLabel, migratePostgres, POSTGRES_MIGRATIONS } from '@/lib/traces/postgres';
+import { MIGRATIONS, openTraceDatabase } from '@/lib/traces/sqlite';
+import { parseCommandLine, type Cli } from './cli';
 
 const cli: Cli = {
   name: 'db:migrate',
@@ -26,7 +26,7 @@ Exit status: 0 up to date, 1 the database is unreachable, newer than this releas
 parseCommandLine(cli, {});
 
 try {
-  const settings = env();
+  const { env: settings, paths } = serverSettings();
   if (settings.DATABASE_URL) {
     const pool = createPostgresPool(settings.DATABASE_URL, { max: 1, connectionTimeoutMillis: 10_000 });
     try {
@@ -36,9 +36,8 @@ try {
       await pool.end();
     }
   } else {
-    const file = path.resolve(settings.TRACE_DB_PATH);
-    openTraceDatabase(file).close();
-    console.log(`SQLite ${file}: schema version ${MIGRATIONS.length}`);
+    openTraceDatabase(paths.traceDb).close();
+    console.log(`SQLite ${paths.traceDb}: schema version ${MIGRATIONS.length}`);
   }
 } catch (error) {
   console.error(`db:migrate: ${error instanceof EnvError || error instanceof Error ? error.message : String(error)}`);

@@ -29,7 +29,7 @@ import {
   type Method,
   type Outcome,
   type Summary,
-} from '../eval/evaluate.ts';
+} from '@/eval/evaluate';
 import {
   checkGoldIds,
   debianFaqKb,
@@ -42,12 +42,12 @@ import {
   pythonFaqKb,
   PYTHON_GOLDEN,
   type EvalKb,
-} from '../eval/kbs.ts';
-import { PEERS, peerMethods } from '../eval/peers.ts';
-import { semanticCost, semanticSelectorMethod, SEMANTIC_MODEL } from '../eval/semantic.ts';
-import { formatNumber, formatPercent } from '../lib/format.ts';
-import { analyze, retrievalConfig, SEMANTIC_DEFAULTS as EMBEDDING_DEFAULTS, type RetrievalConfigInput } from '../lib/retrieval/index.ts';
-import { parseCommandLine, usageExit, type Cli } from './cli.ts';
+} from '@/eval/kbs';
+import { PEERS, peerMethods } from '@/eval/peers';
+import { semanticCost, semanticSelectorMethod, SEMANTIC_MODEL } from '@/eval/semantic';
+import { formatNumber, formatPercent } from '@/lib/format';
+import { analyze, retrievalConfig, SEMANTIC_DEFAULTS as EMBEDDING_DEFAULTS, type RetrievalConfigInput } from '@/lib/retrieval/index';
+import { parseCommandLine, usageExit, type Cli } from './cli';
 
 const cli: Cli = {
   name: 'eval',
@@ -110,7 +110,8 @@ async function evaluateKb(kb: EvalKb, questions: GoldenQuestion[]): Promise<KbRe
     firstNCutMethod(kb.sections, config.budget),
   ];
   const pinnedIds = kb.index.pinned.map((s) => s.id);
-  const outcomes = new Map<string, Outcome[]>(methods.map((m) => [m.name, runMethod(m, questions, pinnedIds)]));
+  const outcomes = new Map<string, Outcome[]>();
+  for (const m of methods) outcomes.set(m.name, await runMethod(m, questions, pinnedIds));
   const rows = new Map(methods.map((m) => [m.name, summarizeByKind(outcomes.get(m.name)!, config.budget)]));
   // The best peer on this KB: most gold sent over all questions, then MRR.
   const bestPeer = PEERS.map((p) => p.name).sort((a, b) => {

@@ -5,13 +5,12 @@
  *
  * See `usage` below, or the README's "Explain CLI" section.
  */
-import { formatIssues } from '../lib/format.ts';
+import { formatIssues } from '@/lib/format';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import {
   budgetHealth,
-  createRetrievalIndex,
   formatExplanation,
   formatHealth,
   formatSection,
@@ -19,19 +18,18 @@ import {
   loadKnowledgeBase,
   parseSynonyms,
   RetrievalConfigError,
-  selectContext,
   type RetrievalConfigInput,
+  type RetrievalIndex,
   type SynonymGroup,
-} from '../lib/retrieval/index.ts';
-import { loadSummary } from '../lib/knowledge/load.ts';
-import { createEmbedder, embeddingModelFromEnv } from '../lib/ai/embeddings.ts';
-import { semanticQueryFor } from '../lib/chat/semantic.ts';
-import { EnvError, parseEnv } from '../lib/env.ts';
-import { kbCacheFile } from '../lib/knowledge/disk-cache.ts';
-import { embeddingCacheFile } from '../lib/knowledge/embedding-cache.ts';
-import { SectionEmbedder, type KnowledgeEmbeddings } from '../lib/knowledge/embeddings.ts';
-import type { RetrievalIndex } from '../lib/retrieval/index.ts';
-import { parseCommandLine, usageExit, UsageError, type Cli } from './cli.ts';
+} from '@/lib/retrieval/index';
+import { loadSummary } from '@/lib/knowledge/load';
+import { createEmbedder, embeddingModelFromEnv } from '@/lib/ai/embeddings';
+import { retrieveForTurn, turnKnowledgeOf, type TurnKnowledge } from '@/lib/knowledge/retrieve';
+import { EnvError } from '@/lib/env';
+import { serverSettings } from '@/lib/server/paths';
+import { embeddingCacheFile } from '@/lib/knowledge/embedding-cache';
+import { SectionEmbedder, type KnowledgeEmbeddings } from '@/lib/knowledge/embeddings';
+import { parseCommandLine, usageExit, UsageError, type Cli } from './cli';
 
 const usage = `usage: npm run explain -- [options] "question"
 
@@ -82,10 +80,11 @@ function readSynonyms(file: string): SynonymGroup[] {
  * embeddings (from the same cache the server writes), waited for.
  */
 async function sectionEmbeddings(kbPath: string, index: RetrievalIndex): Promise<KnowledgeEmbeddings | undefined> {
-  const settings = parseEnv(process.env);
+  // The server's settings, with this KB: the same cache file the server writes for it.
+  const { env: settings, paths } = serverSettings({ ...process.env, KB_PATH: kbPath });
   const model = embeddingModelFromEnv(settings);
   if (!model) return undefined;
-  const cacheFile = kbCacheFile(settings.KB_CACHE_PATH, kbPath);
+  const cacheFile = paths.kbCache;
   const log = { info: (m: string) => console.error(m), error: (m: string) => console.error(m) };
   const embeddings = new SectionEmbedder(createEmbedder(model, settings), log, cacheFile && embeddingCacheFile(cacheFile)).attach(index);
   await embeddings.done;
@@ -127,7 +126,8 @@ async function main(argv: string[]): Promise<number> {
   const kb = loadKnowledgeBase(kbPath);
   const synonymsFile = values['with-synonyms'];
   const synonyms = synonymsFile === undefined ? kb.synonyms : readSynonyms(synonymsFile);
-  const index = createRetrievalIndex({ ...kb, synonyms }, config);
+  const knowledge: TurnKnowledge = turnKnowledgeOf({ ...kb, synonyms }, config);
+  const { index } = knowledge;
   if (synonymsFile !== undefined && !values.json && values.batch === undefined) {
     console.log(`synonyms: ${synonymsFile} (${synonyms.length} groups), instead of the KB's ${kb.synonymsFile ?? '(none)'}\n`);
   }
@@ -165,19 +165,17 @@ async function main(argv: string[]): Promise<number> {
         throw new UsageError(`${values.batch}:${i + 1}: expected {"q": "...", "history"?: ["..."]}: ${detail}`);
       }
     });
-    const embeddings = await sectionEmbeddings(kbPath, index);
+    knowledge.embeddings = await sectionEmbeddings(kbPath, index);
     const out: string[] = [];
     for (const item of items) {
-      const messages = [...(item.history ?? []), item.q];
-      out.push(JSON.stringify(selectContext(index, messages, await semanticQueryFor({ embeddings, index }, messages))));
+      out.push(JSON.stringify((await retrieveForTurn(knowledge, [...(item.history ?? []), item.q])).explanation));
     }
     process.stdout.write(out.join('\n') + (out.length ? '\n' : ''));
     return 0;
   }
 
-  const messages = [...(values.history ?? []), positionals[0]!];
-  const embeddings = await sectionEmbeddings(kbPath, index);
-  const explanation = selectContext(index, messages, await semanticQueryFor({ embeddings, index }, messages));
+  knowledge.embeddings = await sectionEmbeddings(kbPath, index);
+  const { explanation } = await retrieveForTurn(knowledge, [...(values.history ?? []), positionals[0]!]);
   console.log(values.json ? JSON.stringify(explanation, null, 2) : formatExplanation(explanation, { all: values.all }));
   return 0;
 }

@@ -7,12 +7,12 @@
  * Exit status: 0 clean (warnings and info alone do not fail), 1 errors (or a KB that
  * does not load), 2 usage errors.
  */
-import { formatIssues } from '../lib/format.ts';
+import { formatIssues } from '@/lib/format';
 import path from 'node:path';
 import { z } from 'zod';
-import { checkKnowledgeBase, formatReport } from '../lib/kb-check/index.ts';
-import { KnowledgeBaseError, loadKnowledgeBase, RetrievalConfigError } from '../lib/retrieval/index.ts';
-import { parseCommandLine, usageExit, UsageError, type Cli } from './cli.ts';
+import { checkKnowledgeBase, formatReport } from '@/lib/kb-check/index';
+import { KnowledgeBaseError, loadKnowledgeBase, RetrievalConfigError } from '@/lib/retrieval/index';
+import { parseCommandLine, usageExit, UsageError, type Cli } from './cli';
 
 const usage = `usage: npm run kb:check [-- --kb PATH] [--budget TOKENS] [--json]
 

@@ -12,11 +12,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { formatIssues } from '../lib/format.ts';
-import { formatImpact, kbImpact, type ImpactQuestion } from '../lib/kb-impact/impact.ts';
-import { createRetrievalIndex, KnowledgeBaseError, loadKnowledgeBase, RetrievalConfigError, type RetrievalIndex } from '../lib/retrieval/index.ts';
-import { SqliteTraceStore } from '../lib/traces/sqlite.ts';
-import { parseCommandLine, usageExit, UsageError, type Cli } from './cli.ts';
+import { formatIssues } from '@/lib/format';
+import { formatImpact, kbImpact, type ImpactQuestion } from '@/lib/kb-impact/impact';
+import { turnKnowledgeOf, type TurnKnowledge } from '@/lib/knowledge/retrieve';
+import { KnowledgeBaseError, loadKnowledgeBase, RetrievalConfigError } from '@/lib/retrieval/index';
+import { SqliteTraceStore } from '@/lib/traces/sqlite';
+import { serverSettings } from '@/lib/server/paths';
+import { EnvError } from '@/lib/env';
+import { parseCommandLine, usageExit, UsageError, type Cli } from './cli';
 
 const usage = `usage: npm run kb:impact -- --base <git ref or folder> [options]
 
@@ -88,10 +91,10 @@ async function questionsFromTraces(file: string, turns: number): Promise<ImpactQ
 }
 
 /** The KB's index, and why the server would refuse it for its rules (declared rules missing), if it would. */
-function indexOf(folder: string, config: { budget?: number; floor?: number }): { index: RetrievalIndex; refusal?: string } {
+function knowledgeOf(folder: string, config: { budget?: number; floor?: number }): { knowledge: TurnKnowledge; refusal?: string } {
   const kb = loadKnowledgeBase(folder, { missingRules: 'report' });
   const refusal = kb.refusal && `${kb.refusal.line === undefined ? kb.refusal.file : `${kb.refusal.file}:${kb.refusal.line}`}: ${kb.refusal.reason}`;
-  return { index: createRetrievalIndex(kb, config), ...(refusal ? { refusal } : {}) };
+  return { knowledge: turnKnowledgeOf(kb, config), ...(refusal ? { refusal } : {}) };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -109,19 +112,21 @@ async function main(argv: string[]): Promise<number> {
     { args: argv },
   );
   if (!values.base) throw new UsageError('--base is required: the KB before the edit (a git ref or a folder)');
-  const workKb = values.kb ?? process.env.KB_PATH ?? 'content';
+  // The server's own settings (lib/env.ts, validated) and paths: what the flags do not say.
+  const { env, paths } = serverSettings();
+  const workKb = values.kb ?? paths.kb;
   const config = {
-    budget: numberOption('budget', values.budget ?? process.env.KB_BUDGET),
-    floor: numberOption('floor', values.floor ?? process.env.KB_FLOOR),
+    budget: numberOption('budget', values.budget) ?? env.KB_BUDGET,
+    floor: numberOption('floor', values.floor) ?? env.KB_FLOOR,
   };
   const questions = values.questions
     ? questionsFromFile(values.questions)
-    : await questionsFromTraces(process.env.TRACE_DB_PATH || 'data/traces.db', numberOption('turns', values.turns) ?? 500);
-  const work = indexOf(workKb, config);
+    : await questionsFromTraces(paths.traceDb, numberOption('turns', values.turns) ?? 500);
+  const work = knowledgeOf(workKb, config);
   const base = baseFolder(values.base, workKb);
   let report;
   try {
-    report = kbImpact(indexOf(base.folder, config).index, work.index, questions);
+    report = await kbImpact(knowledgeOf(base.folder, config).knowledge, work.knowledge, questions);
   } finally {
     base.cleanup();
   }
@@ -134,7 +139,7 @@ try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
   if (error instanceof UsageError) usageExit(cli, error.message);
-  else if (error instanceof KnowledgeBaseError || error instanceof RetrievalConfigError) {
+  else if (error instanceof KnowledgeBaseError || error instanceof RetrievalConfigError || error instanceof EnvError) {
     console.error(`kb:impact: ${error.message}`);
     process.exitCode = 1;
   } else {

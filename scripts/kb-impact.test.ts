@@ -3,11 +3,11 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { selectContext } from '../lib/retrieval/index';
-import { unpinRefundRule } from '../lib/testing/edits';
-import { testIndex } from '../lib/testing/kb';
-import { kbVersionOf } from '../lib/traces/compact';
-import { SqliteTraceStore } from '../lib/traces/sqlite';
+import { selectContext } from '@/lib/retrieval/index';
+import { unpinRefundRule } from '@/lib/testing/edits';
+import { testIndex } from '@/lib/testing/kb';
+import { kbVersionOf } from '@/lib/traces/compact';
+import { SqliteTraceStore } from '@/lib/traces/sqlite';
 
 const root = path.resolve(import.meta.dirname, '..');
 const tsx = path.join(root, 'node_modules', '.bin', 'tsx');

@@ -33,10 +33,10 @@ import { execFileSync } from 'node:child_process';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { question } from '../e2e/helpers.ts';
-import { startApp, stubbedServerSetup, type Server } from '../e2e/spawn.ts';
-import { startPostgres } from '../lib/testing/postgres.ts';
-import { parseCommandLine, usageExit, wholeNumberFlag, type Cli } from './cli.ts';
+import { question } from '@/e2e/helpers';
+import { startApp, stubbedServerSetup, type Server } from '@/e2e/spawn';
+import { startPostgres } from '@/lib/testing/postgres';
+import { parseCommandLine, usageExit, wholeNumberFlag, type Cli } from './cli';
 
 const cli: Cli = {
   name: 'load',

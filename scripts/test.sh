@@ -5,6 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 
+echo "== types and lint (tsc --noEmit: TypeScript 7; ESLint; the import rules: .dependency-cruiser.cjs)"
+npx tsc --noEmit
+npm run -s lint
+
 echo "== unit tests (vitest; the store tests start a throwaway PostgreSQL)"
 bash scripts/ensure-postgres.sh
 npx vitest run

@@ -1,10 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createSessionValue } from '../../lib/admin/auth';
-import { FaultPanel } from '../../components/debug/inspector-page';
-import { parseEnv } from '../../lib/env';
-import { SqliteTraceStore } from '../../lib/traces/sqlite';
+import { createSessionValue } from '@/lib/admin/auth';
+import { FaultPanel } from '@/components/debug/inspector-page';
+import { parseEnv } from '@/lib/env';
+import type { ServerApp } from '@/lib/server/app';
+import { fillTestRegistry } from '@/lib/testing/registry';
+import { SqliteTraceStore } from '@/lib/traces/sqlite';
+import type { ServerStore } from '@/lib/traces/store';
 
 /**
  * Every inspector page and API checks access itself (issue 11, finding 1), proven without
@@ -14,7 +17,6 @@ import { SqliteTraceStore } from '../../lib/traces/sqlite';
  */
 
 const TOKEN = 'guard-test-token-0123456789';
-(globalThis as { __supportChatEnv?: unknown }).__supportChatEnv = parseEnv({ ADMIN_TOKEN: TOKEN });
 const store = new SqliteTraceStore(':memory:');
 
 const request = vi.hoisted(() => ({ headers: new Headers(), cookies: new Map<string, string>() }));
@@ -29,8 +31,6 @@ vi.mock('next/headers', () => ({
   headers: async () => request.headers,
   cookies: async () => ({ get: (name: string) => (request.cookies.has(name) ? { name, value: request.cookies.get(name) } : undefined) }),
 }));
-vi.mock('@/lib/traces', () => ({ getAdminStateStore: () => serverStore(), getTraceStore: () => serverStore() }));
-vi.mock('../../lib/traces', () => ({ getAdminStateStore: () => serverStore(), getTraceStore: () => serverStore() }));
 vi.mock('@/lib/debug/data', () => {
   const read = (name: string) => () => {
     reads.push(name);
@@ -44,12 +44,15 @@ vi.mock('@/lib/debug/data', () => {
     knowledgeOrFault: read('knowledgeOrFault'),
   };
 });
-vi.mock('@/lib/knowledge', () => ({
-  getKnowledge: () => {
-    reads.push('getKnowledge');
-    throw new Error('data read: getKnowledge');
-  },
-}));
+const registry = fillTestRegistry(parseEnv({ ADMIN_TOKEN: TOKEN }), {
+  store: () => serverStore() as ServerStore,
+  knowledge: {
+    get: () => {
+      reads.push('getKnowledge');
+      throw new Error('data read: getKnowledge');
+    },
+  } as unknown as ServerApp['knowledge'],
+});
 
 const searchParams = Promise.resolve({ q: 'refund' });
 const params = Promise.resolve({ id: 'some-turn' });
@@ -77,7 +80,7 @@ beforeEach(() => {
   request.cookies.clear();
   reads.length = 0;
   database.down = false;
-  delete (globalThis as { __supportChatAdminThrottle?: unknown }).__supportChatAdminThrottle; // a fresh throttle per test
+  registry.resetThrottle(); // a fresh throttle per test
 });
 
 describe('the inspector guards itself (no proxy)', () => {

@@ -7,7 +7,7 @@ import { getInspector, knowledgeOrFault } from '@/lib/debug/data';
 import { parseTurnFilter, turnFilterQuery } from '@/lib/debug/filters';
 import { requireAdmin } from '@/lib/debug/access';
 import { formatNumber } from '@/lib/format';
-import { headingPath } from '@/lib/retrieval/context';
+import { headingPath } from '@/lib/retrieval/index';
 
 export const dynamic = 'force-dynamic';
 

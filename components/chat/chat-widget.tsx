@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ChatMode } from '@/lib/ai/providers';
-import type { WidgetText } from '@/lib/retrieval/identity';
+import type { WidgetText } from '@/lib/retrieval/index';
 import type { ChatUIMessage } from '@/lib/chat/message';
 import { ChatPanel } from './chat-panel';
 import { loadHistory, newConversationId, storeConversationId, storedConversationId, storedOpen, storeOpen } from './conversation';
@@ -31,10 +31,12 @@ export function ChatWidget({ mode, maxMessageChars, widget }: ChatWidgetProps) {
   const [mounted, setMounted] = useState(false);
   const launcherRef = useRef<HTMLButtonElement>(null);
 
-  // Restore the conversation (or start one) and the open state, once, in the browser.
+  // Restore the conversation (or start one) and the open state, once, in the browser: they live
+  // in localStorage, which the server render cannot read, so they are set after hydration.
   useEffect(() => {
     const id = storedConversationId() ?? newConversationId();
     storeConversationId(id);
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- read from localStorage after hydration (see above)
     setConversationId(id);
     const controller = new AbortController();
     loadHistory(id, controller.signal).then((messages) => {

@@ -1,5 +1,6 @@
 import { CONVERSATION_ID, type ChatMessageMetadata, type ChatUIMessage } from '@/lib/chat/message';
-import { sourcePart, type ReplySource } from '@/lib/chat/sources';
+import { sourcePart } from '@/lib/chat/source-parts';
+import type { ReplySource } from '@/lib/knowledge/sources';
 
 /** The customer's conversation id and the widget's open state, kept in the browser. */
 

@@ -1,5 +1,5 @@
 import { Streamdown, defaultRemarkPlugins } from 'streamdown';
-import { remarkHtmlAsText, safeUrl } from '../../lib/chat/markdown';
+import { remarkHtmlAsText, safeUrl } from '@/lib/chat/markdown';
 import { REPLY_ELEMENTS } from './reply-elements';
 
 /**

@@ -2,7 +2,7 @@
 
 import { useId, useState } from 'react';
 import type { ChatUIMessage } from '@/lib/chat/message';
-import { isPageUrl } from '@/lib/retrieval/pages';
+import { isPageUrl } from '@/lib/retrieval/client';
 import { DocumentIcon } from './icons';
 
 /**

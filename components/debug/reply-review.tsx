@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
-import type { NumberMention } from '@/lib/chat/numbers';
-import type { TurnTrace } from '@/lib/traces/types';
+import type { NumberMention, TurnTrace } from '@/lib/traces/types';
 import { Badge } from './badges';
 
 /**

@@ -1,7 +1,8 @@
+import path from 'node:path';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadKnowledge, type Knowledge } from '../../lib/knowledge/load';
+import { loadKnowledge, type Knowledge } from '@/lib/knowledge/load';
 import { MessageText } from '../chat/message-text';
 import { helpArticle, markdownElements } from './help-article';
 
@@ -10,7 +11,7 @@ const asHelp = (text: string) => renderToStaticMarkup(markdownElements(text));
 
 let knowledge: Knowledge;
 beforeAll(() => {
-  knowledge = loadKnowledge({ KB_PATH: 'content' });
+  knowledge = loadKnowledge(path.resolve('content'));
 });
 
 describe('markdownElements', () => {
@@ -38,7 +39,7 @@ describe('helpArticle', () => {
     expect(html).toContain('Who can request a refund');
     expect(helpArticle(knowledge, '/help/billing/refund-policy')).toBe(first);
 
-    const reloaded = loadKnowledge({ KB_PATH: 'content' });
+    const reloaded = loadKnowledge(path.resolve('content'));
     const again = helpArticle(reloaded, '/help/billing/refund-policy');
     expect(again).not.toBe(first);
     expect(renderToStaticMarkup(again!.body)).toBe(html);

@@ -8,10 +8,10 @@ import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
-import { remarkHtmlAsText, safeUrl } from '../../lib/chat/markdown';
-import { helpPagesByUrl } from '../../lib/help/pages';
-import type { Knowledge } from '../../lib/knowledge/load';
-import type { KbPage } from '../../lib/retrieval';
+import { remarkHtmlAsText, safeUrl } from '@/lib/chat/markdown';
+import { helpPagesByUrl } from '@/lib/help/pages';
+import type { Knowledge } from '@/lib/knowledge/load';
+import type { KbPage } from '@/lib/retrieval/index';
 import { REPLY_ELEMENTS } from '../chat/reply-elements';
 
 /**

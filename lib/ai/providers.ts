@@ -1,6 +1,6 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { wrapLanguageModel } from 'ai';
-import { env, type Env } from '../env';
+import type { Env } from '../env';
 import type { LanguageModelV3 } from './model-types';
 import { OfflineModel } from './offline-model';
 import { retryMiddleware } from './retry';
@@ -54,10 +54,3 @@ export function createChatModel(settings: ProviderSettings): ChatModel {
   return { model: wrapLanguageModel({ model, middleware }), provider: model.provider, modelId: model.modelId };
 }
 
-const cache = globalThis as typeof globalThis & { __supportChatChatModel?: ChatModel };
-
-/** The server's model, from the validated environment, created once per process. */
-export function getChatModel(): ChatModel {
-  cache.__supportChatChatModel ??= createChatModel(env());
-  return cache.__supportChatChatModel;
-}

@@ -18,6 +18,16 @@ import type { LanguageModelV3, StreamPart, StreamResult } from './model-types';
 
 export class ModelTimeoutError extends Error {
   override readonly name = 'ModelTimeoutError';
+
+  /**
+   * By name, not `instanceof`: the model is built once per process (lib/server/app.ts) in one
+   * bundle's copy of this class, and its errors are read in the route's (as the AI SDK's own
+   * `isInstance` checks do).
+   */
+  static isInstance(error: unknown): error is ModelTimeoutError {
+    return error instanceof Error && error.name === 'ModelTimeoutError';
+  }
+
   constructor(readonly timeoutMs: number, phase: 'response' | 'stream') {
     super(
       phase === 'response'

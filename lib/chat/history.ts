@@ -1,5 +1,5 @@
 import type { TurnTrace, Vote } from '../traces/types';
-import type { ReplySource } from './sources';
+import type { ReplySource } from '../knowledge/sources';
 
 /**
  * A conversation as the customer saw it, rebuilt from its turn traces: their messages and

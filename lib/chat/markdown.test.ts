@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { MessageText } from '../../components/chat/message-text';
+import { MessageText } from '@/components/chat/message-text';
 import { safeUrl } from './markdown';
 
 /** The reply as the widget renders it (streamdown with our elements and rules), as HTML. */

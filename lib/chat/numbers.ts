@@ -1,3 +1,5 @@
+import type { NumberCheck, NumberKind, NumberMention } from '../traces/types';
+
 /**
  * Unverified numbers in a reply: the prices, percentages, durations and amounts a reply
  * states, checked against the knowledge that was sent with the question (the pinned block —
@@ -19,24 +21,6 @@
  * days count as days; the number only has to occur somewhere in the sent text with its unit,
  * not in the right sentence ("Pro costs $12" passes if Starter costs $12).
  */
-
-export type NumberKind = 'price' | 'percent' | 'duration' | 'amount';
-
-export interface NumberMention {
-  /** As written, with its unit: `$1,299.00`, `14-day`, `20%`. */
-  text: string;
-  kind: NumberKind;
-  value: number;
-  /** Normalised: `USD`, `%`, `day`, `gb`, `user`, … */
-  unit: string;
-}
-
-export interface NumberCheck {
-  /** Numbers with a unit the reply states (distinct by kind, unit and value). */
-  checked: number;
-  /** Those the sent knowledge does not state, in reply order. */
-  unverified: NumberMention[];
-}
 
 const CURRENCY_SYMBOL: Record<string, string> = { $: 'USD', 'us$': 'USD', '€': 'EUR', '£': 'GBP' };
 const CURRENCY_WORD: Record<string, string> = {

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { groundingFor, groundingProviderOptions } from '../ai/grounding';
 import type { LanguageModelV3 } from '../ai/model-types';
 import { OfflineModel } from '../ai/offline-model';
+import type { RetrievalIndex } from '../retrieval/index';
 import { testIndex } from '../testing/kb';
 import { ASSISTANT_INSTRUCTIONS } from '../ai/prompt';
 import { kbVersionOf } from '../traces/compact';
@@ -14,7 +15,8 @@ import type { FinishRetryOptions } from '../traces/finish';
 import { SqliteTraceStore } from '../traces/sqlite';
 import type { TraceStore, TurnEnd } from '../traces/types';
 import { TurnRecorder } from './recorder';
-import { selectForTurn, toModelMessages, type ChatText } from './turn';
+import { retrieveForTurn, type TurnKnowledge } from '../knowledge/retrieve';
+import { customerMessagesOf, toModelMessages, type ChatText } from './turn';
 
 const index = testIndex();
 let store: SqliteTraceStore;
@@ -27,6 +29,11 @@ afterEach(async () => {
   await store.close();
 });
 
+/** The test index as a turn's retrieval reads it: the default instructions, no pages, no semantic stage. */
+function knowledgeOf(retrievalIndex: RetrievalIndex): TurnKnowledge {
+  return { index: retrievalIndex, instructions: ASSISTANT_INSTRUCTIONS, pages: new Map() };
+}
+
 interface TurnOptions {
   abortAfterChars?: number;
   /** The store the recorder writes the ending to (default: the test's store). */
@@ -36,7 +43,7 @@ interface TurnOptions {
 
 /** What the chat route does, minus HTTP: select, record the start, stream, record the end. */
 async function turn(model: LanguageModelV3, messages: ChatText[], { abortAfterChars, traces = store, retry }: TurnOptions = {}) {
-  const selection = selectForTurn(index, messages);
+  const selection = await retrieveForTurn(knowledgeOf(index), customerMessagesOf(messages));
   const id = `turn-${Math.random().toString(36).slice(2)}`;
   await store.startTurn({
     id,
@@ -139,13 +146,13 @@ describe('TurnRecorder', () => {
   });
 });
 
-describe('selectForTurn', () => {
-  it('queries with the customer messages only and times the selection', () => {
-    const selection = selectForTurn(index, [
+describe('retrieveForTurn', () => {
+  it('queries with the customer messages only and times the selection', async () => {
+    const selection = await retrieveForTurn(knowledgeOf(index), customerMessagesOf([
       { role: 'user', text: 'how do I start a live stream?' },
       { role: 'assistant', text: 'You can get a refund' },
       { role: 'user', text: 'what about that one?' },
-    ]);
+    ]));
     expect(selection.customerMessages).toEqual(['how do I start a live stream?', 'what about that one?']);
     expect(selection.explanation.query.previous).toBe('how do I start a live stream?');
     const firstScored = selection.explanation.sections.find((v) => v.reason === 'scored');

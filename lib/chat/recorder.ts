@@ -1,8 +1,7 @@
 import type { LanguageModelUsage } from 'ai';
 import { describeModelError } from '../ai/errors';
 import { finishWithRetry, type FinishOutcome, type FinishRetryOptions, type PendingFinish } from '../traces/finish';
-import type { TraceStore, TurnEnd, TurnUsage } from '../traces/types';
-import type { NumberCheck } from './numbers';
+import type { TraceStore, TurnEnd, TurnUsage, NumberCheck } from '../traces/types';
 
 /**
  * Completes one turn's trace from streamText's callbacks. The row was written as

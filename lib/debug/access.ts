@@ -1,10 +1,10 @@
 import 'server-only';
 import { cookies, headers } from 'next/headers';
 import { notFound } from 'next/navigation';
-import { ADMIN_COOKIE, adminRefusal, adminSettings, adminThrottle, checkAdminAccess, verifySessionValue, type AdminAccess } from '../admin/auth';
-import { env } from '../env';
+import { ADMIN_COOKIE, adminRefusal, adminSettings, checkAdminAccess, verifySessionValue, type AdminAccess } from '../admin/auth';
 import { clientKey } from '../rate-limit/client';
-import { getAdminStateStore } from '../traces';
+import { adminThrottle, serverEnv } from '../server/registry';
+import { serverApp } from '../server/server-app';
 import { databaseFault, faultResponse, InspectorFaultError, type InspectorFault } from './faults';
 
 /**
@@ -29,17 +29,18 @@ export type InspectorAccess = AdminAccess | { ok: false; reason: 'unavailable'; 
 
 export async function adminAccess(): Promise<InspectorAccess> {
   const [h, c] = await Promise.all([headers(), cookies()]);
-  const settings = adminSettings();
+  const env = serverEnv();
+  const settings = adminSettings(env);
   const sessionCookie = c.get(ADMIN_COOKIE)?.value;
   const access = checkAdminAccess(
-    { authorization: h.get('authorization'), sessionCookie, client: clientKey(h, env().TRUST_PROXY).key },
+    { authorization: h.get('authorization'), sessionCookie, client: clientKey(h, env.TRUST_PROXY).key },
     settings,
     { throttle: adminThrottle() },
   );
   if (!access.ok || access.via !== 'cookie') return access;
   let generation: number;
   try {
-    generation = await getAdminStateStore().sessionGeneration();
+    generation = await serverApp().store().sessionGeneration();
   } catch (error) {
     return { ok: false, reason: 'unavailable', fault: databaseFault(error) };
   }

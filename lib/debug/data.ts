@@ -1,13 +1,11 @@
 import 'server-only';
-import { semanticQueryFor } from '../chat/semantic';
 import { checkKnowledgeBase, type CheckReport } from '../kb-check/index';
-import { getKnowledge, knowledgeHolder, type Knowledge } from '../knowledge';
+import type { Knowledge } from '../knowledge/load';
+import { retrieveForTurn } from '../knowledge/retrieve';
 import type { KnowledgeHealth } from '../knowledge/holder';
-import { analyze, budgetHealth, contentWords, headingPath, selectContext, unembeddedCount, type Explanation } from '../retrieval/index';
-import { env } from '../env';
-import { getInspectorStore, getTraceStore } from '../traces';
-import { databaseLabel } from '../traces/postgres';
-import { retentionStatus, type RetentionStatus } from '../traces/retention';
+import { analyze, budgetHealth, contentWords, headingPath, unembeddedCount, type Explanation } from '../retrieval/index';
+import { serverApp } from '../server/server-app';
+import type { RetentionStatus } from '../traces/retention';
 import type { InspectorStore, SectionTraffic } from '../traces/inspector';
 import type { TurnTrace } from '../traces/types';
 import { knowledgeFault, type InspectorFault } from './faults';
@@ -18,7 +16,12 @@ import { requestSplit, type RequestSplit } from './request-split';
 /** What the /debug pages and /api/debug handlers read: one place, shared by both. */
 
 export function getInspector(): InspectorStore {
-  return getInspectorStore();
+  return serverApp().store();
+}
+
+/** The KB in service; throws KnowledgeUnavailableError (with the loader's `file:line`) when none is loaded. */
+function getKnowledge(): Knowledge {
+  return serverApp().knowledge.get();
 }
 
 /** The KB in service, or — for a page that works without one — the fault saying why none is loaded. */
@@ -49,14 +52,12 @@ export function kbVocabulary(knowledge: Knowledge): Set<string> {
   return vocabulary;
 }
 
-/** Runs the selector on a question without calling the model ("Try a question"), with the semantic stage when it is on. */
+/** A turn's retrieval for a question, without calling the model ("Try a question"): what the chat would do, semantic stage included. */
 export async function tryQuestion(question: string, previous?: string): Promise<{ explanation: Explanation; selectionUs: number }> {
   const knowledge = getKnowledge();
   const messages = previous?.trim() ? [previous, question] : [question];
-  const semantic = await semanticQueryFor(knowledge, messages);
-  const started = performance.now();
-  const explanation = selectContext(knowledge.index, messages, semantic);
-  return { explanation, selectionUs: Math.round((performance.now() - started) * 1000) };
+  const retrieval = await retrieveForTurn(knowledge, messages);
+  return { explanation: retrieval.explanation, selectionUs: Math.round(retrieval.selectionUs) };
 }
 
 export { requestSplit, type RequestSplit } from './request-split';
@@ -67,7 +68,7 @@ export interface TurnDetail {
 }
 
 export async function turnDetail(id: string): Promise<TurnDetail | undefined> {
-  const store = getTraceStore();
+  const store = serverApp().store();
   const trace = await store.getTurn(id);
   if (!trace) return undefined;
   // Earlier turns of the same conversation: their questions and replies were the history sent.
@@ -122,13 +123,13 @@ export interface StorageReport {
 }
 
 async function storageReport(inspector: InspectorStore, turns: number): Promise<StorageReport> {
-  const settings = env();
+  const app = serverApp();
   return {
-    engine: settings.DATABASE_URL ? 'PostgreSQL' : 'SQLite',
-    where: settings.DATABASE_URL ? databaseLabel(settings.DATABASE_URL) : settings.TRACE_DB_PATH,
+    engine: app.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite',
+    where: app.storeLabel.replace(/^(PostgreSQL|SQLite) /, ''),
     turns,
     oldestTurnAt: await inspector.oldestTurnAt(),
-    retention: retentionStatus(),
+    retention: app.retention()?.status,
   };
 }
 
@@ -189,7 +190,7 @@ export async function healthReport(): Promise<HealthReport> {
   const turns = await inspector.countTurns();
   const neverSent = turns === 0 ? [] : uses.filter((u) => u.sent === 0);
   return {
-    knowledge: knowledgeHolder().health(),
+    knowledge: serverApp().knowledge.health(),
     budget: budgetHealth(index),
     kbPath: knowledge.path,
     loadedAt: knowledge.loadedAt.toISOString(),

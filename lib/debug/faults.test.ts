@@ -2,12 +2,13 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseEnv } from '../env';
 import { KnowledgeUnavailableError } from '../knowledge/holder';
 import { databaseFault, faultMessage, faultSafe, inspectorFault, InspectorFaultError, knowledgeFault, withoutCredentials } from './faults';
+import { fillTestRegistry } from '../testing/registry';
+import type { ServerStore } from '../traces/store';
 
 const probe = vi.hoisted(() => ({ ready: async (): Promise<void> => {} }));
 vi.mock('server-only', () => ({}));
-vi.mock('../traces', () => ({ getTraceStore: () => ({ ready: () => probe.ready() }) }));
 
-(globalThis as { __supportChatEnv?: unknown }).__supportChatEnv = parseEnv({ TRACE_DB_PATH: 'data/traces.db' });
+fillTestRegistry(parseEnv({ TRACE_DB_PATH: 'data/traces.db' }), { store: () => ({ ready: () => probe.ready() }) as unknown as ServerStore });
 
 const refused = () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432'));
 

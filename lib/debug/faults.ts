@@ -1,7 +1,8 @@
 import 'server-only';
-import { env, type Env } from '../env';
+import type { Env } from '../env';
 import { jsonError } from '../http';
-import { getTraceStore } from '../traces';
+import { serverEnv } from '../server/registry';
+import { serverApp } from '../server/server-app';
 import { databaseLabel } from '../traces/postgres';
 
 /**
@@ -59,7 +60,7 @@ export function withoutCredentials(text: string, url: string): string {
 }
 
 /** A store error as a fault: which store, and the error without DATABASE_URL's credentials. */
-export function databaseFault(error: unknown, settings: Pick<Env, 'DATABASE_URL' | 'TRACE_DB_PATH'> = env()): InspectorFault {
+export function databaseFault(error: unknown, settings: Pick<Env, 'DATABASE_URL' | 'TRACE_DB_PATH'> = serverEnv()): InspectorFault {
   const url = settings.DATABASE_URL;
   const reason = url
     ? `PostgreSQL ${databaseLabel(url)}: ${withoutCredentials(errorMessage(error), url)}`
@@ -85,7 +86,7 @@ export async function inspectorFault(error: unknown): Promise<InspectorFault | u
   const knowledge = knowledgeFault(error);
   if (knowledge) return knowledge;
   try {
-    await getTraceStore().ready();
+    await serverApp().store().ready();
   } catch (probe) {
     return databaseFault(probe);
   }

@@ -1,9 +1,10 @@
 import 'server-only';
-import { getKnowledge, type Knowledge } from '../knowledge';
+import type { ReloadImpact } from '../kb-impact/reload-impact';
+import type { Knowledge } from '../knowledge/load';
+import { serverApp } from '../server/server-app';
 import { analyze, headingPath } from '../retrieval/index';
 import type { FeedbackDay } from '../traces/inspector';
 import { ANALYZER, getInspector, kbVocabulary } from './data';
-import { lastReloadImpact, type ReloadImpact } from './reload-impact';
 import { formatSynonymsFile, synonymCandidates, synonymsWithCandidates, type SynonymCandidate } from './rephrase';
 
 /**
@@ -61,7 +62,7 @@ async function synonymsPanel(knowledge: Knowledge): Promise<LoopHealth['synonyms
 }
 
 export async function loopHealth(): Promise<LoopHealth> {
-  const knowledge = getKnowledge();
+  const knowledge = serverApp().knowledge.get();
   const inspector = getInspector();
   const since = new Date(Date.now() - FEEDBACK_DAYS * 24 * 3600 * 1000).toISOString().slice(0, 10);
   const [days, downVotedSections] = await Promise.all([inspector.feedbackByDay({ since }), inspector.downVotedSections(15)]);
@@ -80,6 +81,6 @@ export async function loopHealth(): Promise<LoopHealth> {
       return { sectionId: d.sectionId, path: section ? headingPath(section) : d.sectionId, downVoted: d.turns, sent: t?.scored ?? 0 };
     }),
     synonyms: await synonymsPanel(knowledge),
-    reload: lastReloadImpact(),
+    reload: serverApp().reloadImpact.last(),
   };
 }

@@ -1,7 +1,5 @@
-import { env } from '../env';
-import { currentKnowledgeHolder } from '../knowledge/current';
+import { helpLimiter, serverEnv, serverRegistry } from '../server/registry';
 import type { Knowledge } from '../knowledge/load';
-import { createRateLimiter, type RateLimiter } from '../rate-limit';
 import { takeOrWait } from '../rate-limit/wait';
 import { helpPagesByUrl } from './pages';
 import { helpRefusalPage, type HelpRefusal } from './refusal-page';
@@ -41,13 +39,6 @@ export interface HelpRequest {
 
 const CACHE_CONTROL = 'private, no-cache';
 
-const shared = globalThis as typeof globalThis & { __supportChatHelpLimiter?: RateLimiter };
-
-function helpLimiter(): RateLimiter {
-  const settings = env();
-  shared.__supportChatHelpLimiter ??= createRateLimiter({ name: 'help', perMinute: settings.HELP_RATE_LIMIT_PER_MINUTE, burst: settings.HELP_RATE_LIMIT_BURST });
-  return shared.__supportChatHelpLimiter;
-}
 
 /** This process: its start time (a restart, perhaps of a new build, changes every ETag). */
 const PROCESS_TAG = Math.round(performance.timeOrigin).toString(36);
@@ -92,12 +83,12 @@ function refuse(refusal: HelpRefusal, request: HelpRequest): { response: Respons
 let outageLogged = false;
 
 export async function helpGate(request: HelpRequest): Promise<HelpGate> {
-  const settings = env();
+  const settings = serverEnv();
   const turn = await takeOrWait(helpLimiter(), request.client, settings.HELP_RATE_LIMIT_WAIT_MS);
   if (!turn.allowed) return refuse({ status: 429, retryAfterSeconds: turn.retryAfterSeconds }, request);
 
-  const holder = currentKnowledgeHolder();
-  if (!holder) return { headers: {} }; // not created yet (the page creates it): nothing to say
+  const holder = serverRegistry().app?.knowledge;
+  if (!holder) return { headers: {} }; // not built yet (the page builds it): nothing to say
   if (!holder.ready) {
     if (!outageLogged) {
       outageLogged = true;

@@ -1,5 +1,5 @@
 import type { Knowledge } from '../knowledge/load';
-import type { KbPage } from '../retrieval/pages';
+import type { KbPage } from '../retrieval/index';
 
 /**
  * The KB's pages that live on this site, under /help/ (front matter `url: /help/…`), by URL

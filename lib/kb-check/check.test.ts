@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadKnowledgeBase } from '../retrieval/knowledge-base';
+import { loadKnowledgeBase } from '../retrieval/index';
 import { checkKnowledgeBase, UNPIN_MIN_TOKENS, type CheckOptions } from './check';
 import { memoryKb, SEED_BUDGET, seedFiles, SEED_RULE_FILE } from './fixtures';
 import { formatReport } from './format';

@@ -1,4 +1,4 @@
-import { CHECKS } from './checks';
+import { CHECKS } from './checks/index';
 import type { SummaryCounts } from './checks/types';
 import { createCheckContext, type CheckableKnowledgeBase, type CheckContext, type CheckOptions } from './context';
 import type { CheckReport, CheckSummary, Finding, FindingKind } from './types';

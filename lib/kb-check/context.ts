@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { retrievalConfig, type RetrievalConfig, type RetrievalConfigInput } from '../retrieval/config';
-import { RetrievalConfigError } from '../retrieval/errors';
-import { createRetrievalIndex, type RetrievalIndex } from '../retrieval/select';
-import type { KnowledgeBase, Section } from '../retrieval/types';
+import { createRetrievalIndex, retrievalConfig, type KnowledgeBase, type RetrievalConfig, type RetrievalConfigInput, type RetrievalIndex, type Section } from '../retrieval/index';
+import { RetrievalConfigError } from '../retrieval/index';
 import { askFor, documentFrequencies } from './questions';
 import { textUnits, type UnitKind } from './sentences';
 import type { QuestionResult } from './types';

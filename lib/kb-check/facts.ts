@@ -1,46 +1,9 @@
-import { analyze } from '../retrieval/analyzer';
+import { analyze } from '../retrieval/index';
 
 /**
- * Facts that disagree: a number stated in a pinned section and the same item stated with
- * a different number in an unpinned section. The model may receive both.
- *
- * **Quantities.** Money (`$49`, `$0.04 per GB per month`, `$79/month`, `$39 a month`),
- * sizes (MB / GB / TB, compared in GB), durations (minutes, hours, days, business days,
- * months, years — each its own kind, never converted into another), percentages, and
- * counts (a bare number next to a name, "Pro 5", or before a noun, "5 seats"). A bare
- * number in a list takes the unit of the nearest number with one in the same sentence,
- * the following one first ("3, 7 and 10 days", "Starter 60, Pro 120, Business 600
- * requests per minute"), else a unit named in the label ("Live streaming hours: Pro 20").
- * Ranges ("5–10 business days") give both ends. Numbers glued to letters (1080p, 4K,
- * H.264) are not quantities.
- *
- * **Names.** The plan or product names a KB quotes numbers for, learned from the pinned
- * sections: a capitalised word directly before a number, optionally followed by "plan"
- * and a colon ("Pro: $79", "Starter 50 GB", "Pro plan: $49/month").
- *
- * **Where a quantity sits.** A sentence (a list item, a table cell) may start with a
- * label ("Storage: …", "Refund review windows: …"); the rest is split into clauses at `;`
- * and into segments at ", ". A quantity's names are the names in its segment, else in
- * the label, else those of the previous segment of the sentence ("Pro: $79/month billed
- * monthly, or $792/year billed annually"). Its measure terms are the analyzed words of
- * the label and its clause, without names, numbers and unit words.
- *
- * **The same item.** An unpinned quantity and a pinned one are about the same item when
- * they have the same unit kind and
- * - money with names: they share a name (`$` with no period compares with every period);
- * - anything else with names: they share a name, and at least half of the pinned
- *   measure terms occur in the unpinned sentence (storage vs bandwidth vs upload size);
- * - pinned without names: the unpinned one has no name of another item either, and at
- *   least half of the pinned measure terms (at least one) occur in the unpinned sentence.
- *   Counts need names on both sides.
- * Relative amounts (a "difference", "extra", "save", "off", "discount", "credit",
- * "refund" in the segment) and worked examples ("for example", "×", "=" in the clause)
- * are not statements about an item and are skipped — unless the amount carries the same
- * per-unit qualifier as the pinned one ("extra seats cost $15 per seat per month").
- *
- * **Disagree.** An unpinned quantity disagrees when at least one pinned quantity is about
- * the same item and its value equals none of theirs. Comparing against all of them keeps
- * "$20 instead of $24 on Starter" (annual and monthly prices) quiet.
+ * Facts that disagree: a number stated in a pinned section and the same item stated with a
+ * different number in an unpinned section (the model may receive both). How quantities, names
+ * and items are matched: docs/facts-check.md.
  */
 
 export interface Quantity {

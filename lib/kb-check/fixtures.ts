@@ -1,5 +1,4 @@
-import { sectionsFromSources } from '../retrieval/knowledge-base';
-import { parseSynonyms } from '../retrieval/synonyms';
+import { sectionsFromSources, parseSynonyms } from '../retrieval/index';
 import type { CheckableKnowledgeBase } from './check';
 
 /** Test helper: a KB from in-memory files (path → markdown), with the sources for line numbers. */

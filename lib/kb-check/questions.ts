@@ -1,7 +1,5 @@
-import { analyze, contentWords } from '../retrieval/analyzer';
-import type { RetrievalIndex } from '../retrieval/select';
-import { selectContext } from '../retrieval/select';
-import type { Section, SynonymGroup } from '../retrieval/types';
+import { analyze, contentWords, selectContext } from '../retrieval/index';
+import type { RetrievalIndex, Section, SynonymGroup } from '../retrieval/index';
 import { policyWords } from './rules';
 import type { QuestionResult } from './types';
 

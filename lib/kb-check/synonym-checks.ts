@@ -1,5 +1,5 @@
-import { normalizeWord } from '../retrieval/analyzer';
-import type { Section, SynonymGroup } from '../retrieval/types';
+import { normalizeWord } from '../retrieval/index';
+import type { Section, SynonymGroup } from '../retrieval/index';
 import type { Finding } from './types';
 
 /**

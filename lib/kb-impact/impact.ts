@@ -1,11 +1,14 @@
 import { formatPercent } from '../format';
-import { budgetHealth, headingPath, select, type RetrievalIndex } from '../retrieval/index';
+import { retrieveForTurn, type TurnKnowledge } from '../knowledge/retrieve';
+import { budgetHealth, headingPath, type RetrievalIndex } from '../retrieval/index';
 
 /**
  * What a KB edit would change: the same questions asked of the base KB and of the edited
- * (working) KB, through the selector, and what each would send. Pure: both indexes and the
- * questions come in (scripts/kb-impact.mts reads them from folders, git and the trace store;
- * /debug/health runs it when the server reloads an edited KB).
+ * (working) KB, through a turn's retrieval (lib/knowledge/retrieve.ts), and what each would
+ * send. Pure: both KBs and the questions come in (scripts/kb-impact.mts reads them from
+ * folders, git and the trace store; /debug/health runs it when the server reloads an edited KB).
+ * BM25's side of the turn only: no query embeddings (500 questions would be 1,000 calls to the
+ * embedding model), so a KB whose semantic stage is on is compared on its lexical ranking.
  *
  * Per question: sections gained and lost (sent in one and not the other, by section id), a
  * question that would newly take the floor, and any pinned rule that would stop being sent
@@ -65,12 +68,14 @@ function pathOf(id: string, ...indexes: RetrievalIndex[]): string {
   return id;
 }
 
-function questionImpact(base: RetrievalIndex, work: RetrievalIndex, question: ImpactQuestion): QuestionImpact {
-  const before = select(base, question.messages);
-  const after = select(work, question.messages);
+type ImpactKnowledge = Omit<TurnKnowledge, 'embeddings'>;
+
+async function questionImpact(base: ImpactKnowledge, work: ImpactKnowledge, question: ImpactQuestion): Promise<QuestionImpact> {
+  const before = (await retrieveForTurn(base, question.messages)).selection;
+  const after = (await retrieveForTurn(work, question.messages)).selection;
   const sentBefore = new Set(before.sentIds);
   const sentAfter = new Set(after.sentIds);
-  const pinnedBefore = new Set(base.pinned.map((s) => s.id));
+  const pinnedBefore = new Set(base.index.pinned.map((s) => s.id));
   return {
     question: question.messages.at(-1) ?? '',
     ...(question.messages.length > 1 ? { previous: question.messages.at(-2) } : {}),
@@ -83,7 +88,9 @@ function questionImpact(base: RetrievalIndex, work: RetrievalIndex, question: Im
 }
 
 /** The impact of going from `base` to `work`, over `questions` (asked once each: duplicates are dropped). */
-export function kbImpact(base: RetrievalIndex, work: RetrievalIndex, questions: readonly ImpactQuestion[]): ImpactReport {
+export async function kbImpact(baseKb: ImpactKnowledge, workKb: ImpactKnowledge, questions: readonly ImpactQuestion[]): Promise<ImpactReport> {
+  const base = { index: baseKb.index, instructions: baseKb.instructions, pages: baseKb.pages };
+  const work = { index: workKb.index, instructions: workKb.instructions, pages: workKb.pages };
   const seen = new Set<string>();
   const unique = questions.filter((q) => {
     const key = JSON.stringify(q.messages);
@@ -91,19 +98,20 @@ export function kbImpact(base: RetrievalIndex, work: RetrievalIndex, questions: 
     seen.add(key);
     return true;
   });
-  const impacts = unique.map((q) => questionImpact(base, work, q));
+  const impacts: QuestionImpact[] = [];
+  for (const q of unique) impacts.push(await questionImpact(base, work, q));
   const sections = new Map<string, SectionChange>();
   const rules = new Map<string, LostRule>();
   for (const impact of impacts) {
-    const change = (id: string) => sections.get(id) ?? sections.set(id, { sectionId: id, path: pathOf(id, work, base), gained: 0, lost: 0 }).get(id)!;
+    const change = (id: string) => sections.get(id) ?? sections.set(id, { sectionId: id, path: pathOf(id, work.index, base.index), gained: 0, lost: 0 }).get(id)!;
     for (const id of impact.gained) change(id).gained++;
     for (const id of impact.lost) change(id).lost++;
     for (const id of impact.lostRules) {
-      const rule = rules.get(id) ?? rules.set(id, { sectionId: id, path: pathOf(id, base), questions: [] }).get(id)!;
+      const rule = rules.get(id) ?? rules.set(id, { sectionId: id, path: pathOf(id, base.index), questions: [] }).get(id)!;
       rule.questions.push(impact.question);
     }
   }
-  const [healthBefore, healthAfter] = [budgetHealth(base), budgetHealth(work)];
+  const [healthBefore, healthAfter] = [budgetHealth(base.index), budgetHealth(work.index)];
   return {
     questions: unique.length,
     changed: impacts.filter((i) => i.gained.length || i.lost.length || i.newlyFloor),

@@ -5,7 +5,7 @@ import { TokenCounter, type BuiltDocument } from '../retrieval/index';
 
 /**
  * The parsed KB on disk: every document's sections by path and content hash, and the token
- * counts by block hash — what the loader's in-memory caches hold (lib/retrieval/knowledge-base.ts).
+ * counts by block hash — what the loader's in-memory caches hold (lib/retrieval/kb/load.ts).
  * A process that starts on a KB it (or another instance with the same file) has seen
  * re-reads and hashes the files, and parses and tokenizes only those that changed.
  *
@@ -18,13 +18,13 @@ import { TokenCounter, type BuiltDocument } from '../retrieval/index';
 export const KB_CACHE_FORMAT = 'kb-sections-2';
 
 /**
- * The cache file of one KB: one file per KB folder (by a hash of its absolute path) in the
- * cache folder, so servers on different KBs in one working directory do not overwrite each
+ * The cache file of one KB: one file per KB folder (by a hash of its absolute path, `kbPath`) in
+ * the cache folder, so servers on different KBs in one working directory do not overwrite each
  * other's cache. Undefined when the cache is off (empty folder setting).
  */
-export function kbCacheFile(cacheDir: string, kbPath: string, cwd = process.cwd()): string | undefined {
+export function kbCacheFile(cacheDir: string, kbPath: string): string | undefined {
   if (!cacheDir) return undefined;
-  const key = createHash('sha1').update(path.resolve(cwd, kbPath)).digest('hex').slice(0, 16);
+  const key = createHash('sha1').update(kbPath).digest('hex').slice(0, 16);
   return path.join(cacheDir, `${key}.json`);
 }
 

@@ -20,7 +20,7 @@ const FILES = {
 /** A holder on a fresh KB folder with the semantic stage on, over the test embedding model. */
 function holder(root: string, cacheFile: string, embedder = testEmbedder()) {
   const lines = log();
-  const h = new KnowledgeHolder({ settings: { KB_PATH: root }, log: lines, cacheFile, embedder: new SectionEmbedder(embedder.embedder, lines, embeddingCacheFile(cacheFile)) });
+  const h = new KnowledgeHolder({ kbPath: root, log: lines, cacheFile, embedder: new SectionEmbedder(embedder.embedder, lines, embeddingCacheFile(cacheFile)) });
   return { holder: h, log: lines, state: embedder.state };
 }
 

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { resolvePaths } from '../server/paths';
 import { KB_CACHE_FORMAT, kbCacheFile } from './disk-cache';
 import { KnowledgeHolder, KnowledgeUnavailableError, type KnowledgeLog } from './holder';
 
@@ -53,7 +54,7 @@ const DECLARES_TWO = '---\ncompany: Acme\nrules:\n  count: 2\n---\n';
 const holders: KnowledgeHolder[] = [];
 function hold(root: string, settings: { KB_BUDGET?: number } = {}) {
   const log = recorder();
-  const holder = new KnowledgeHolder({ settings: { KB_PATH: root, ...settings }, log });
+  const holder = new KnowledgeHolder({ kbPath: root, config: { budget: settings.KB_BUDGET }, log });
   holders.push(holder);
   return { holder, log };
 }
@@ -120,11 +121,8 @@ describe('a knowledge base edited while running', () => {
   it('tells onReload the KB it replaced and the new one (not at the first load, not after a refused edit)', async () => {
     const root = kb(GOOD);
     const reloads: [number, number][] = [];
-    const holder = new KnowledgeHolder({
-      settings: { KB_PATH: root },
-      log: recorder(),
-      onReload: (previous, next) => void reloads.push([previous.index.sections.length, next.index.sections.length]),
-    });
+    const holder = new KnowledgeHolder({ kbPath: root, log: recorder() });
+    holder.onReload((previous, next) => void reloads.push([previous.index.sections.length, next.index.sections.length]));
     holders.push(holder);
     write(root, { 'b.md': '# Other\nTwo.' });
     await holder.check();
@@ -257,7 +255,7 @@ describe('a knowledge base edited while running', () => {
 describe('the parsed KB kept on disk between processes', () => {
   function holdWithCache(root: string, cacheFile: string) {
     const log = recorder();
-    const holder = new KnowledgeHolder({ settings: { KB_PATH: root }, log, cacheFile });
+    const holder = new KnowledgeHolder({ kbPath: root, log, cacheFile });
     holders.push(holder);
     return { holder, log };
   }
@@ -295,10 +293,12 @@ describe('the parsed KB kept on disk between processes', () => {
 
 describe('kbCacheFile', () => {
   it('gives each KB folder its own cache file in the cache folder, and none when the cache is off', () => {
-    const a = kbCacheFile('data/kb-cache', 'content', '/srv/app');
-    expect(a).toMatch(/^data\/kb-cache\/[0-9a-f]{16}\.json$/);
-    expect(kbCacheFile('data/kb-cache', '/srv/app/content', '/elsewhere')).toBe(a);
-    expect(kbCacheFile('data/kb-cache', 'other-kb', '/srv/app')).not.toBe(a);
-    expect(kbCacheFile('', 'content')).toBeUndefined();
+    const paths = (kbPath: string, cwd: string, cache = 'data/kb-cache') => resolvePaths({ KB_PATH: kbPath, KB_CACHE_PATH: cache, TRACE_DB_PATH: 'traces.db' }, cwd);
+    const a = paths('content', '/srv/app').kbCache;
+    expect(a).toMatch(/^\/srv\/app\/data\/kb-cache\/[0-9a-f]{16}\.json$/);
+    expect(kbCacheFile('data/kb-cache', '/srv/app/content')).toBe(path.relative('/srv/app', a!));
+    expect(paths('/srv/app/content', '/srv/app').kbCache).toBe(a);
+    expect(paths('other-kb', '/srv/app').kbCache).not.toBe(a);
+    expect(kbCacheFile('', '/srv/app/content')).toBeUndefined();
   });
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { listKnowledgeFiles, missingRules, TokenCounter, type BuiltDocument } from '../retrieval/index';
 import { readKbCache, writeKbCache } from './disk-cache';
 import type { SectionEmbedder } from './embeddings';
-import { loadKnowledge, loadKnowledgeAsync, type Knowledge, type KnowledgeSettings } from './load';
+import { loadKnowledge, loadKnowledgeAsync, type Knowledge, type KnowledgeConfig } from './load';
 
 /**
  * The knowledge base in service, and its reloading while the app runs.
@@ -31,16 +31,19 @@ export interface KnowledgeLog {
 }
 
 export interface KnowledgeHolderOptions {
-  settings: KnowledgeSettings;
-  cwd?: string;
+  /** The KB folder or file, absolute (lib/server/paths.ts). */
+  kbPath: string;
+  /** The selector settings it is indexed with (KB_BUDGET, KB_FLOOR). */
+  config?: KnowledgeConfig;
   log?: KnowledgeLog;
-  /** The parsed KB kept between processes (disk-cache.ts); none when absent. */
+  /** The parsed KB kept between processes (disk-cache.ts), absolute; none when absent. */
   cacheFile?: string;
-  /** Called after an edited KB replaced the one in service (what changed: lib/debug/reload-impact.ts). */
-  onReload?: (previous: Knowledge, next: Knowledge) => void;
-  /** The semantic stage's section embeddings (embeddings.ts), attached to every load; none when the stage is off. */
+  /** The semantic stage's section embeddings (embeddings.ts), attached to every load before it is served; none when the stage is off. */
   embedder?: SectionEmbedder;
 }
+
+/** Told after an edited KB replaced the one in service (what changed: lib/kb-impact/reload-impact.ts). */
+export type ReloadListener = (previous: Knowledge, next: Knowledge) => void;
 
 /** What one check found. */
 export type CheckResult = 'unchanged' | 'changing' | 'reloaded' | 'refused';
@@ -116,17 +119,20 @@ export class KnowledgeHolder {
   /** Parsed documents of the last load, by path and content hash: a reload parses only changed files. */
   private readonly documents: Map<string, BuiltDocument>;
   private readonly cacheFile: string | undefined;
+  private readonly config: KnowledgeConfig;
+  private readonly reloadListeners: ReloadListener[] = [];
 
   constructor(private readonly options: KnowledgeHolderOptions) {
-    this.kbPath = path.resolve(options.cwd ?? process.cwd(), options.settings.KB_PATH);
+    this.kbPath = options.kbPath;
+    this.config = options.config ?? {};
     this.log = options.log ?? { info: (m) => console.info(m), error: (m) => console.error(m) };
     this.settled = kbSignature(this.kbPath);
-    this.cacheFile = options.cacheFile && path.resolve(options.cwd ?? process.cwd(), options.cacheFile);
+    this.cacheFile = options.cacheFile;
     const cached = this.cacheFile ? readKbCache(this.cacheFile) : undefined;
     this.tokens = cached?.tokens ?? new TokenCounter();
     this.documents = cached?.documents ?? new Map();
     try {
-      this.current = this.withEmbeddings(loadKnowledge(this.options.settings, this.options.cwd, { tokens: this.tokens, documents: this.documents }));
+      this.current = this.withEmbeddings(loadKnowledge(this.kbPath, this.config, { tokens: this.tokens, documents: this.documents }));
       const reused = cached ? `, ${this.current.kb.cachedFiles} of ${this.current.files.length} files from the cache` : '';
       this.log.info(`[knowledge] loaded ${this.current.path}: ${this.current.summary}${reused}`);
       this.logSkipped(this.current);
@@ -138,12 +144,19 @@ export class KnowledgeHolder {
     }
   }
 
-  /** Tells `onReload`; a failing listener is only logged (the reload stands). */
+  /** Subscribes to reloads: `listener` is told after every edited KB that replaced the one in service (not the first load, not a refused edit). */
+  onReload(listener: ReloadListener): void {
+    this.reloadListeners.push(listener);
+  }
+
+  /** Tells the reload listeners; a failing listener is only logged (the reload stands). */
   private notifyReload(previous: Knowledge, next: Knowledge): void {
-    try {
-      this.options.onReload?.(previous, next);
-    } catch (error) {
-      this.log.error(`[knowledge] after the reload: ${message(error)}`);
+    for (const listener of this.reloadListeners) {
+      try {
+        listener(previous, next);
+      } catch (error) {
+        this.log.error(`[knowledge] after the reload: ${message(error)}`);
+      }
     }
   }
 
@@ -223,7 +236,7 @@ export class KnowledgeHolder {
     this.settled = signature;
     try {
       const next = this.withEmbeddings(
-        await loadKnowledgeAsync(this.options.settings, this.options.cwd, { tokens: this.tokens, documents: this.documents, pinnedFiles: this.pinnedFiles() }),
+        await loadKnowledgeAsync(this.kbPath, this.config, { tokens: this.tokens, documents: this.documents, pinnedFiles: this.pinnedFiles() }),
       );
       const previous = this.current;
       this.current = next;

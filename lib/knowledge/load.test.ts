@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KnowledgeBaseError, RetrievalConfigError } from '../retrieval/index';
 import { loadKnowledge } from './load';
+import { resolvePaths } from '../server/paths';
 
 function kb(files: Record<string, string>): string {
   const root = mkdtempSync(path.join(tmpdir(), 'knowledge-'));
@@ -15,9 +16,10 @@ function kb(files: Record<string, string>): string {
 }
 
 describe('loadKnowledge', () => {
-  it('loads and indexes a KB relative to the working directory, with the budget settings', () => {
+  it('loads and indexes a KB (KB_PATH resolved against the working directory: lib/server/paths.ts), with the budget settings', () => {
     const root = kb({ 'faq.md': '# FAQ\nAnswers.\n## Refunds\nAsk billing.' });
-    const knowledge = loadKnowledge({ KB_PATH: path.basename(root), KB_BUDGET: 500, KB_FLOOR: 0 }, path.dirname(root));
+    const { kb: kbPath } = resolvePaths({ KB_PATH: path.basename(root), KB_CACHE_PATH: '', TRACE_DB_PATH: 'traces.db' }, path.dirname(root));
+    const knowledge = loadKnowledge(kbPath, { budget: 500, floor: 0 });
     expect(knowledge.path).toBe(root);
     expect(knowledge.files).toEqual(['faq.md']);
     expect(knowledge.index.sections).toHaveLength(2);
@@ -26,17 +28,17 @@ describe('loadKnowledge', () => {
 
   it('skips a broken unpinned file, and refuses a broken pinned one, naming file and line', () => {
     const root = kb({ 'a.md': '# Good\nFine.', 'b.md': '---\ntitle: [x\n---\n# B\nText.' });
-    const knowledge = loadKnowledge({ KB_PATH: root });
+    const knowledge = loadKnowledge(root);
     expect(knowledge.kb.skipped.map((s) => s.message)).toEqual([expect.stringMatching(/^b\.md:2: malformed front matter/)]);
     expect(knowledge.summary).toMatch(/^1 files read, 1 skipped, 0 ignored; 1 sections, \d+ tokens; \d+ ms$/);
     const pinned = kb({ 'a.md': '# Good\nFine.', 'b.md': '---\npinned: true\ntitle: [x\n---\n# B\nText.' });
-    expect(() => loadKnowledge({ KB_PATH: pinned })).toThrow(KnowledgeBaseError);
-    expect(() => loadKnowledge({ KB_PATH: pinned })).toThrow(/^b\.md:3: malformed front matter.*\(a pinned file/);
-    expect(() => loadKnowledge({ KB_PATH: path.join(root, 'missing') })).toThrow(/no such file or folder/);
+    expect(() => loadKnowledge(pinned)).toThrow(KnowledgeBaseError);
+    expect(() => loadKnowledge(pinned)).toThrow(/^b\.md:3: malformed front matter.*\(a pinned file/);
+    expect(() => loadKnowledge(path.join(root, 'missing'))).toThrow(/no such file or folder/);
   });
 
   it('refuses a budget the pinned sections do not fit in', () => {
     const root = kb({ 'rules.md': `---\npinned: true\n---\n# Rules\n${'Never promise a refund. '.repeat(10)}` });
-    expect(() => loadKnowledge({ KB_PATH: root, KB_BUDGET: 5 })).toThrow(RetrievalConfigError);
+    expect(() => loadKnowledge(root, { budget: 5 })).toThrow(RetrievalConfigError);
   });
 });

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { assistantInstructions } from '../ai/prompt';
 import type { KnowledgeEmbeddings } from './embeddings';
 import {
@@ -29,16 +28,16 @@ export interface Knowledge {
   summary: string;
   /** The assistant's instructions for this KB's identity (assistant.md), built once per load. */
   instructions: string;
-  /** The KB's pages by file: titles and URLs of a reply's sources (lib/retrieval/pages.ts). */
+  /** The KB's pages by file: titles and URLs of a reply's sources (lib/retrieval/kb/pages.ts). */
   pages: ReadonlyMap<string, KbPage>;
   /** The section embeddings of the semantic stage (embeddings.ts), when it is on. */
   embeddings?: KnowledgeEmbeddings;
 }
 
-export interface KnowledgeSettings {
-  KB_PATH: string;
-  KB_BUDGET?: number;
-  KB_FLOOR?: number;
+/** The selector settings a server's KB is indexed with (KB_BUDGET, KB_FLOOR). */
+export interface KnowledgeConfig {
+  budget?: number;
+  floor?: number;
 }
 
 const number = (n: number) => n.toLocaleString('en-US');
@@ -55,8 +54,8 @@ export function loadSummary(kb: KnowledgeBase, index: RetrievalIndex, ms: number
   );
 }
 
-function indexed(kbPath: string, kb: KnowledgeBase, settings: KnowledgeSettings, tokens: TokenCounter, started: number): Knowledge {
-  const index = createRetrievalIndex(kb, { budget: settings.KB_BUDGET, floor: settings.KB_FLOOR }, { count: tokens.count });
+function indexed(kbPath: string, kb: KnowledgeBase, config: KnowledgeConfig, tokens: TokenCounter, started: number): Knowledge {
+  const index = createRetrievalIndex(kb, config, { count: tokens.count });
   tokens.prune();
   const loadMs = performance.now() - started;
   const instructions = assistantInstructions(kb.identity);
@@ -65,22 +64,20 @@ function indexed(kbPath: string, kb: KnowledgeBase, settings: KnowledgeSettings,
 }
 
 /**
- * Loads and indexes the knowledge base. A broken unpinned file is skipped (listed in
- * `kb.skipped`); anything that would serve the KB without its rules throws the selector's
- * KnowledgeBaseError (`file:line: reason`), a budget the pinned block does not fit in
- * throws RetrievalConfigError.
+ * Loads and indexes the knowledge base at `kbPath` (absolute: lib/server/paths.ts). A broken
+ * unpinned file is skipped (listed in `kb.skipped`); anything that would serve the KB without
+ * its rules throws the selector's KnowledgeBaseError (`file:line: reason`), a budget the
+ * pinned block does not fit in throws RetrievalConfigError.
  */
-export function loadKnowledge(settings: KnowledgeSettings, cwd = process.cwd(), options: LoadOptions = {}): Knowledge {
+export function loadKnowledge(kbPath: string, config: KnowledgeConfig = {}, options: LoadOptions = {}): Knowledge {
   const started = performance.now();
-  const kbPath = path.resolve(cwd, settings.KB_PATH);
   const tokens = options.tokens ?? new TokenCounter();
-  return indexed(kbPath, loadKnowledgeBase(kbPath, { ...options, tokens }), settings, tokens, started);
+  return indexed(kbPath, loadKnowledgeBase(kbPath, { ...options, tokens }), config, tokens, started);
 }
 
 /** The same, yielding to the event loop while files are read and parsed (reloads in a running server). */
-export async function loadKnowledgeAsync(settings: KnowledgeSettings, cwd = process.cwd(), options: LoadOptions = {}): Promise<Knowledge> {
+export async function loadKnowledgeAsync(kbPath: string, config: KnowledgeConfig = {}, options: LoadOptions = {}): Promise<Knowledge> {
   const started = performance.now();
-  const kbPath = path.resolve(cwd, settings.KB_PATH);
   const tokens = options.tokens ?? new TokenCounter();
-  return indexed(kbPath, await loadKnowledgeBaseAsync(kbPath, { ...options, tokens }), settings, tokens, started);
+  return indexed(kbPath, await loadKnowledgeBaseAsync(kbPath, { ...options, tokens }), config, tokens, started);
 }

@@ -10,11 +10,7 @@ import { PEER_HEADER } from './client';
  * incoming request on the `http.server.request.start` diagnostics channel before any
  * handler runs, and the stamp overwrites whatever the client sent under that name.
  */
-const flag = globalThis as typeof globalThis & { __supportChatPeerStamp?: boolean };
-
 export function stampPeerAddresses(): void {
-  if (flag.__supportChatPeerStamp) return;
-  flag.__supportChatPeerStamp = true;
   subscribe('http.server.request.start', (message) => {
     const { request, socket } = message as { request: IncomingMessage; socket: Socket };
     request.headers[PEER_HEADER] = socket.remoteAddress ?? '';

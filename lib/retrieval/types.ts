@@ -1,6 +1,4 @@
-import type { RulesRefusal } from './declared-rules';
-import type { RepeatedFolder } from './files';
-import type { AssistantIdentity } from './identity';
+import type { RetrievalConfig } from './config';
 
 /** One unit of knowledge: a heading and the body under it, up to the next heading of level 1–3. */
 export interface Section {
@@ -105,4 +103,205 @@ export interface KnowledgeBase {
    * kb:impact); any other load throws it as a KnowledgeBaseError instead.
    */
   refusal?: RulesRefusal;
+}
+
+/** A path below the root that could not be listed (a folder) or followed (a link). */
+export interface UnreadablePath {
+  /** Relative to the root, `/`-separated; a folder ends with `/`. */
+  path: string;
+  /** The error code: EACCES, ENOENT (a dangling link), ELOOP, … */
+  code: string;
+}
+
+/** A folder reached again through a link, and where it was read. */
+export interface RepeatedFolder {
+  path: string;
+  /** The path it was read at. */
+  readAt: string;
+}
+
+/** The rules a KB declares in its identity file (front matter `rules:`), and the line they are declared at. */
+export interface DeclaredRules {
+  count?: number;
+  required: string[];
+  /** The identity file and the line of its `rules:` field. */
+  file: string;
+  line: number;
+}
+
+export interface AssistantIdentity {
+  company?: string;
+  assistant: string;
+  about?: string;
+  website?: string;
+  handoff?: string;
+  /** Front matter `docs_url`: the base URL of the KB's pages. */
+  docsUrl?: string;
+  widget: { title: string; greeting: string; suggestions: string[] };
+  /** The file's markdown body: appended to the assistant's instructions. */
+  instructions?: string;
+  /** The pinned sections the KB declares it must have; undefined when it declares none. */
+  rules?: DeclaredRules;
+  /** The file it came from (relative to the KB root), or undefined for the defaults. */
+  file?: string;
+}
+
+/** What the chat widget shows: its title, its greeting, the suggested questions. */
+export type WidgetText = AssistantIdentity['widget'];
+
+/** Why a load must not be served without its rules, or undefined when it may be served. */
+export interface RulesRefusal {
+  file: string;
+  line?: number;
+  reason: string;
+}
+
+export interface WeightedTerm {
+  term: string;
+  weight: number;
+  /**
+   * Terms with the same clause number are scored as one pseudo-term (a synonym group; see
+   * the module comment): the clause's weight is its members' largest, each member's tf̃
+   * counts weight ÷ that. Absent: the term is a clause of its own.
+   */
+  clause?: number;
+}
+
+/** One clause's part in a document's score, with the numbers that produced it. */
+export interface TermExplanation {
+  /** The clause's first term (for a synonym group: the word that triggered it, or its first synonym). */
+  term: string;
+  /** The clause's weight. */
+  weight: number;
+  /** Occurrences in the document, summed over the clause's terms and the fields (each counting its entry weight). */
+  tf: number;
+  /** tf̃: the normalised, field-weighted frequency the score saturates (see the module comment). */
+  normalisedTf: number;
+  idf: number;
+  /** weight · bm25Saturation(idf, tf̃, k1): this clause's share of the section's score. */
+  score: number;
+  /** For a synonym group: each of its terms found in the document, with its occurrences and share. */
+  group?: { term: string; tf: number; share: number }[];
+}
+
+/** Where a query term came from (build-query.ts). */
+export type QueryTermSource = 'question' | 'previous' | 'synonym' | 'typo' | 'variant';
+
+export interface QueryTerm extends WeightedTerm {
+  source: QueryTermSource;
+  /** For a synonym: the synonyms-file entry that added it; for a typo correction or a variant: the word the customer typed. */
+  from?: string;
+}
+
+export interface Query {
+  /** The latest customer message. */
+  question: string;
+  /** The customer message before it, if any. */
+  previous?: string;
+  /** Analyzed terms of the latest message, in order, with repeats. */
+  questionTerms: string[];
+  /** Analyzed terms of the previous message. */
+  previousTerms: string[];
+  /** Distinct terms to score with, typed words first, then synonyms. */
+  terms: QueryTerm[];
+}
+
+/** The stage as the explanation reports it. */
+export type SemanticStage =
+  | {
+      status: 'fused';
+      model: string;
+      rrfK: number;
+      topK: number;
+      minSimilarity: number;
+      /** Sections in the semantic list. */
+      listed: number;
+      /** Pool sections without an embedding: ranked by BM25 alone. */
+      unembedded: number;
+      /** Time to embed the query, ms. */
+      ms: number;
+    }
+  | { status: 'fallback'; model: string; reason: string; ms?: number }
+  /** BM25 was confident enough (`confidence` ≥ `fuseBelow`): its ranking alone, no query embedding. */
+  | { status: 'skipped'; model: string; confidence: number; fuseBelow: number };
+
+/** A section's place in each ranking, on its verdict when the stage fused them (`rank` is then the fused rank). */
+export interface FusionRanks {
+  /** 1-based rank in BM25's list; absent: no lexical match. */
+  lexicalRank?: number;
+  /** 1-based rank in the semantic list; absent: not among the top K at or above the minimum similarity. */
+  semanticRank?: number;
+  /** Cosine similarity to the query; absent: the section has no embedding. */
+  similarity?: number;
+}
+
+/** Why a section was sent or not, in one selection. */
+export type Reason = 'pinned' | 'scored' | 'floor' | 'no-match' | 'over-budget';
+
+/** One section's verdict for one question. */
+export interface SectionVerdict {
+  id: string;
+  title: string;
+  /** "Parent › Title" as in the context text. */
+  path: string;
+  source: string;
+  pinned: boolean;
+  /** BM25 score (0 for pinned and unmatched sections). */
+  score: number;
+  /** 1-based rank among matched sections (the fused rank when the semantic stage fused); absent for pinned and unmatched ones. */
+  rank?: number;
+  tokens: number;
+  sent: boolean;
+  reason: Reason;
+  /** For matched sections: each query term's share of the score (they sum to `score`). */
+  matches?: TermExplanation[];
+  /** For a part of a split section: which part, of how many, of which section. */
+  part?: SectionPart;
+  /** When the semantic stage fused the rankings (matched sections only): BM25 rank, semantic rank and similarity. */
+  fusion?: FusionRanks;
+}
+
+export interface TokenSplit {
+  pinned: number;
+  scored: number;
+  floor: number;
+  total: number;
+}
+
+export interface Explanation {
+  query: Query;
+  /** Knowledge budget in tokens (o200k_base). */
+  budget: number;
+  /** The settings this selection ran with. */
+  config: RetrievalConfig;
+  tokens: TokenSplit;
+  /** True when the floor added sections. */
+  floorUsed: boolean;
+  /** Counts over the whole KB (the `sections` list may be cut at `explainLimit`). */
+  counts: {
+    sections: number;
+    pinned: number;
+    matched: number;
+    scored: number;
+    floor: number;
+    overBudget: number;
+    noMatch: number;
+  };
+  /** Highest score of any section (0 when nothing matched). */
+  topScore: number;
+  /**
+   * Sections in rank order: pinned (file order), matched by score (sent or over budget),
+   * then unmatched (floor first, then no-match, in file order).
+   */
+  sections: SectionVerdict[];
+  /** How many unsent sections were left out of `sections` by `explainLimit`. */
+  omitted: number;
+  /** Ids in the order their blocks appear in `context`. */
+  sentIds: string[];
+  /** The exact knowledge text sent to the model (see context.ts for the format). */
+  context: string;
+  /** Length of the pinned block at the start of `context` (`context.slice(0, pinnedChars)`). */
+  pinnedChars: number;
+  /** The semantic stage, when it was on for this turn: fused (with its settings), or why the turn ran on BM25 alone. */
+  semantic?: SemanticStage;
 }

@@ -1,12 +1,13 @@
 import { NextRequest } from 'next/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { proxy } from '../../proxy';
+import { proxy } from '@/proxy';
 import { devHostAllowed, devHostRefusal } from './dev-host';
+import { forgetServerSettings } from '../testing/registry';
 
 describe('the Host check of next dev (DNS rebinding)', () => {
   afterEach(() => {
     vi.unstubAllEnvs();
-    delete (globalThis as { __supportChatEnv?: unknown }).__supportChatEnv;
+    forgetServerSettings();
   });
 
   it('allows loopback names and addresses, with or without a port, and the names listed in DEV_ALLOWED_HOSTS', () => {
@@ -37,11 +38,11 @@ describe('the Host check of next dev (DNS rebinding)', () => {
     expect((await proxy(request('rebound.evil.example:3000'))).status).toBe(403);
     expect((await proxy(request('127.0.0.1:3000'))).status).toBe(200);
     vi.stubEnv('DEV_ALLOWED_HOSTS', 'rebound.evil.example');
-    delete (globalThis as { __supportChatEnv?: unknown }).__supportChatEnv;
+    forgetServerSettings();
     expect((await proxy(request('rebound.evil.example:3000'))).status).toBe(200);
     vi.stubEnv('NODE_ENV', 'production');
     vi.stubEnv('DEV_ALLOWED_HOSTS', '');
-    delete (globalThis as { __supportChatEnv?: unknown }).__supportChatEnv;
+    forgetServerSettings();
     expect((await proxy(request('support.example.com'))).status).toBe(401); // locked: no ADMIN_TOKEN in production
   });
 });

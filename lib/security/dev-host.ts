@@ -1,4 +1,3 @@
-import { env } from '../env';
 import { jsonError } from '../http';
 
 /**
@@ -37,9 +36,9 @@ export function devHostAllowed(host: string | null, allowed: readonly string[]):
  * The 403 for a request a development server must not answer, or undefined (always under
  * `next start`). For the proxy (pages, /api/debug) and the API routes it does not see.
  */
-export function devHostRefusal(headers: Headers, development = process.env.NODE_ENV === 'development'): Response | undefined {
+export function devHostRefusal(headers: Headers, development = process.env.NODE_ENV === 'development', allowed: readonly string[] = []): Response | undefined {
   if (!development) return undefined;
-  if (devHostAllowed(headers.get('host'), env().DEV_ALLOWED_HOSTS ?? [])) return undefined;
+  if (devHostAllowed(headers.get('host'), allowed)) return undefined;
   return jsonError(
     403,
     'this development server answers only loopback host names (localhost, 127.0.0.1, [::1]): add the host name to DEV_ALLOWED_HOSTS to reach it by another',

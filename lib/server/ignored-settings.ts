@@ -1,4 +1,4 @@
-import { isLocalEmbeddingModel } from '../ai/local-models';
+import { isLocalEmbeddingModel } from '../env';
 import type { Env } from '../env';
 
 /**

@@ -1,6 +1,10 @@
-import { env, setVariables, type Env } from '../env';
+import { setVariables, type Env } from '../env';
 import { ignoredSettings } from './ignored-settings';
-import { storagePathProblem } from './storage-path';
+import { storagePathProblem } from '../storage-path';
+import { stampPeerAddresses } from '../rate-limit/peer';
+import { installOnce, serverEnv } from './registry';
+import { openStore } from './app';
+import { serverApp } from './server-app';
 import { enforceReceiveTimeouts } from './timeouts';
 
 /**
@@ -9,20 +13,33 @@ import { enforceReceiveTimeouts } from './timeouts';
  * variable and the rule named (never its value) — a server that would answer every chat with
  * 503, or guard its inspector with a guessable ADMIN_TOKEN, is better not started. So does a
  * TRACE_DB_PATH or KB_CACHE_PATH the app cannot store in (storage-path.ts). Settings the
- * chosen mode ignores are warned about (ignored-settings.ts). Then the receive timeouts
- * (timeouts.ts).
+ * chosen mode ignores are warned about (ignored-settings.ts). Then the process-wide hooks: the
+ * receive timeouts (timeouts.ts) and the peer address stamp (lib/rate-limit/peer.ts).
  */
 export function prepareServer(): void {
   let settings: Env;
   try {
-    settings = env();
+    settings = serverEnv();
   } catch (error) {
     refuseToStart(error instanceof Error ? error.message : String(error));
   }
   const storage = storageProblems(settings);
   if (storage.length > 0) refuseToStart(storage.join('; '));
   for (const warning of ignoredSettings(settings, new Set(Object.keys(setVariables(process.env))))) console.warn(`[env] ${warning}`);
-  enforceReceiveTimeouts({ headersTimeoutMs: settings.SERVER_HEADERS_TIMEOUT_MS, requestTimeoutMs: settings.SERVER_REQUEST_TIMEOUT_MS });
+  installOnce('receive-timeouts', () =>
+    enforceReceiveTimeouts({ headersTimeoutMs: settings.SERVER_HEADERS_TIMEOUT_MS, requestTimeoutMs: settings.SERVER_REQUEST_TIMEOUT_MS }),
+  );
+  installOnce('peer-addresses', stampPeerAddresses);
+}
+
+/**
+ * Builds the server's parts (the composition root, app.ts): the knowledge base is loaded now
+ * and starts being checked for edits — a broken KB is reported (file:line) at start-up, the
+ * site still serves and the chat answers 503 until it is fixed — and the store is opened (on
+ * PostgreSQL, its migrations run) and logged.
+ */
+export async function startApp(): Promise<void> {
+  await openStore(serverApp());
 }
 
 /** The storage settings in use that name a place the app cannot store in. */

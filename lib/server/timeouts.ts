@@ -26,7 +26,6 @@ export interface ReceiveTimeouts {
   requestTimeoutMs: number;
 }
 
-const flag = globalThis as typeof globalThis & { __supportChatReceiveTimeouts?: ReceiveTimeouts };
 const configured = new WeakSet<Server>();
 /** The head timer of each new connection, until its first request starts. */
 const headTimers = new WeakMap<Socket, NodeJS.Timeout>();
@@ -37,8 +36,6 @@ function hasBody(request: IncomingMessage): boolean {
 }
 
 export function enforceReceiveTimeouts(timeouts: ReceiveTimeouts): void {
-  if (flag.__supportChatReceiveTimeouts) return;
-  flag.__supportChatReceiveTimeouts = timeouts;
   const { headersTimeoutMs, requestTimeoutMs } = timeouts;
 
   subscribe('net.server.socket', (message) => {

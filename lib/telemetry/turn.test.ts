@@ -61,7 +61,7 @@ describe('startTurnTelemetry', () => {
 
   it('puts the retrieval span under the turn span, and ends the turn with the recorder\'s ending', async () => {
     const { exporter, telemetry } = traced();
-    const selection = telemetry.select(kb, () => ({ explanation: selectContext(kb.index, ['can I get a refund?']) }));
+    const selection = await telemetry.retrieval(kb, async () => ({ explanation: selectContext(kb.index, ['can I get a refund?']) }));
     expect(selection.explanation.sentIds.length).toBeGreaterThan(0);
     const seen: string[] = [];
     const callbacks = telemetry.track('turn-1', { onFinish: async (_event: unknown) => void seen.push('finish'), onError: async (_event: { error: unknown }) => void seen.push('error') });

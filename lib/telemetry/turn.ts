@@ -84,8 +84,8 @@ type Callback = ((event: never) => unknown) | undefined;
 type EndingCallbacks = { onFinish?: Callback; onError?: Callback; onAbort?: Callback };
 
 export interface TurnTelemetry {
-  /** Runs the selection inside the retrieval span (a child of the turn span). */
-  select<T extends { explanation: Explanation }>(kb: { path: string; index: RetrievalIndex }, run: () => T): T;
+  /** Runs the turn's retrieval inside the retrieval span (a child of the turn span). */
+  retrieval<T extends { explanation: Explanation }>(kb: { path: string; index: RetrievalIndex }, run: () => Promise<T>): Promise<T>;
   /** Runs `fn` (the streamText call) with the turn span active: the AI SDK's spans become its children. */
   run<T>(fn: () => T): T;
   /** streamText's `experimental_telemetry`. */
@@ -97,7 +97,7 @@ export interface TurnTelemetry {
 }
 
 const DISABLED: TurnTelemetry = {
-  select: (_kb, run) => run(),
+  retrieval: (_kb, run) => run(),
   run: (fn) => fn(),
   model: { isEnabled: false },
   track: (_turnId, callbacks) => callbacks,
@@ -132,10 +132,10 @@ export function startTurnTelemetry(conversationId: string, options: TelemetryOpt
     };
 
   return {
-    select(kb, run) {
+    async retrieval(kb, run) {
       const span = tracer.startSpan('retrieval', { kind: SpanKind.INTERNAL }, turnContext);
       try {
-        const result = run();
+        const result = await run();
         span.setAttributes(retrievalAttributes(result.explanation, kb, options.captureContent));
         return result;
       } catch (error) {

@@ -1,13 +1,13 @@
 import { APICallError } from 'ai';
 import { MockEmbeddingModelV3 } from 'ai/test';
-import { stubEmbedding } from '../../e2e/stub/embeddings.mjs';
+import { stubEmbedding } from './stub-embeddings.mjs';
 import { createEmbedder, type Embedder } from '../ai/embeddings';
 
 /** How the test embedding model answers its next calls. */
 export type TestEmbeddingMode = 'ok' | 'hang' | '500' | 'short' | 'wrong-count';
 
 /**
- * An embedding model for unit tests: the e2e stub's vectors (e2e/stub/embeddings.mjs) through
+ * An embedding model for unit tests: the e2e stub's vectors (lib/testing/stub-embeddings.mjs) through
  * the AI SDK's mock model, with a mode to make it hang, answer HTTP 500 or answer nonsense.
  */
 export function testEmbeddingModel() {

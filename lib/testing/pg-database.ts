@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import '../testing/postgres-setup';
+import './postgres-setup';
 
 /** A new, empty database on the test run's PostgreSQL server; returns its URL. */
 export async function freshDatabase(): Promise<string> {

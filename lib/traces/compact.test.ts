@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildSystemPrompt } from '../ai/prompt';
-import { demoBenchQuestions } from '../../bench/questions';
-import { demoKnowledge } from '../../app/api/chat/testing';
-import { stubEmbedding } from '../../e2e/stub/embeddings.mjs';
+import { demoBenchQuestions } from '@/bench/questions';
+import { demoKnowledge } from '@/app/api/chat/testing';
+import { stubEmbedding } from '../testing/stub-embeddings.mjs';
 import {
   createRetrievalIndex,
   embeddingText,

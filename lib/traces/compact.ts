@@ -21,34 +21,9 @@ import {
 } from '../retrieval/index';
 
 /**
- * Compact turn traces: the codec between a turn's Explanation + system prompt and what the
- * trace store keeps of them.
- *
- * A turn's explanation is mostly the knowledge base itself: a verdict for every section
- * (title, path, source, tokens), the context text (the sent sections' blocks) and, in the
- * system prompt, the KB's instructions and pinned block again. So the KB version is stored
- * once (`KbVersion`: every section with its text, the instructions, the pinned block, the
- * retrieval config), and per turn only what is specific to it (`TurnRecord`):
- *
- * - the query, the summary figures (token split, counts, top score, omitted);
- * - the listed verdicts except the unmatched tail: KB position, reason, score, rank, and each
- *   term's part as [query term, tf] — the term's score is recomputed from the KB version's
- *   BM25 document length with the selector's own formula, and stored only where that does
- *   not give the same number;
- * - how many unmatched sections end the list (they are the KB's unpinned sections not listed
- *   above, in file order);
- * - what was sent, in send order (the context text is their blocks, joined);
- * - the system prompt as a frame: its text around three slots (the instructions, the pinned
- *   block, this turn's reference text), so an old turn reads back byte for byte even after
- *   the prompt's wording changes in code;
- * - with the semantic stage: its status (fused with its settings, or the fallback reason), each
- *   fused verdict's similarity, the semantic list's ranks, and the BM25 ranks only where they
- *   do not follow from the listed scores (the fused rank is the verdict's `rank`).
- *
- * `compactTurn` checks every derived piece against the real one as it goes (cheap string and
- * number comparisons); where one would not come back identical it keeps the whole
- * explanation (or the whole prompt) instead, so `expandTurn(compactTurn(e, p, kb), kb)` always
- * gives back `e` and `p` (tested: compact.test.ts).
+ * Compact turn traces: the codec between a turn's Explanation + system prompt and what the trace
+ * store keeps of them (the KB version once, per turn what is specific to it); `expandTurn(compactTurn(e,
+ * p, kb), kb)` always gives back `e` and `p`. What is kept and why: docs/trace-storage.md.
  */
 
 /** One section of a KB version, as sent: `KbVersion.sections` is the index's sections (parts of split ones included). */

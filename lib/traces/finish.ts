@@ -1,3 +1,4 @@
+import { FINISH_RETRY_WINDOW_MS } from '../env';
 import type { TraceStore, TurnEnd } from './types';
 import { describeEnd, errorText, gaveUpReason } from './unrecorded';
 
@@ -49,7 +50,6 @@ export interface PendingFinish {
   settled: Promise<FinishOutcome>;
 }
 
-export const FINISH_RETRY_WINDOW_MS = 60_000;
 
 type Attempt = boolean | { error: unknown };
 
@@ -61,19 +61,19 @@ async function attempt(store: TraceStore, id: string, end: TurnEnd): Promise<Att
   }
 }
 
-const state = globalThis as typeof globalThis & { __supportChatUnsettledEndings?: Map<string, string> };
+/** Endings being retried (turn id → what ending), logged if the process exits before they are written. */
+let endings: Map<string, string> | undefined;
 
-/** Endings being retried in this process (turn id → what ending), logged if it exits before they are written. */
 function unsettled(): Map<string, string> {
-  if (!state.__supportChatUnsettledEndings) {
-    const endings = (state.__supportChatUnsettledEndings = new Map());
+  if (!endings) {
+    const retrying = (endings = new Map<string, string>());
     process.once('exit', () => {
-      for (const [id, what] of endings) {
+      for (const [id, what] of retrying) {
         console.error(`[traces] THE PROCESS IS EXITING BEFORE THE ENDING OF TURN ${id} (${what}) COULD BE WRITTEN: it is lost; the pending-turn sweep will mark the turn error`);
       }
     });
   }
-  return state.__supportChatUnsettledEndings;
+  return endings;
 }
 
 /** The turn ids whose endings this process is still retrying. */

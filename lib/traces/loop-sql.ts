@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import type { NumberCheck, NumberMention } from '../chat/numbers';
-import type { ReplySource } from '../chat/sources';
-import type { ConversationTurn, DownVotedSection, FeedbackDay, Query, RecentQuestion } from './inspector';
-import type { TurnFeedback, Vote } from './types';
+import type { ReplySource } from '../knowledge/sources';
+import type { ConversationTurn, DownVotedSection, FeedbackDay, Query, RecentQuestion } from './inspector-types';
+import type { NumberCheck, NumberMention, TurnFeedback, Vote } from './types';
 
 /**
  * The SQL of the support lead's loop (issue 15), in one place for both stores: a reply's

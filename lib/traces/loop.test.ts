@@ -6,7 +6,8 @@ import { kbVersionOf } from './compact';
 import type { InspectorStore } from './inspector';
 import { createPostgresPool, PostgresTraceStore } from './postgres';
 import { SqliteTraceStore } from './sqlite';
-import type { TraceStore, TurnStart } from './types';
+import type { ServerStore } from './store';
+import type { TurnStart } from './types';
 
 /**
  * The support lead's loop as behaviour of the store interfaces (TraceStore + InspectorStore):
@@ -15,7 +16,7 @@ import type { TraceStore, TurnStart } from './types';
  * factory to STORES.
  */
 
-type Store = TraceStore & InspectorStore;
+type Store = ServerStore;
 const STORES: Record<string, () => Promise<Store>> = {
   SQLite: async () => new SqliteTraceStore(':memory:'),
   PostgreSQL: async () => new PostgresTraceStore(createPostgresPool(await freshDatabase(), { max: 2 })),

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { AdminStateStore } from '../admin/sessions';
+import type { AdminSessionStore, TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
 import { compactTurn, textHash, type KbVersion, type PromptFrame } from './compact';
 import { SqlInspector, tsQuery, type InspectorStore } from './inspector';
 import {
@@ -19,7 +19,6 @@ import {
   type TurnRow,
 } from './rows';
 import { LOOP_POSTGRES_MIGRATION, setFeedbackParams, setFeedbackSql } from './loop-sql';
-import type { TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
 
 /**
  * Turn traces in PostgreSQL (node-postgres, one pool per process), for several app
@@ -301,7 +300,7 @@ export class Migrations {
 }
 
 /** The trace store, the inspector's queries and the admin state over one PostgreSQL database. */
-export class PostgresTraceStore extends SqlInspector implements TraceStore, InspectorStore, AdminStateStore {
+export class PostgresTraceStore extends SqlInspector implements TraceStore, InspectorStore, AdminSessionStore {
   private readonly written = new WeakMap<KbVersion, { id: number; refs: number[] }>();
   private readonly read = new KbVersionCache();
   private readonly frames = new Map<string, number>();

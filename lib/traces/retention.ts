@@ -7,7 +7,7 @@ import type { TraceStore } from './types';
  * batches, soon after start and then every `everyMs`. With several instances on one
  * PostgreSQL database each runs it; one at a time deletes (an advisory lock), the others
  * find the lock taken and wait for their next round. What retention did last is kept for
- * /debug (`retentionStatus`).
+ * /debug (the job's `status`).
  */
 
 export interface RetentionOptions {
@@ -26,11 +26,9 @@ export interface RetentionStatus {
   lastError?: string;
 }
 
-const state = globalThis as typeof globalThis & { __supportChatRetentionStatus?: RetentionStatus };
-
-/** What retention is set to and did last in this process; undefined when every turn is kept. */
-export function retentionStatus(): RetentionStatus | undefined {
-  return state.__supportChatRetentionStatus;
+/** The running retention of a server: what it is set to and did last in this process. */
+export interface RetentionJob {
+  readonly status: RetentionStatus;
 }
 
 /** The cutoff for `days` of retention at `now`: turns made before it go. */
@@ -51,8 +49,8 @@ export async function deleteExpiredTurns(store: TraceStore, days: number, { batc
 }
 
 /** Runs retention 1 s after start, then every `everyMs` (10 minutes), never keeping the process alive. */
-export function startRetention(store: () => TraceStore, days: number, everyMs = 600_000): void {
-  const status: RetentionStatus = (state.__supportChatRetentionStatus = { days });
+export function startRetention(store: () => TraceStore, days: number, everyMs = 600_000): RetentionJob {
+  const status: RetentionStatus = { days };
   const round = async () => {
     try {
       status.lastDeleted = await deleteExpiredTurns(store(), days);
@@ -66,4 +64,5 @@ export function startRetention(store: () => TraceStore, days: number, everyMs = 
     setTimeout(round, everyMs).unref();
   };
   setTimeout(round, 1000).unref();
+  return { status };
 }

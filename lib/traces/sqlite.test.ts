@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildSystemPrompt } from '../ai/prompt';
 import { requestSplit } from '../debug/request-split';
-import { stubEmbedding } from '../../e2e/stub/embeddings.mjs';
+import { stubEmbedding } from '../testing/stub-embeddings.mjs';
 import { embeddingText, SEMANTIC_DEFAULTS, sectionVectors, selectContext, type SemanticQuery } from '../retrieval/index';
 import { testIndex } from '../testing/kb';
 import { kbVersionOf } from './compact';

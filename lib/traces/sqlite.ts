@@ -1,8 +1,8 @@
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { AdminStateStore } from '../admin/sessions';
-import { storagePathProblem } from '../server/storage-path';
+import type { AdminSessionStore, TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
+import { storagePathProblem } from '../storage-path';
 import { compactTurn, textHash, type KbVersion, type PromptFrame } from './compact';
 import { ftsQuery, SqlInspector, type InspectorStore } from './inspector';
 import {
@@ -22,49 +22,10 @@ import {
   type TurnRow,
 } from './rows';
 import { LOOP_SQLITE_MIGRATION, setFeedbackParams, setFeedbackSql } from './loop-sql';
-import type { TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
 
 /**
- * Turn traces in SQLite (better-sqlite3, WAL). What is stored of a turn's explanation and
- * prompt is compact.ts's TurnRecord: the KB version once, per turn only what is specific to
- * it (`npm run bench:traces` measures the bytes per turn).
- *
- * Tables (plain columns, JSON as text, integer keys; postgres.ts has the same tables in
- * PostgreSQL's types, with a GIN-indexed tsvector where this has the FTS5 table, and rows.ts
- * maps both)
- * - `texts`: text by SHA-256 hash (section bodies, instructions, pinned blocks): each once.
- * - `kb_versions`: one row per KB version (compact.ts `KbVersion`, by content hash), written
- *   with the first turn selected on it: config, average BM25 document length, the hashes of
- *   its instructions and pinned block.
- * - `kb_sections`: a KB version's sections in index order (position): id (via section_refs),
- *   title, parents, source, line, tokens, pinned, part, BM25 length, text hash.
- * - `section_refs`: section id <-> a small integer, so per-turn rows stay small and a section
- *   is the same across KB versions.
- * - `prompt_frames`: a system prompt's text around its slots (compact.ts `PromptFrame`), once
- *   per distinct frame (a handful: with or without the nothing-matched note, …).
- * - `turns`: one row per turn. Fields an inspector filters on are plain indexed columns
- *   (created_at, conversation_id, status, floor_used, question); the query (JSON, without the
- *   question, terms as tuples; NULL when the explanation is whole), the token split, counts, top score, the prompt frame, usage, timings and the
- *   reply beside them, and `selection`: the listed verdicts as compact.ts encodes them (JSON,
- *   versioned: KB position, reason, rank, each term's [query term, tf], the send order).
- * - `turns_question_fts`: FTS5 index over `turns.question` (kept in step by triggers),
- *   for "turns whose question mentions X".
- * - `turn_sections`: the inspector's index, one row per (section, turn) in which the section
- *   was sent or matched, with the reason (a `verdict_reasons` code: over-budget, scored, floor,
- *   pinned; each with whether it means sent). Sections with no match are not stored: for a
- *   turn, any section of its KB version absent here had no match. Keyed by section first.
- *   Examples of what this makes one query (v = verdict_reasons):
- *     turns in which X was sent:     … WHERE section_ref = (ref of X) AND v.sent = 1
- *     turns in which X was dropped:  … WHERE section_ref = (ref of X) AND v.reason = 'over-budget'
- *     sections ever sent:            SELECT DISTINCT section_ref FROM turn_sections JOIN v … WHERE v.sent = 1
- *     (never sent = the KB's section ids minus that set)
- *   No index leads with turn_seq (it would double the table): delete a range of turns'
- *   sections by `turn_seq` before the turns themselves.
- * - `turn_payloads`: the whole explanation and/or system prompt of a turn that is not stored
- *   compactly: turns recorded before schema version 3, or one compact.ts could not reproduce.
- *
- * The schema version is `PRAGMA user_version`; MIGRATIONS[i] moves it from i to i + 1 and
- * runs at open, in a transaction. Append migrations, never edit a released one.
+ * Turn traces in SQLite (better-sqlite3, WAL): compact.ts's TurnRecord per turn, the KB version
+ * once. The tables and the migrations: docs/trace-storage.md.
  */
 
 export const MIGRATIONS: readonly string[] = [
@@ -386,7 +347,7 @@ const SQLITE_DIALECT = {
 };
 
 /** The trace store (write path, TraceStore) and the inspector's queries (InspectorStore) over one SQLite database. */
-export class SqliteTraceStore extends SqlInspector implements TraceStore, InspectorStore, AdminStateStore {
+export class SqliteTraceStore extends SqlInspector implements TraceStore, InspectorStore, AdminSessionStore {
   readonly db: Database.Database;
   private readonly ownsDb: boolean;
   private readonly sql: ReturnType<typeof statements>;

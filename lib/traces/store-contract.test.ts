@@ -3,17 +3,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildSystemPrompt } from '../ai/prompt';
-import type { AdminStateStore } from '../admin/sessions';
 import { createRetrievalIndex, sectionsFromSources, selectContext, type RetrievalIndex } from '../retrieval/index';
 import { freshDatabase } from '../testing/pg-database';
 import { testIndex } from '../testing/kb';
 import { kbVersionOf } from './compact';
-import type { InspectorStore, TurnFilter } from './inspector';
+import type { TurnFilter } from './inspector';
 import { createPostgresPool, PostgresTraceStore } from './postgres';
 import { deleteExpiredTurns } from './retention';
 import { closeStaleTurns } from './stale';
 import { SqliteTraceStore } from './sqlite';
-import type { TraceStore, TurnStart, TurnStatus } from './types';
+import type { ServerStore } from './store';
+import type { TurnStart, TurnStatus } from './types';
 import { staleTurnReason } from './unrecorded';
 
 /**
@@ -23,7 +23,7 @@ import { staleTurnReason } from './unrecorded';
  * same expected answers.
  */
 
-type Store = TraceStore & InspectorStore & AdminStateStore;
+type Store = ServerStore;
 
 interface Backend {
   name: string;

@@ -1,5 +1,4 @@
-import type { NumberCheck } from '../chat/numbers';
-import type { ReplySource } from '../chat/sources';
+import type { ReplySource } from '../knowledge/sources';
 import type { Explanation } from '../retrieval/index';
 import type { KbVersion } from './compact';
 
@@ -56,7 +55,7 @@ export interface TurnStart {
   modelId: string;
   /** Time the selector took, in microseconds. */
   selectionUs: number;
-  /** The help pages the reply is grounded in (lib/chat/sources.ts), as streamed with it. */
+  /** The help pages the reply is grounded in (lib/knowledge/sources.ts), as streamed with it. */
   sources?: ReplySource[];
 }
 
@@ -107,6 +106,12 @@ export interface TurnTrace extends Omit<TurnStart, 'kb'> {
   feedback?: TurnFeedback;
 }
 
+/**
+ * The store's ports: each consumer depends on the narrow one it uses; both adapters (SQLite,
+ * PostgreSQL) implement all of them, and store-contract.test.ts runs every case on both.
+ */
+
+/** The turn log: every turn written as it starts and completed as it ends (the chat route, retention, the pending-turn sweep). */
 export interface TraceStore {
   /** Records a turn as `pending`. Throws if the id exists. */
   startTurn(turn: TurnStart): Promise<void>;
@@ -115,16 +120,6 @@ export interface TraceStore {
   getTurn(id: string): Promise<TurnTrace | undefined>;
   /** The conversation's turns, oldest first, whoever sent them (for the inspector). */
   listTurnsByConversation(conversationId: string): Promise<TurnTrace[]>;
-  /**
-   * The turns of `conversationId` sent by `visitorId`, oldest first: what the customer-facing
-   * history and the chat's model history are built from. Empty for any other pair.
-   */
-  listVisitorConversation(conversationId: string, visitorId: string): Promise<TurnTrace[]>;
-  /**
-   * Sets (or replaces) the feedback on a turn. False if there is no turn `turnId`. Whose turn
-   * it is, is the caller's check (app/api/feedback: the visitor's own replies only).
-   */
-  setFeedback(turnId: string, feedback: TurnFeedback): Promise<boolean>;
   /**
    * Retention: deletes up to `batchSize` turns made before `cutoff` (ISO 8601), oldest first,
    * with everything stored for them alone, in one short transaction. Returns how many went
@@ -141,4 +136,50 @@ export interface TraceStore {
   /** Resolves when the store can serve (schema up to date, database answering); rejects with why not. */
   ready(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A visitor's own conversations: what the chat's model history and GET /api/conversations/:id are built from. */
+export interface ConversationStore {
+  /** The turns of `conversationId` sent by `visitorId`, oldest first. Empty for any other pair. */
+  listVisitorConversation(conversationId: string, visitorId: string): Promise<TurnTrace[]>;
+}
+
+/** Votes on replies (POST /api/feedback). */
+export interface FeedbackStore {
+  /**
+   * Sets (or replaces) the feedback on a turn. False if there is no turn `turnId`. Whose turn
+   * it is, is the caller's check (app/api/feedback: the visitor's own replies only).
+   */
+  setFeedback(turnId: string, feedback: TurnFeedback): Promise<boolean>;
+}
+
+/**
+ * The admin session generation, kept in the database (table `admin_state`) so that every
+ * instance sharing the database agrees: a session cookie carries the generation it was
+ * issued in, and signing out bumps it, which ends every session issued before (one shared
+ * token, so one shared generation).
+ */
+export interface AdminSessionStore {
+  sessionGeneration(): Promise<number>;
+  /** Ends every session issued so far; returns the new generation. */
+  endAllSessions(): Promise<number>;
+}
+
+/** The reply's number check (lib/chat/numbers.ts), as stored with the turn. */
+export type NumberKind = 'price' | 'percent' | 'duration' | 'amount';
+
+export interface NumberMention {
+  /** As written, with its unit: `$1,299.00`, `14-day`, `20%`. */
+  text: string;
+  kind: NumberKind;
+  value: number;
+  /** Normalised: `USD`, `%`, `day`, `gb`, `user`, … */
+  unit: string;
+}
+
+export interface NumberCheck {
+  /** Numbers with a unit the reply states (distinct by kind, unit and value). */
+  checked: number;
+  /** Those the sent knowledge does not state, in reply order. */
+  unverified: NumberMention[];
 }

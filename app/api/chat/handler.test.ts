@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KnowledgeUnavailableError } from '../../../lib/knowledge/holder';
-import { createRateLimiter } from '../../../lib/rate-limit/index';
-import { PEER_HEADER } from '../../../lib/rate-limit/client';
+import { KnowledgeUnavailableError } from '@/lib/knowledge/holder';
+import { createRateLimiter } from '@/lib/rate-limit/index';
+import { PEER_HEADER } from '@/lib/rate-limit/client';
 import { UNAVAILABLE_MESSAGE } from './handler';
 import { chatBody, chatRequest, harness, recordingModel, uiMessage, validBody } from './testing';
 

@@ -1,7 +1,7 @@
 import { DefaultChatTransport, type UIMessageChunk } from 'ai';
-import type { ChatUIMessage as UIMessage } from '../../../lib/chat/message';
+import type { ChatUIMessage as UIMessage } from '@/lib/chat/message';
 import { describe, expect, it } from 'vitest';
-import { createChatTransport } from '../../../components/chat/transport';
+import { createChatTransport } from '@/components/chat/transport';
 import { chatBody, chatRequest, cookieFrom, harness, recordingModel, type Harness } from './testing';
 
 /**

@@ -1,6 +1,6 @@
-import { CONVERSATION_ID } from '../../../lib/chat/message';
+import { CONVERSATION_ID } from '@/lib/chat/message';
 import { z } from 'zod';
-import { readJsonBody, type BodyFailure } from '../../../lib/http';
+import { readJsonBody, type BodyFailure } from '@/lib/http';
 
 /**
  * The chat request: the AI SDK's standard chat body, as `DefaultChatTransport` sends it.

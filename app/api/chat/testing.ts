@@ -3,15 +3,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { simulateReadableStream } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import type { CallOptions, LanguageModelV3, StreamPart } from '../../../lib/ai/model-types';
-import { OfflineModel } from '../../../lib/ai/offline-model';
-import type { ChatModel } from '../../../lib/ai/providers';
-import { withRetry } from '../../../lib/ai/retry';
-import { withSilenceTimeout } from '../../../lib/ai/timeout';
-import { parseEnv } from '../../../lib/env';
-import { loadKnowledge, type Knowledge } from '../../../lib/knowledge/load';
-import { createRateLimiter, type RateLimiter } from '../../../lib/rate-limit/index';
-import { SqliteTraceStore } from '../../../lib/traces/sqlite';
+import type { CallOptions, LanguageModelV3, StreamPart } from '@/lib/ai/model-types';
+import { OfflineModel } from '@/lib/ai/offline-model';
+import type { ChatModel } from '@/lib/ai/providers';
+import { withRetry } from '@/lib/ai/retry';
+import { withSilenceTimeout } from '@/lib/ai/timeout';
+import { parseEnv } from '@/lib/env';
+import { loadKnowledge, type Knowledge } from '@/lib/knowledge/load';
+import { createRateLimiter, type RateLimiter } from '@/lib/rate-limit/index';
+import { SqliteTraceStore } from '@/lib/traces/sqlite';
 import { createChatHandler, type ChatDependencies } from './handler';
 
 /**
@@ -22,7 +22,7 @@ import { createChatHandler, type ChatDependencies } from './handler';
 let demo: Knowledge | undefined;
 /** The demo KB (content/), loaded once per test file. */
 export function demoKnowledge(): Knowledge {
-  demo ??= loadKnowledge({ KB_PATH: path.join(import.meta.dirname, '..', '..', '..', 'content') });
+  demo ??= loadKnowledge(path.join(import.meta.dirname, '..', '..', '..', 'content'));
   return demo;
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createConversationHandler } from '../conversations/[id]/handler';
 import { chatRequest, cookieFrom, harness, TEST_VISITOR_SECRET, validBody } from '../chat/testing';
-import { signVisitor } from '../../../lib/chat/visitor';
+import { signVisitor } from '@/lib/chat/visitor';
 import { createFeedbackHandler } from './handler';
 
 /** Feedback on replies: the visitor's own replies only, one vote each, changeable; bad bodies say what is wrong. */

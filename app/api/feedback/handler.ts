@@ -1,11 +1,11 @@
-import { visitorOf } from '../../../lib/chat/visitor';
-import { formatIssues } from '../../../lib/format';
-import { bodyFailureResponse, json, jsonError, readJsonBody } from '../../../lib/http';
-import type { TraceStore } from '../../../lib/traces/types';
+import { visitorOf } from '@/lib/chat/visitor';
+import { formatIssues } from '@/lib/format';
+import { bodyFailureResponse, json, jsonError, readJsonBody } from '@/lib/http';
+import type { FeedbackStore, TraceStore } from '@/lib/traces/types';
 import { feedbackSchema } from './schema';
 
 export interface FeedbackDependencies {
-  traces: () => TraceStore;
+  traces: () => Pick<TraceStore, 'getTurn'> & FeedbackStore;
   visitorSecret: () => Uint8Array;
 }
 

@@ -1,11 +1,10 @@
-import { getVisitorSecret } from '@/lib/chat/visitor-server';
-import { getTraceStore } from '@/lib/traces';
+import { serverApp } from '@/lib/server/server-app';
 import { createFeedbackHandler } from './handler';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-const handle = createFeedbackHandler({ traces: getTraceStore, visitorSecret: getVisitorSecret });
+const handle = createFeedbackHandler({ traces: () => serverApp().store(), visitorSecret: () => serverApp().visitorSecret() });
 
 /** A vote on one of the visitor's replies (handler.ts). */
 export async function POST(request: Request): Promise<Response> {

@@ -1,6 +1,5 @@
 import { json, jsonError } from '@/lib/http';
-import { knowledgeHolder } from '@/lib/knowledge';
-import { getTraceStore } from '@/lib/traces';
+import { serverApp } from '@/lib/server/server-app';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -18,9 +17,9 @@ export const dynamic = 'force-dynamic';
 export async function GET(): Promise<Response> {
   let knowledge;
   try {
-    knowledge = knowledgeHolder().health();
+    knowledge = serverApp().knowledge.health();
     if (knowledge.status === 'unavailable') return jsonError(503, 'the knowledge base is not loaded');
-    await getTraceStore().ready();
+    await serverApp().store().ready();
   } catch (error) {
     console.error('[health]', error instanceof Error ? error.message : error);
     return jsonError(503, 'not ready');

@@ -1,5 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { parseEnv } from '../../../lib/env';
+import { parseEnv } from '@/lib/env';
+import { fillTestRegistry } from '@/lib/testing/registry';
+import type { ServerStore } from '@/lib/traces/store';
 
 /**
  * The sign-in page's `?error=` is looked up as a key, never as a property (issue 21):
@@ -7,16 +9,17 @@ import { parseEnv } from '../../../lib/env';
  * `toString` showed the object's own text as the error.
  */
 
-(globalThis as { __supportChatEnv?: unknown }).__supportChatEnv = parseEnv({ ADMIN_TOKEN: 'sign-in-test-token-0123456789' });
 vi.mock('server-only', () => ({}));
 vi.mock('next/headers', () => ({ headers: async () => new Headers({ 'x-support-chat-peer': '203.0.113.9' }), cookies: async () => ({ get: () => undefined }) }));
-vi.mock('@/lib/traces', () => ({ getAdminStateStore: () => ({ sessionGeneration: async () => 0 }) }));
+const registry = fillTestRegistry(parseEnv({ ADMIN_TOKEN: 'sign-in-test-token-0123456789' }), {
+  store: () => ({ sessionGeneration: async () => 0 }) as unknown as ServerStore,
+});
 
 const signIn = async (query: string) => (await import('./route')).GET(new Request(`http://127.0.0.1/debug/sign-in?${query}`));
 const alert = (html: string) => /role="alert">([^<]*)</.exec(html)?.[1];
 
 beforeEach(() => {
-  delete (globalThis as { __supportChatAdminThrottle?: unknown }).__supportChatAdminThrottle;
+  registry.resetThrottle();
 });
 
 describe('GET /debug/sign-in?error=…', () => {

@@ -1,12 +1,12 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { helpArticle } from '@/components/help/help-article';
-import { getKnowledge } from '@/lib/knowledge';
+import { serverApp } from '@/lib/server/server-app';
 
 export const dynamic = 'force-dynamic';
 
 /**
- * The demo site's help pages: a KB page whose URL (front matter `url:`, lib/retrieval/pages.ts)
+ * The demo site's help pages: a KB page whose URL (front matter `url:`, lib/retrieval/kb/pages.ts)
  * is a path under /help/ is shown here, so the sources under a reply link to a page that
  * exists. A KB published elsewhere gives absolute URLs and never reaches this route.
  *
@@ -16,7 +16,7 @@ export const dynamic = 'force-dynamic';
  */
 export default async function HelpPage({ params }: { params: Promise<{ page: string[] }> }) {
   const path = `/help/${(await params).page.map(encodeURIComponent).join('/')}`;
-  const article = helpArticle(getKnowledge(), path);
+  const article = helpArticle(serverApp().knowledge.get(), path);
   if (!article) notFound();
   return (
     <main className="mx-auto max-w-3xl px-5 py-10 sm:px-8">

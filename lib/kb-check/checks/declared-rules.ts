@@ -2,9 +2,9 @@ import type { Finding } from '../types';
 import type { Check } from './types';
 
 /**
- * What would make the server refuse the KB for its rules (lib/retrieval/declared-rules.ts:
+ * What would make the server refuse the KB for its rules (lib/retrieval/kb/declared-rules.ts:
  * declared rules missing, or a path nobody could read that may hold one), and folders a
- * link led back to, which are read once (lib/retrieval/files.ts).
+ * link led back to, which are read once (lib/retrieval/kb/list-files.ts).
  */
 export const declaredRules: Check = {
   id: 'declared-rules',

@@ -1,4 +1,4 @@
-import type { Section } from '../../retrieval/types';
+import type { Section } from '../../retrieval/index';
 import type { CheckContext, Unit } from '../context';
 import { disagreement, extractQuantities, learnNames, pinnedAboutSameItem, type Quantity } from '../facts';
 import type { Finding } from '../types';

@@ -1,4 +1,4 @@
-import { IDENTITY_FILE } from '../../retrieval/identity';
+import { IDENTITY_FILE } from '../../retrieval/index';
 import type { Check } from './types';
 
 /** A KB read from disk without an identity file: the assistant names no company. */

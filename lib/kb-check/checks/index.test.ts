@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FindingKind } from '../types';
-import { CHECKS } from '.';
+import { CHECKS } from './index';
 
 /** Every finding kind, so that a kind added to `FindingKind` without a check fails to compile here. */
 const ALL_KINDS: Record<FindingKind, true> = {

@@ -1,4 +1,4 @@
-import type { LoadNotice } from '../../retrieval/types';
+import type { LoadNotice } from '../../retrieval/index';
 import type { Finding } from '../types';
 import type { Check } from './types';
 
@@ -6,7 +6,7 @@ import type { Check } from './types';
 const CONTAINER_EXAMPLES = 5;
 
 /**
- * What the loader skipped or read as structure (lib/retrieval/knowledge-base.ts): broken
+ * What the loader skipped or read as structure (lib/retrieval/kb/load.ts): broken
  * unpinned files left out, colliding heading paths, headings and files with nothing to
  * send, and containers.
  */

@@ -1,5 +1,5 @@
-import { PINNED_SHARE_WARNING } from '../../retrieval/health';
-import type { Section } from '../../retrieval/types';
+import { PINNED_SHARE_WARNING } from '../../retrieval/index';
+import type { Section } from '../../retrieval/index';
 import type { CheckContext } from '../context';
 import { percent, quote } from './message-text';
 

@@ -1,4 +1,4 @@
-import { PINNED_SHARE_ERROR, PINNED_SHARE_WARNING } from '../../retrieval/health';
+import { PINNED_SHARE_ERROR, PINNED_SHARE_WARNING } from '../../retrieval/index';
 import type { CheckContext } from '../context';
 import type { Finding } from '../types';
 import { percent } from './message-text';

@@ -1,9 +1,9 @@
-import { headingPath } from '../../retrieval/context';
-import type { Section } from '../../retrieval/types';
+import { headingPath } from '../../retrieval/index';
+import type { Section } from '../../retrieval/index';
 import type { Finding } from '../types';
 import type { Check } from './types';
 
-/** Sections too long to send whole, sent as parts (lib/retrieval/split.ts). */
+/** Sections too long to send whole, sent as parts (lib/retrieval/select/split.ts). */
 export const splitSections: Check = {
   id: 'split-sections',
   kinds: ['section-split'],

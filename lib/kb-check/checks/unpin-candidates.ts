@@ -1,4 +1,4 @@
-import { PINNED_SHARE_WARNING } from '../../retrieval/health';
+import { PINNED_SHARE_WARNING } from '../../retrieval/index';
 import { isInstruction } from '../rules';
 import type { Finding } from '../types';
 import type { Check } from './types';

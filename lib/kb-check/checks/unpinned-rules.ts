@@ -1,5 +1,5 @@
-import { analyze } from '../../retrieval/analyzer';
-import type { Section } from '../../retrieval/types';
+import { analyze } from '../../retrieval/index';
+import type { Section } from '../../retrieval/index';
 import type { CheckContext, Unit } from '../context';
 import { describeResult, questionsForRule, ruleKeyWords } from '../questions';
 import { classifySentence, isInstruction, type RuleVerdict } from '../rules';

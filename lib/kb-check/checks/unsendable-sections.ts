@@ -1,5 +1,5 @@
-import { analyze } from '../../retrieval/analyzer';
-import type { Section } from '../../retrieval/types';
+import { analyze } from '../../retrieval/index';
+import type { Section } from '../../retrieval/index';
 import type { CheckContext } from '../context';
 import { describeResult } from '../questions';
 import type { Finding, QuestionResult } from '../types';

@@ -1,10 +1,10 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { streamText } from 'ai';
-import { adminRefusal, adminSettings, adminThrottle, checkAdminAccess } from '@/lib/admin/auth';
-import { env } from '@/lib/env';
+import { adminRefusal, adminSettings, checkAdminAccess } from '@/lib/admin/auth';
 import { bodyFailureResponse, jsonError, readBody } from '@/lib/http';
 import { clientKey } from '@/lib/rate-limit/client';
 import { devHostRefusal } from '@/lib/security/dev-host';
+import { adminThrottle, serverEnv } from '@/lib/server/registry';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -22,13 +22,13 @@ export const dynamic = 'force-dynamic';
  * (CHAT_MAX_BODY_BYTES, 413 above it), as the chat route reads it.
  */
 export async function POST(request: Request): Promise<Response> {
-  const settings = env();
+  const settings = serverEnv();
   if (settings.BENCH_BASELINE_ROUTE !== '1') return jsonError(404, 'not found');
-  const misdirected = devHostRefusal(request.headers);
+  const misdirected = devHostRefusal(request.headers, undefined, settings.DEV_ALLOWED_HOSTS);
   if (misdirected) return misdirected;
   const access = checkAdminAccess(
     { authorization: request.headers.get('authorization'), sessionCookie: undefined, client: clientKey(request.headers, settings.TRUST_PROXY).key },
-    adminSettings(),
+    adminSettings(settings),
     { throttle: adminThrottle() },
   );
   if (!access.ok) return adminRefusal(access);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chatRequest, cookieFrom, harness, TEST_VISITOR_SECRET, validBody } from '../../chat/testing';
-import { signVisitor } from '../../../../lib/chat/visitor';
+import { signVisitor } from '@/lib/chat/visitor';
 import { createConversationHandler } from './handler';
 
 /** A conversation is read with its id and the visitor cookie it was started with (issue 11, finding 3). */

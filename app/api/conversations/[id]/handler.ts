@@ -1,11 +1,11 @@
-import { conversationFromTurns } from '../../../../lib/chat/history';
-import { visitorOf } from '../../../../lib/chat/visitor';
-import { json, jsonError } from '../../../../lib/http';
-import type { TraceStore } from '../../../../lib/traces/types';
+import { conversationFromTurns } from '@/lib/chat/history';
+import { visitorOf } from '@/lib/chat/visitor';
+import { json, jsonError } from '@/lib/http';
+import type { ConversationStore } from '@/lib/traces/types';
 import { CONVERSATION_ID } from '../../chat/schema';
 
 export interface ConversationDependencies {
-  traces: () => TraceStore;
+  traces: () => ConversationStore;
   visitorSecret: () => Uint8Array;
 }
 

@@ -1,11 +1,10 @@
-import { getVisitorSecret } from '@/lib/chat/visitor-server';
-import { getTraceStore } from '@/lib/traces';
+import { serverApp } from '@/lib/server/server-app';
 import { createConversationHandler } from './handler';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-const handle = createConversationHandler({ traces: getTraceStore, visitorSecret: getVisitorSecret });
+const handle = createConversationHandler({ traces: () => serverApp().store(), visitorSecret: () => serverApp().visitorSecret() });
 
 /** The visitor's own conversation (handler.ts). */
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {

@@ -1,10 +1,10 @@
-import { ADMIN_COOKIE, adminSettings, adminThrottle, checkToken, createSessionValue, SESSION_TTL_MS } from '@/lib/admin/auth';
+import { ADMIN_COOKIE, adminSettings, checkToken, createSessionValue, SESSION_TTL_MS } from '@/lib/admin/auth';
 import { originProblem, safeNext, signInUrl } from '@/lib/admin/origin';
 import { databaseFault, faultMessage, faultResponse } from '@/lib/debug/faults';
-import { env } from '@/lib/env';
 import { bodyFailureResponse, json, jsonError, readTextBody, viaHttps } from '@/lib/http';
 import { clientKey } from '@/lib/rate-limit/client';
-import { getAdminStateStore } from '@/lib/traces';
+import { adminThrottle, serverEnv } from '@/lib/server/registry';
+import { serverApp } from '@/lib/server/server-app';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -51,9 +51,9 @@ export async function POST(request: Request): Promise<Response> {
     next = safeNext(form.get('next'));
   }
 
-  const settings = adminSettings();
+  const settings = adminSettings(serverEnv());
   if (!settings.token) return wantsJson ? jsonError(401, 'No ADMIN_TOKEN is configured on this server.') : redirect(signInUrl(next, 'not-configured'));
-  const result = checkToken(token, settings.token, clientKey(request.headers, env().TRUST_PROXY).key, adminThrottle());
+  const result = checkToken(token, settings.token, clientKey(request.headers, serverEnv().TRUST_PROXY).key, adminThrottle());
   if (result !== 'ok') {
     if (result === 'invalid') return wantsJson ? jsonError(401, 'Wrong admin token.') : redirect(signInUrl(next, 'wrong'));
     const retryAfter = { 'retry-after': String(result.retryAfterSeconds) };
@@ -65,7 +65,7 @@ export async function POST(request: Request): Promise<Response> {
   // The cookie carries the session generation, kept in the database: no database, no session.
   let generation: number;
   try {
-    generation = await getAdminStateStore().sessionGeneration();
+    generation = await serverApp().store().sessionGeneration();
   } catch (error) {
     const fault = databaseFault(error);
     console.error(`[debug] sign-in refused: ${faultMessage(fault)}`);

@@ -3,7 +3,7 @@ import { originProblem, signInUrl } from '@/lib/admin/origin';
 import { databaseFault, faultMessage } from '@/lib/debug/faults';
 import { jsonError } from '@/lib/http';
 import { adminAccess } from '@/lib/debug/access';
-import { getAdminStateStore } from '@/lib/traces';
+import { serverApp } from '@/lib/server/server-app';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -33,7 +33,7 @@ export async function POST(request: Request): Promise<Response> {
 /** Bumps the session generation; false (logged) when the database cannot be written. */
 async function endAllSessions(): Promise<boolean> {
   try {
-    await getAdminStateStore().endAllSessions();
+    await serverApp().store().endAllSessions();
     return true;
   } catch (error) {
     console.error(`[debug] sign-out could not end the sessions: ${faultMessage(databaseFault(error))}`);

@@ -2,21 +2,21 @@ import { notFound } from 'next/navigation';
 import { Card } from '@/components/debug/card';
 import { requireAdmin } from '@/lib/debug/access';
 import { formatNumber } from '@/lib/format';
-import { getKnowledge } from '@/lib/knowledge';
-import { headingPath } from '@/lib/retrieval/context';
+import { serverApp } from '@/lib/server/server-app';
+import { headingPath } from '@/lib/retrieval/index';
 import { inspectorPage } from '@/components/debug/inspector-page';
 
 export const dynamic = 'force-dynamic';
 
 /**
  * One whole section of the KB in service: its heading path, file and line, and — for a
- * section too long to send whole — every part with its id and tokens (lib/retrieval/split.ts).
+ * section too long to send whole — every part with its id and tokens (lib/retrieval/select/split.ts).
  * `id` may name the section or one of its parts.
  */
 export default inspectorPage(async function SectionPage({ params }: { params: Promise<{ id: string }> }) {
   await requireAdmin(); // before anything is read: see lib/debug/access.ts
   const id = decodeURIComponent((await params).id);
-  const { index } = getKnowledge();
+  const { index } = serverApp().knowledge.get();
   const hit = index.sections.find((s) => s.id === id || s.part?.sectionId === id);
   if (!hit) notFound();
   const sectionId = hit.part?.sectionId ?? hit.id;

@@ -1,0 +1,69 @@
+import { createUIMessageStream, createUIMessageStreamResponse, streamText } from 'ai';
+import { describeModelError } from '../ai/errors';
+import { groundingFor, groundingProviderOptions } from '../ai/grounding';
+import type { ChatModel } from '../ai/providers';
+import type { TurnRetrieval } from '../knowledge/retrieve';
+import type { TurnTelemetry } from '../telemetry/turn';
+import type { ChatMessageMetadata, ChatUIMessage } from './message';
+import type { TurnRecorder } from './recorder';
+import { sourcePart } from './source-parts';
+import { toModelMessages, type ChatText } from './turn';
+
+/**
+ * The reply, streamed in the AI SDK's UI message stream protocol. The response starts at once,
+ * with the turn id and the reply's sources (source parts), while the model is still being
+ * asked: the first byte does not wait for the provider's. The recorder completes the trace
+ * however the stream ends; retries (before the first token only) happen inside `chat.model`
+ * (lib/ai/retry.ts).
+ */
+export function streamReply(reply: {
+  chat: ChatModel;
+  retrieval: TurnRetrieval;
+  /** The server's record of the conversation, then the question. */
+  messages: readonly ChatText[];
+  company: string | undefined;
+  conversationId: string;
+  recorder: TurnRecorder;
+  telemetry: TurnTelemetry;
+  signal: AbortSignal;
+  headers: Record<string, string>;
+}): Response {
+  const { chat, retrieval, recorder, telemetry } = reply;
+  const result = telemetry.run(() =>
+    streamText({
+      model: chat.model,
+      // The company's text only: instructions, pinned knowledge, reference material.
+      system: retrieval.systemPrompt,
+      // The customer's text only ever travels as user messages; assistant turns are the
+      // replies this server streamed (the trace store), never text a client sent.
+      messages: toModelMessages(reply.messages),
+      allowSystemInMessages: false,
+      maxRetries: 0,
+      abortSignal: reply.signal,
+      // Read by the offline model only (it quotes these sections); other providers ignore it.
+      providerOptions: groundingProviderOptions(groundingFor(retrieval.selection, reply.company)),
+      experimental_telemetry: telemetry.model,
+      ...telemetry.track(recorder.turnId, recorder.callbacks),
+    }),
+  );
+  const metadata: ChatMessageMetadata = { turnId: recorder.turnId, conversationId: reply.conversationId };
+  const customerError = (error: unknown) => describeModelError(error).customer;
+  const stream = createUIMessageStream<ChatUIMessage>({
+    execute: ({ writer }) => {
+      writer.write({ type: 'start', messageMetadata: metadata });
+      for (const source of retrieval.sources) writer.write(sourcePart(source));
+      writer.merge(
+        result.toUIMessageStream<ChatUIMessage>({
+          sendStart: false,
+          messageMetadata: ({ part }) => (part.type === 'finish' ? metadata : undefined),
+          onError: customerError,
+        }),
+      );
+    },
+    onError: customerError,
+  });
+  return createUIMessageStreamResponse({
+    stream,
+    headers: { 'x-turn-id': recorder.turnId, 'cache-control': 'no-store', ...reply.headers },
+  });
+}

@@ -1,0 +1,75 @@
+import { assistantInstructions, buildSystemPrompt } from '../ai/prompt';
+import {
+  createRetrievalIndex,
+  explain,
+  kbPages,
+  scoreQuery,
+  selectScored,
+  type Explanation,
+  type KnowledgeBase,
+  type RetrievalConfigInput,
+  type Selection,
+} from '../retrieval/index';
+import type { Knowledge } from './load';
+import { semanticQueryFor } from './semantic-query';
+import { replySources, type ReplySource } from './sources';
+
+/**
+ * One turn's retrieval, the one path from the customer's messages to what the model is sent:
+ * the chat route, /debug "Try", the explain CLI, kb:impact and the eval all call it, so what the
+ * inspector and the CLI show is by construction what a turn did (README "How a question becomes
+ * a request").
+ *
+ * 1. The query is built and scored once (scoreQuery), which gives BM25's confidence;
+ * 2. with the semantic stage on, the query is embedded only when that confidence is under the
+ *    stage's threshold (semantic-query.ts);
+ * 3. the sections are packed (selectScored), and the system prompt and the reply's sources are
+ *    built from what was sent. The explanation is built on first use (the trace, /debug), not
+ *    before the reply.
+ */
+
+/** What a turn's retrieval needs of the KB in service (a loaded Knowledge; the CLIs and the eval build one too). */
+export type TurnKnowledge = Pick<Knowledge, 'index' | 'instructions' | 'pages' | 'embeddings'>;
+
+export interface TurnRetrieval {
+  /** The customer's messages, oldest first (the query reads the last two). */
+  customerMessages: string[];
+  /** What is sent: all the model call needs (lib/retrieval/select/select.ts). */
+  selection: Selection;
+  /** Every decision explained, built on first use. */
+  readonly explanation: Explanation;
+  /** The exact system prompt: instructions, pinned knowledge, reference material. */
+  systemPrompt: string;
+  /** The help pages the reply is grounded in (sources.ts). */
+  sources: ReplySource[];
+  /** Time the selector took (the query, scoring, packing; not the query embedding, which the semantic stage times), µs. */
+  selectionUs: number;
+}
+
+/** A KB loaded outside the server (the CLIs, the eval), made ready for turns: its index with `config`, its instructions and pages. */
+export function turnKnowledgeOf(kb: KnowledgeBase, config: RetrievalConfigInput = {}): TurnKnowledge {
+  return { index: createRetrievalIndex(kb, config), instructions: assistantInstructions(kb.identity), pages: kbPages(kb.sections, kb.pageUrls, kb.identity.docsUrl) };
+}
+
+const since = (start: bigint) => process.hrtime.bigint() - start;
+
+export async function retrieveForTurn(knowledge: TurnKnowledge, customerMessages: readonly string[], { signal }: { signal?: AbortSignal } = {}): Promise<TurnRetrieval> {
+  let started = process.hrtime.bigint();
+  const scored = scoreQuery(knowledge.index, customerMessages);
+  let selecting = since(started);
+  const semantic = await semanticQueryFor(knowledge, customerMessages, signal, scored);
+  started = process.hrtime.bigint();
+  const selection = selectScored(knowledge.index, scored, semantic);
+  selecting += since(started);
+  let explanation: Explanation | undefined;
+  return {
+    customerMessages: [...customerMessages],
+    selection,
+    get explanation() {
+      return (explanation ??= explain(selection));
+    },
+    systemPrompt: buildSystemPrompt(selection, knowledge.index.pinnedContext, knowledge.instructions),
+    sources: replySources(selection, knowledge.pages),
+    selectionUs: Number(selecting) / 1000,
+  };
+}

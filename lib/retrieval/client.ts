@@ -1,0 +1,6 @@
+/**
+ * The part of the selector's surface the browser may load (client components): pure helpers
+ * with no file system and no tokenizer. Everything else comes from index.ts, on the server.
+ */
+export { isPageUrl } from './kb/pages';
+export type { WidgetText } from './types';

@@ -1,0 +1,197 @@
+import type { Nodes as HastNodes, Root as HastRoot, Element } from 'hast';
+import { fromHtml } from 'hast-util-from-html';
+import { toMdast } from 'hast-util-to-mdast';
+import type { Heading, Nodes, Root, RootContent } from 'mdast';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
+import { gfmFromMarkdown, gfmToMarkdown } from 'mdast-util-gfm';
+import { mdxFromMarkdown } from 'mdast-util-mdx';
+import { toMarkdown } from 'mdast-util-to-markdown';
+import { toString } from 'mdast-util-to-string';
+import { frontmatter } from 'micromark-extension-frontmatter';
+import { gfm } from 'micromark-extension-gfm';
+import { mdxjs } from 'micromark-extension-mdxjs';
+import { KnowledgeBaseError } from '../errors';
+
+/**
+ * The formats documentation comes in, each turned into one mdast tree by a real parser,
+ * so the section splitter (markdown.ts) sees the same structure whatever the file was:
+ *
+ * - `.md`, `.markdown`: CommonMark + GFM (tables, task lists, footnotes) + YAML front
+ *   matter. A section's text is the source exactly as written.
+ * - `.mdx`: the same plus MDX (micromark-extension-mdxjs). ESM `import`/`export` and
+ *   `{expressions}` are dropped, JSX elements are dropped with their children kept
+ *   (`<Note>Read **this**</Note>` → "Read **this**"). The text is re-serialised as
+ *   markdown (mdast-util-to-markdown), since the source has JSX in it. `{/* pinned *\/}`
+ *   under a heading pins it, as `<!-- pinned -->` does in markdown (MDX has no HTML comments).
+ * - `.html`, `.htm` (help-center exports): parsed with hast-util-from-html, reduced to
+ *   `<main>` (or `<article>`, or `<body>`), scripts, styles, navigation, headers, footers,
+ *   forms and hidden elements dropped, then converted with hast-util-to-mdast and
+ *   serialised as markdown. `<title>` is the page title, as front matter `title:` is.
+ */
+
+export type DocumentFormat = 'markdown' | 'mdx' | 'html';
+
+export const DOCUMENT_EXTENSIONS: Readonly<Record<string, DocumentFormat>> = {
+  '.md': 'markdown',
+  '.markdown': 'markdown',
+  '.mdx': 'mdx',
+  '.html': 'html',
+  '.htm': 'html',
+};
+
+/** The format of a file by its extension, or undefined when it is not a document. */
+export function documentFormat(file: string): DocumentFormat | undefined {
+  const dot = file.lastIndexOf('.');
+  return dot < 0 ? undefined : DOCUMENT_EXTENSIONS[file.slice(dot).toLowerCase()];
+}
+
+/** One parsed document: its tree, and how to get the text of a run of its nodes. */
+export interface DocumentTree {
+  format: DocumentFormat;
+  root: Root;
+  /** The text of consecutive top-level nodes: the source as written (markdown) or re-serialised. */
+  textOf(nodes: readonly RootContent[]): string;
+  /** A heading's title: as written (markdown, inline HTML such as anchors removed) or its plain text. */
+  headingTitle(heading: Heading): string;
+  /** Is this node a pin marker (`<!-- pinned -->`, or `{/* pinned *\/}` in MDX)? */
+  isPinMarker(node: RootContent): boolean;
+  /** The page title from the document itself (HTML `<title>`). */
+  title?: string;
+}
+
+const PIN_COMMENT = /^<!--\s*pinned\s*-->$/i;
+const PIN_EXPRESSION = /^\/\*\s*pinned\s*\*\/$/i;
+const INLINE_TAG = /<\/?[A-Za-z][^<>]*>/g;
+
+function start(node: Nodes): number {
+  return node.position!.start.offset!;
+}
+function end(node: Nodes): number {
+  return node.position!.end.offset!;
+}
+
+const markdownExtensions = { extensions: [frontmatter(['yaml']), gfm()], mdastExtensions: [frontmatterFromMarkdown(['yaml']), gfmFromMarkdown()] };
+
+function serialise(nodes: readonly RootContent[]): string {
+  return toMarkdown({ type: 'root', children: [...nodes] }, { extensions: [gfmToMarkdown()] }).trim();
+}
+
+function markdownTree(source: string): DocumentTree {
+  const root = fromMarkdown(source, markdownExtensions);
+  return {
+    format: 'markdown',
+    root,
+    textOf: (nodes) => (nodes.length ? source.slice(start(nodes[0]!), end(nodes.at(-1)!)).trim() : ''),
+    headingTitle(heading) {
+      const first = heading.children[0];
+      const last = heading.children.at(-1);
+      if (!first || !last) return '';
+      return source.slice(start(first), end(last)).replace(INLINE_TAG, '').replace(/\s+/g, ' ').trim();
+    },
+    isPinMarker: (node) => node.type === 'html' && PIN_COMMENT.test(node.value.trim()),
+  };
+}
+
+type MdxNode = { type: string; value?: string; children?: MdxNode[] };
+
+/** Drops ESM and expressions, replaces JSX elements by their children (recursively). */
+function withoutMdxSyntax(nodes: MdxNode[], keepPinMarkers: boolean): MdxNode[] {
+  const out: MdxNode[] = [];
+  for (const node of nodes) {
+    if (node.type === 'mdxjsEsm' || node.type === 'mdxTextExpression') continue;
+    if (node.type === 'mdxFlowExpression') {
+      if (keepPinMarkers && PIN_EXPRESSION.test((node.value ?? '').trim())) out.push(node);
+      continue;
+    }
+    if (node.type === 'mdxJsxFlowElement' || node.type === 'mdxJsxTextElement') {
+      out.push(...withoutMdxSyntax(node.children ?? [], false));
+      continue;
+    }
+    if (node.children) node.children = withoutMdxSyntax(node.children, false);
+    out.push(node);
+  }
+  return out;
+}
+
+function mdxTree(file: string, source: string): DocumentTree {
+  let root: Root;
+  try {
+    root = fromMarkdown(source, {
+      extensions: [...markdownExtensions.extensions, mdxjs()],
+      mdastExtensions: [...markdownExtensions.mdastExtensions, mdxFromMarkdown()],
+    });
+  } catch (error) {
+    const { line: at, place } = error as { line?: number; place?: { line?: number; start?: { line?: number } } };
+    const text = ((error as { reason?: string }).reason ?? (error as Error).message).split('\n')[0]!;
+    // Some MDX errors carry their place only in the text: "… (3:1-3:7)".
+    const written = /\s*\((\d+):\d+(?:-\d+:\d+)?\)$/.exec(text);
+    const line = at ?? place?.line ?? place?.start?.line ?? (written ? Number(written[1]) : undefined);
+    const reason = written ? text.slice(0, written.index) : text;
+    throw new KnowledgeBaseError(`MDX that cannot be parsed: ${reason}`, file, line);
+  }
+  root.children = withoutMdxSyntax(root.children as MdxNode[], true) as RootContent[];
+  return {
+    format: 'mdx',
+    root,
+    textOf: serialise,
+    headingTitle: (heading) => toString(heading).replace(/\s+/g, ' ').trim(),
+    isPinMarker: (node) => (node as MdxNode).type === 'mdxFlowExpression',
+  };
+}
+
+const DROPPED_ELEMENTS = new Set([
+  'script', 'style', 'noscript', 'template', 'nav', 'header', 'footer', 'aside', 'form', 'button', 'svg', 'iframe', 'select',
+]);
+
+function isDropped(node: Element): boolean {
+  const p = node.properties ?? {};
+  return (
+    DROPPED_ELEMENTS.has(node.tagName) ||
+    p.hidden !== undefined ||
+    p.role === 'navigation' ||
+    p.role === 'banner' ||
+    p.role === 'contentinfo' ||
+    p.ariaHidden === 'true'
+  );
+}
+
+function prune(node: HastNodes): void {
+  if (!('children' in node)) return;
+  node.children = node.children.filter((child) => !(child.type === 'element' && isDropped(child))) as typeof node.children;
+  for (const child of node.children) prune(child);
+}
+
+function findElement(node: HastNodes, tagName: string): Element | undefined {
+  if (node.type === 'element' && node.tagName === tagName) return node;
+  if (!('children' in node)) return undefined;
+  for (const child of node.children) {
+    const found = findElement(child, tagName);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function htmlTree(source: string): DocumentTree {
+  const hast: HastRoot = fromHtml(source);
+  const titleElement = findElement(hast, 'title');
+  const title = titleElement ? toString(toMdast(titleElement)).replace(/\s+/g, ' ').trim() : undefined;
+  const content = findElement(hast, 'main') ?? findElement(hast, 'article') ?? findElement(hast, 'body') ?? hast;
+  prune(content);
+  const root = toMdast({ type: 'root', children: content.type === 'root' ? content.children : [content] }) as Root;
+  return {
+    format: 'html',
+    root,
+    title: title || undefined,
+    textOf: serialise,
+    headingTitle: (heading) => toString(heading).replace(/\s+/g, ' ').trim(),
+    isPinMarker: () => false,
+  };
+}
+
+/** Parses a document of any supported format; throws KnowledgeBaseError (`file:line`) when it cannot. */
+export function parseDocumentTree(file: string, source: string, format: DocumentFormat): DocumentTree {
+  if (format === 'mdx') return mdxTree(file, source);
+  if (format === 'html') return htmlTree(source);
+  return markdownTree(source);
+}

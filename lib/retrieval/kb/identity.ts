@@ -1,0 +1,140 @@
+import { LineCounter, parseDocument as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { KnowledgeBaseError } from '../errors';
+import { isPageUrl } from './pages';
+import type { AssistantIdentity } from '../types';
+
+/**
+ * Who the assistant is, for whom: the KB's `assistant.md`, so a company changes files
+ * in its KB, not TypeScript. Front matter (YAML) holds the fields below; the markdown body,
+ * if any, is extra instructions appended to the system prompt's instructions.
+ *
+ *     ---
+ *     company: Acme
+ *     about: a maker of rockets for small businesses
+ *     website: acme.example
+ *     docs_url: https://acme.example/help/
+ *     handoff: email help@acme.example, or use Contact support in the dashboard
+ *     widget:
+ *       title: Acme support
+ *       greeting: Hi! I'm the Acme support assistant. Ask me about …
+ *       suggestions: [Can I get a refund?, How do I go live?]
+ *     rules:
+ *       count: 13
+ *       required: [rules/assistant-rules.md#refunds]
+ *     ---
+ *     Always answer in the customer's language.
+ *
+ * Unknown fields are errors (a typo must not be ignored silently), reported with
+ * `file:line`. Without the file the assistant uses neutral defaults and kb:check warns.
+ */
+
+export const IDENTITY_FILE = 'assistant.md';
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+export const identitySchema = z.strictObject({
+  /** The company's name, as customers know it. */
+  company: text(100),
+  /** What the assistant calls itself; default "the support assistant". */
+  assistant: text(60).optional(),
+  /** What the company does, as a phrase that follows its name ("a video hosting service for businesses"). */
+  about: text(300).optional(),
+  /** Where the chat runs ("acme.example"). */
+  website: text(200).optional(),
+  /** How a customer reaches a person, when the assistant cannot help. */
+  handoff: text(300).optional(),
+  /**
+   * Where the KB's pages are published: a page's link is this plus its path without the
+   * extension (`billing/faq.md` → `<docs_url>billing/faq`), unless its front matter gives a `url` (pages.ts).
+   */
+  docs_url: text(500).refine(isPageUrl, 'must be an http(s) URL or a path on this site starting with "/"').optional(),
+  widget: z
+    .strictObject({
+      /** The chat panel's title; default "<company> support". */
+      title: text(60).optional(),
+      /** The first message shown in an empty chat. */
+      greeting: text(400).optional(),
+      /** Questions offered as buttons in an empty chat (at most 6). */
+      suggestions: z.array(text(120)).max(6).optional(),
+    })
+    .optional(),
+  /**
+   * The pinned sections this KB must have (declared-rules.ts): a load that finds fewer is
+   * refused, naming what is missing.
+   */
+  rules: z
+    .strictObject({
+      /** At least this many pinned sections. */
+      count: z.number().int().positive().optional(),
+      /** Section ids that must be loaded and pinned; an entry without `#` is a file that must give at least one pinned section. */
+      required: z.array(text(500)).min(1).optional(),
+    })
+    .optional(),
+});
+
+/** The identity of a KB without an identity file: no company name anywhere. */
+export function defaultIdentity(): AssistantIdentity {
+  return identityFrom({});
+}
+
+function identityFrom(data: Partial<z.infer<typeof identitySchema>>, instructions?: string, file?: string, rulesLine = 1): AssistantIdentity {
+  const company = data.company;
+  return {
+    company,
+    assistant: data.assistant ?? 'the support assistant',
+    about: data.about,
+    website: data.website,
+    handoff: data.handoff,
+    docsUrl: data.docs_url,
+    widget: {
+      title: data.widget?.title ?? (company ? `${company} support` : 'Support'),
+      greeting:
+        data.widget?.greeting ??
+        `Hi! I'm ${company ? `the ${company} support assistant` : 'the support assistant'}. Ask me a question and I'll answer from the help center.`,
+      suggestions: data.widget?.suggestions ?? [],
+    },
+    instructions: instructions || undefined,
+    ...(data.rules && file ? { rules: { count: data.rules.count, required: data.rules.required ?? [], file, line: rulesLine } } : {}),
+    file,
+  };
+}
+
+const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+
+/** Parses `assistant.md`; throws KnowledgeBaseError naming the file and line of the first problem. */
+export function parseIdentity(file: string, source: string): AssistantIdentity {
+  const match = FRONT_MATTER.exec(source);
+  if (!match) throw new KnowledgeBaseError('the identity file needs YAML front matter between --- lines, with at least `company:`', file, 1);
+  const lines = new LineCounter();
+  const doc = parseYaml(match[1]!, { lineCounter: lines, prettyErrors: true });
+  const lineAt = (offset: number) => lines.linePos(offset).line + 1; // +1: the opening ---
+  const error = doc.errors[0];
+  if (error) throw new KnowledgeBaseError(`malformed front matter: ${error.message.split('\n')[0]}`, file, lineAt(error.pos[0]));
+  const parsed = identitySchema.safeParse(doc.toJS() ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
+    const path = [...issue.path, ...keys.slice(0, 1)];
+    const container = issue.path.length ? doc.getIn(issue.path as (string | number)[], true) : doc.contents;
+    const target = keys.length ? findKeyNode(container, keys[0]!) : (container as { range?: [number, number, number] } | undefined);
+    const offset = target?.range?.[0];
+    const where = path.length ? `"${path.join('.')}"` : 'front matter';
+    const what = issue.code === 'unrecognized_keys' ? `unknown field (known: ${knownFields(issue.path)})` : issue.message;
+    throw new KnowledgeBaseError(`${where}: ${what}`, file, offset === undefined ? 2 : lineAt(offset));
+  }
+  const body = source.slice(match[0].length).trim();
+  const rulesOffset = findKeyNode(doc.contents, 'rules')?.range?.[0];
+  return identityFrom(parsed.data, body, file, rulesOffset === undefined ? 1 : lineAt(rulesOffset));
+}
+
+function knownFields(path: PropertyKey[]): string {
+  const shape =
+    path[0] === 'widget' ? identitySchema.shape.widget.unwrap().shape : path[0] === 'rules' ? identitySchema.shape.rules.unwrap().shape : identitySchema.shape;
+  return Object.keys(shape).join(', ');
+}
+
+function findKeyNode(map: unknown, key: string): { range?: [number, number, number] } | undefined {
+  const items = (map as { items?: { key?: { value?: unknown; range?: [number, number, number] } }[] })?.items ?? [];
+  return items.find((item) => item.key?.value === key)?.key;
+}

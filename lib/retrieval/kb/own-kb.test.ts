@@ -1,0 +1,263 @@
+import { describe, expect, it } from 'vitest';
+import { checkKnowledgeBase } from '../../kb-check/check';
+import { writeFolder } from '../../testing/folders';
+import { titlePath } from '../context-text';
+import { selectContext } from '../explain/explain';
+import { parseIdentity } from './identity';
+import { loadKnowledgeBase } from './load';
+import { createRetrievalIndex } from '../select/build-index';
+import { countTokens } from '../tokens';
+
+/** The shapes real documentation folders come in (issue: "Bring your own knowledge base"). */
+
+const kbFolder = (files: Record<string, string | Buffer>) => writeFolder(files, 'own-kb-');
+const ids = (root: string) => loadKnowledgeBase(root).sections.map((s) => s.id);
+
+describe('ids unique by construction', () => {
+  it('qualifies equal headings under different parents by their heading path', () => {
+    const root = kbFolder({
+      'api.md': '# API\nIntro.\n## Usage\nUse it.\n### Example\nA.\n## Advanced\nMore.\n### Example\nB.\n## Other\nC.',
+    });
+    expect(ids(root)).toEqual(['api.md#api', 'api.md#usage', 'api.md#api/usage/example', 'api.md#advanced', 'api.md#api/advanced/example', 'api.md#other']);
+  });
+
+  it('keeps headings whose slugs collide apart ("in C?" and "in C++?")', () => {
+    const root = kbFolder({ 'faq.md': '# FAQ\n## Can I use it in C?\nYes.\n## Can I use it in C++?\nAlso.' });
+    expect(ids(root)).toEqual(['faq.md#faq/can-i-use-it-in-c', 'faq.md#faq/can-i-use-it-in-c-2']);
+    const kb = loadKnowledgeBase(root);
+    expect(kb.notices.filter((n) => n.kind === 'duplicate-heading')).toEqual([
+      expect.objectContaining({ file: 'faq.md', line: 4, message: expect.stringContaining('repeats line 2') }),
+    ]);
+    const report = checkKnowledgeBase(kb);
+    expect(report.findings.filter((f) => f.kind === 'heading-collision')).toEqual([
+      expect.objectContaining({ level: 'warning', file: 'faq.md', line: 4 }),
+    ]);
+  });
+
+  it('separates a page title from a first ## of the same name', () => {
+    expect(ids(kbFolder({ 'p.md': '# Install\nWhy.\n## Install\nHow.' }))).toEqual(['p.md#install', 'p.md#install/install']);
+  });
+
+  it('leaves ids of unique headings as they always were', () => {
+    expect(ids(kbFolder({ 'b/faq.md': '# Billing FAQ\n\n### Can I get a refund?\nAsk billing.' }))).toEqual(['b/faq.md#can-i-get-a-refund']);
+  });
+});
+
+describe('structure, not errors', () => {
+  it('makes bodiless headings containers, skips empty leaves and untitled headings, with notices', () => {
+    const root = kbFolder({
+      'guide.md': '# Guide\n## Installation\n### npm\nnpm i x\n## Anchor\n## <a name="x"></a>\nText under an anchor.\n## Last',
+      'empty.md': '',
+      'meta.md': '---\ntitle: Only front matter\n---\n',
+      'deep.md': '# Deep\nTop.\n#### Level four\nStays in the body.',
+    });
+    const kb = loadKnowledgeBase(root);
+    const sections = kb.sections.map((s) => [s.id, titlePath(s), s.text]);
+    expect(sections).toEqual([
+      ['deep.md#deep', 'Deep', 'Top.\n#### Level four\nStays in the body.'],
+      ['guide.md#npm', 'Guide › Installation › npm', 'npm i x'],
+      ['guide.md#anchor', 'Guide › Anchor', '## <a name="x"></a>\nText under an anchor.'],
+    ]);
+    const kinds = kb.notices.map((n) => `${n.file}:${n.line} ${n.kind}`).sort();
+    expect(kinds).toEqual(['empty.md:1 no-content', 'guide.md:1 container', 'guide.md:2 container', 'guide.md:8 empty-heading', 'guide.md:6 untitled-heading', 'meta.md:1 no-content'].sort());
+  });
+
+  it('uses front matter title as the page title when the file has no # heading', () => {
+    const root = kbFolder({ 'docs/intro.md': '---\ntitle: Getting started\n---\nWelcome.\n## Install\nRun it.' });
+    const kb = loadKnowledgeBase(root);
+    expect(kb.sections.map((s) => [s.id, titlePath(s)])).toEqual([
+      ['docs/intro.md#getting-started', 'Getting started'],
+      ['docs/intro.md#install', 'Getting started › Install'],
+    ]);
+  });
+});
+
+describe('the formats docs come in', () => {
+  it('reads MDX: imports, exports and expressions dropped, JSX dropped with its text kept', () => {
+    const root = kbFolder({
+      'guide.mdx': [
+        '---',
+        'title: Guide',
+        '---',
+        "import { Note } from '../../components'",
+        'export const meta = { a: 1 }',
+        '',
+        '## Setup',
+        '',
+        '<Note type="warning">Back up **first**.</Note>',
+        '',
+        'Run {props.command} to start.',
+        '',
+        '<Tabs>',
+        '  <Tab value="npm">',
+        '',
+        '```bash',
+        'npm i thing',
+        '```',
+        '',
+        '  </Tab>',
+        '</Tabs>',
+      ].join('\n'),
+    });
+    const [section] = loadKnowledgeBase(root).sections;
+    expect(section!.id).toBe('guide.mdx#setup');
+    expect(titlePath(section!)).toBe('Guide › Setup');
+    expect(section!.text).toBe('Back up **first**.\n\nRun  to start.\n\n```bash\nnpm i thing\n```');
+    expect(section!.text).not.toMatch(/import|export|Note|Tabs|props/);
+  });
+
+  it('pins an MDX section with {/* pinned */} under its heading', () => {
+    const root = kbFolder({ 'rules.mdx': '# Rules\n{/* pinned */}\nNever promise a refund.\n## Other\nText.' });
+    expect(loadKnowledgeBase(root).sections.map((s) => [s.id, s.pinned])).toEqual([
+      ['rules.mdx#rules', true],
+      ['rules.mdx#other', false],
+    ]);
+  });
+
+  it('reads an HTML help-center export: main content only, scripts, styles and navigation dropped', () => {
+    const html = `<!doctype html><html><head><title>Refunds | Acme Help</title><style>.x{color:red}</style>
+<script>window.track("page")</script></head><body>
+<nav><a href="/">Home</a> <a href="/billing">Billing</a></nav>
+<header><p>Acme help center</p></header>
+<main><h1>Refunds</h1><p>Refunds are reviewed by the <strong>billing team</strong>.</p>
+<h2>How long does it take?</h2><ul><li>Cards: 5 days</li><li>PayPal: 2 days</li></ul>
+<div aria-hidden="true">Was this helpful?</div><button>Yes</button></main>
+<footer>© Acme</footer><script>more()</script></body></html>`;
+    const kb = loadKnowledgeBase(kbFolder({ 'help/refunds.html': html, 'help/logo.png': 'x' }));
+    expect(kb.sections.map((s) => [s.id, titlePath(s), s.text])).toEqual([
+      ['help/refunds.html#refunds', 'Refunds', 'Refunds are reviewed by the **billing team**.'],
+      ['help/refunds.html#how-long-does-it-take', 'Refunds › How long does it take?', '* Cards: 5 days\n* PayPal: 2 days'],
+    ]);
+    expect(kb.ignored.other).toBe(1);
+    expect(JSON.stringify(kb.sections)).not.toMatch(/track|color|Home|©|helpful/);
+  });
+
+  it('ignores hidden files, node_modules and non-documents, and counts them', () => {
+    const kb = loadKnowledgeBase(
+      kbFolder({ 'a.md': '# A\nText.', '.vitepress/config.md': '# Hidden\nx', 'node_modules/p/README.md': '# Dep\nx', 'img.svg': '<svg/>', 'data.json': '{}' }),
+    );
+    expect(kb.files).toEqual(['a.md']);
+    expect(kb.ignored).toEqual({ hidden: 1, nodeModules: 1, other: 2 });
+  });
+});
+
+describe('long sections are split so that everything can be sent', () => {
+  const paragraph = (i: number) => `Paragraph ${i}: ${'the encoder sends video to the ingest server and the player fetches it again. '.repeat(6)}`;
+  const long = [
+    '# Streaming guide',
+    '',
+    ...Array.from({ length: 12 }, (_, i) => paragraph(i) + '\n'),
+    '| setting | value |',
+    '|---|---|',
+    ...Array.from({ length: 40 }, (_, i) => `| option ${i} | value ${i} for the encoder |`),
+    '',
+    '```ini',
+    ...Array.from({ length: 60 }, (_, i) => `key_${i} = value ${i}`),
+    '```',
+  ].join('\n');
+  const files = {
+    'rules.md': '---\npinned: true\n---\n# Rules\nNever promise a refund.',
+    'guide.md': long,
+    'other.md': '# Captions\nCaptions are generated automatically.',
+  };
+
+  it('cuts a section three times the room into parts that each fit, at block boundaries, with stable ids', () => {
+    const kb = loadKnowledgeBase(kbFolder(files));
+    const whole = kb.sections.find((s) => s.id === 'guide.md#streaming-guide')!;
+    const pinned = kb.sections.filter((s) => s.pinned).reduce((n, s) => n + s.tokens, 0);
+    const budget = pinned + Math.ceil(whole.tokens / 3);
+    const index = createRetrievalIndex(kb, { budget, floor: 0, maxSectionShare: 1 });
+    const parts = index.sections.filter((s) => s.part?.sectionId === whole.id);
+    expect(parts.length).toBeGreaterThanOrEqual(3);
+    expect(parts.map((p) => p.id)).toEqual(parts.map((_, i) => `guide.md#streaming-guide~${i + 1}`));
+    for (const p of parts) {
+      expect(p.tokens).toBeLessThanOrEqual(budget - pinned);
+      expect(p.tokens).toBe(countTokens(`## ${titlePath(p)}\n\n${p.text}\n\n`));
+      expect(titlePath(p)).toBe(`Streaming guide (part ${p.part!.index} of ${parts.length})`);
+    }
+    // Nothing lost, nothing cut mid-word: every word of the section is in some part, in order.
+    const words = (t: string) => t.replace(/```ini\n|```|\|---\|---\||\| setting \| value \|/g, ' ').split(/\s+/).filter(Boolean);
+    expect(parts.flatMap((p) => words(p.text))).toEqual(words(whole.text));
+    // Tables keep their header in every part they span; code blocks are re-fenced.
+    for (const p of parts.filter((p) => p.text.includes('| option'))) expect(p.text).toMatch(/^\| setting \| value \|\n\|---\|---\|/m);
+    for (const p of parts.filter((p) => p.text.includes('key_'))) expect(p.text).toMatch(/```ini\n[\s\S]*```/);
+    // Each part is scored on its own: a question about the table sends the part with the table.
+    const e = selectContext(index, ['option 37 value']);
+    const sentPart = e.sections.find((v) => v.sent && v.part)!;
+    expect(sentPart.part).toEqual({ index: expect.any(Number), count: parts.length, sectionId: whole.id });
+    expect(index.sections.find((s) => s.id === sentPart.id)!.text).toContain('option 37');
+    // kb:check says what it did.
+    const report = checkKnowledgeBase(kb, { config: { budget, floor: 0, maxSectionShare: 1 } });
+    expect(report.findings.filter((f) => f.kind === 'section-split')).toEqual([
+      expect.objectContaining({ level: 'info', sectionId: whole.id, message: expect.stringContaining(`sent as ${parts.length} parts`) }),
+    ]);
+    expect(report.findings.filter((f) => f.kind === 'section-too-large')).toEqual([]);
+  });
+
+  it('cuts a single oversized paragraph between sentences, never inside a word', () => {
+    const sentence = (i: number) => `Sentence number ${i} explains one more detail about refunds and billing.`;
+    const text = `# Wall\n${Array.from({ length: 120 }, (_, i) => sentence(i)).join(' ')}`;
+    const kb = loadKnowledgeBase(kbFolder({ 'wall.md': text }));
+    const index = createRetrievalIndex(kb, { budget: 400, floor: 0 });
+    const parts = index.sections.filter((s) => s.part);
+    expect(parts.length).toBeGreaterThan(3);
+    for (const p of parts) {
+      expect(p.tokens).toBeLessThanOrEqual(index.maxPartTokens);
+      expect(p.text).toMatch(/^Sentence number \d+ .*billing\.$/s);
+    }
+  });
+
+  it('never splits a pinned section (over the budget it is still a configuration error)', () => {
+    const kb = loadKnowledgeBase(kbFolder({ 'rules.md': `---\npinned: true\n---\n# Rules\n${'Never promise a refund. '.repeat(200)}`, 'a.md': '# A\nText.' }));
+    expect(() => createRetrievalIndex(kb, { budget: 300 })).toThrow(/pinned sections need \d+ tokens but the budget is 300/);
+    expect(createRetrievalIndex(kb, { budget: 100_000 }).pinned.map((s) => s.id)).toEqual(['rules.md#rules']);
+  });
+});
+
+describe('recoverable problems do not take the KB down', () => {
+  const good = { 'rules.md': '---\npinned: true\n---\n# Rules\nNever promise a refund.', 'faq.md': '# FAQ\n## Refunds\nAsk billing.' };
+
+  it('skips a broken unpinned file among good ones, naming file:line; kb:check reports it as an error', () => {
+    const kb = loadKnowledgeBase(kbFolder({ ...good, 'broken.md': '---\ntitle: [oops\n---\n# B\nText.' }));
+    expect(kb.sections.map((s) => s.id)).toEqual(['faq.md#refunds', 'rules.md#rules']);
+    expect(kb.skipped).toEqual([{ file: 'broken.md', line: 2, reason: expect.stringMatching(/^malformed front matter/), message: expect.stringMatching(/^broken\.md:2: malformed front matter/) }]);
+    const report = checkKnowledgeBase(kb);
+    expect(report.summary.ok).toBe(false);
+    expect(report.findings.filter((f) => f.kind === 'file-skipped')).toEqual([expect.objectContaining({ level: 'error', file: 'broken.md', line: 2 })]);
+  });
+
+  it('refuses the KB for a broken pinned file', () => {
+    const root = kbFolder({ ...good, 'more-rules.md': Buffer.concat([Buffer.from('# More rules\n<!-- pinned -->\nNo '), Buffer.from([0xff]), Buffer.from('\n')]) });
+    expect(() => loadKnowledgeBase(root)).toThrow(/^more-rules\.md:3: not valid UTF-8 \(a pinned file: the knowledge base is not served without it\)$/);
+  });
+
+  it('refuses a missing or empty folder', () => {
+    expect(() => loadKnowledgeBase('/no/such/kb')).toThrow('/no/such/kb: no such file or folder');
+    expect(() => loadKnowledgeBase(kbFolder({ 'notes.txt': 'x' }))).toThrow(/no documents/);
+    expect(() => loadKnowledgeBase(kbFolder({ 'empty.md': '' }))).toThrow(/the knowledge base has no sections/);
+  });
+});
+
+describe('the identity file', () => {
+  it('gives company, wording and widget text; without it neutral defaults and a kb:check warning', () => {
+    const identity = parseIdentity(
+      'assistant.md',
+      '---\ncompany: Acme\nabout: a maker of rockets\nwidget:\n  title: Acme help\n  suggestions: [Where is my rocket?]\n---\nAlways be brief.\n',
+    );
+    expect(identity).toMatchObject({ company: 'Acme', about: 'a maker of rockets', instructions: 'Always be brief.', file: 'assistant.md' });
+    expect(identity.widget).toEqual({ title: 'Acme help', greeting: expect.stringContaining('Acme'), suggestions: ['Where is my rocket?'] });
+
+    const without = loadKnowledgeBase(kbFolder({ 'a.md': '# A\nText.' }));
+    expect(without.identity).toMatchObject({ company: undefined, widget: { title: 'Support' } });
+    expect(checkKnowledgeBase(without).findings.filter((f) => f.kind === 'identity-missing')).toEqual([expect.objectContaining({ level: 'warning' })]);
+    const withIt = loadKnowledgeBase(kbFolder({ 'a.md': '# A\nText.', 'assistant.md': '---\ncompany: Acme\n---\n' }));
+    expect(withIt.identity.company).toBe('Acme');
+    expect(withIt.files).toEqual(['a.md']); // the identity file is not content
+  });
+
+  it('names the file and line of a mistake', () => {
+    expect(() => parseIdentity('assistant.md', '---\ncompany: Acme\nwidget:\n  titel: Oops\n---\n')).toThrow(/^assistant\.md:4: "widget\.titel": unknown field/);
+    expect(() => parseIdentity('assistant.md', '---\nabout: no company\n---\n')).toThrow(/^assistant\.md:\d+: "company"/);
+    expect(() => parseIdentity('assistant.md', 'company: Acme\n')).toThrow(/^assistant\.md:1: the identity file needs YAML front matter/);
+  });
+});

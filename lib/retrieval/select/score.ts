@@ -1,0 +1,60 @@
+import { buildQuery } from '../query/build-query';
+import { scoreInto } from '../rank/bm25';
+import type { RetrievalIndex } from './build-index';
+import type { Query } from '../types';
+
+/**
+ * The first step of a selection: the query built from the customer's messages and scored
+ * against the pool, once per turn (README "How a question becomes a request"). What it finds
+ * (the matched sections, the best score, BM25's confidence) decides whether the semantic stage
+ * embeds the query, and is what packing (select.ts) ranks.
+ */
+
+/** The query and what it matched: `docs[i]` (a pool index) scored `scores[i]`, in no particular order. */
+export interface ScoredQuery {
+  query: Query;
+  matched: { docs: Int32Array; scores: Float64Array };
+  /** Highest score of any section (0 when nothing matched). */
+  topScore: number;
+  /** How well BM25 alone answers the query, 0–1 (confidenceOf). */
+  confidence: number;
+}
+
+/** Builds the query from the customer's messages (oldest first; the last two are used) and scores it. */
+export function scoreQuery(index: RetrievalIndex, customerMessages: readonly string[]): ScoredQuery {
+  const { config, bm25, scratch } = index;
+  const query = buildQuery(customerMessages, index.synonyms, config, index.typos, index.known);
+  const { scores, touched } = scratch;
+  const count = scoreInto(bm25, query.terms, config, scores, touched);
+  const docs = touched.slice(0, count);
+  const matchedScores = new Float64Array(count);
+  let topScore = 0;
+  for (let i = 0; i < count; i++) {
+    const doc = docs[i]!;
+    topScore = Math.max(topScore, (matchedScores[i] = scores[doc]!));
+    scores[doc] = 0; // the scratch buffer is left as found: packing may come after an await
+  }
+  return { query, matched: { docs, scores: matchedScores }, topScore, confidence: confidenceOf(index, query, topScore) };
+}
+
+/** BM25's confidence for these customer messages (confidenceOf), for callers that need only that. */
+export function lexicalConfidence(index: RetrievalIndex, customerMessages: readonly string[]): number {
+  return scoreQuery(index, customerMessages).confidence;
+}
+
+/**
+ * How well BM25 alone answers the query, 0–1: the best section's score over the most any section
+ * could score (Σ weight · idf · (k1 + 1) over the query's terms the KB has: each term's BM25 part
+ * stays under idf · (k1 + 1), however often it occurs). 0 when no term is in the KB. The semantic
+ * stage fuses only below `fuseBelow`: its list helps questions whose words find little, and
+ * costs ranking quality where they already find the answer (eval/README.md).
+ */
+export function confidenceOf(index: RetrievalIndex, query: Query, topScore: number): number {
+  const { bm25, config } = index;
+  let most = 0;
+  for (const t of query.terms) {
+    const id = bm25.termIds.get(t.term);
+    if (id !== undefined) most += t.weight * bm25.idfs[id]! * (config.k1 + 1);
+  }
+  return most > 0 ? Math.min(1, topScore / most) : 0;
+}

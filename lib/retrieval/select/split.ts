@@ -1,0 +1,122 @@
+import type { List, RootContent, Table } from 'mdast';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { gfm } from 'micromark-extension-gfm';
+import { renderSectionBlock } from '../context-text';
+import type { CountTokens } from '../tokens';
+import type { Section } from '../types';
+
+/**
+ * Long sections are split so that everything can be sent.
+ *
+ * A section whose block is longer than `maxTokens` is cut into consecutive parts that
+ * each fit, at block boundaries: paragraphs, list items, table rows (each part repeats the
+ * table's header row), lines of a code block (each part re-fenced); a single paragraph too
+ * long on its own is cut between sentences, a sentence between words — never inside a word,
+ * unless a single "word" is itself longer than a part.
+ *
+ * Each part keeps the section's heading path, is titled "(part 2 of 4)" in the context
+ * text (context.ts), has the id `${section.id}~${part}` and is scored on its own.
+ * Pinned sections are never split (a pinned block over the budget is a configuration error).
+ */
+
+
+const parse = (text: string) => fromMarkdown(text, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+const sliceOf = (text: string, node: { position?: { start: { offset?: number }; end: { offset?: number } } }) =>
+  text.slice(node.position!.start.offset!, node.position!.end.offset!);
+
+/** Greedy grouping of pieces, joined by `joiner`, so that each group's estimated count stays within `target`. */
+function group(pieces: readonly string[], joiner: string, target: number, count: CountTokens): string[] {
+  const groups: string[] = [];
+  let current: string[] = [];
+  let tokens = 0;
+  for (const piece of pieces) {
+    const t = count(piece) + 1;
+    if (current.length && tokens + t > target) {
+      groups.push(current.join(joiner));
+      current = [];
+      tokens = 0;
+    }
+    current.push(piece);
+    tokens += t;
+  }
+  if (current.length) groups.push(current.join(joiner));
+  return groups;
+}
+
+function splitWord(word: string, target: number, count: CountTokens): string[] {
+  if (count(word) <= target || word.length < 2) return [word];
+  const half = Math.ceil(word.length / 2);
+  return [...splitWord(word.slice(0, half), target, count), ...splitWord(word.slice(half), target, count)];
+}
+
+const sentences = new Intl.Segmenter('en', { granularity: 'sentence' });
+
+/** Prose: by sentences, then words, then (a single giant word) characters. */
+function splitProse(text: string, target: number, count: CountTokens): string[] {
+  const parts = [...sentences.segment(text)].map((s) => s.segment).flatMap((sentence) => {
+    if (count(sentence) <= target) return [sentence];
+    const words = sentence.match(/\S+\s*/g) ?? [sentence];
+    return group(words.flatMap((w) => splitWord(w, target, count)), '', target, count);
+  });
+  return group(parts, '', target, count).map((p) => p.trim()).filter(Boolean);
+}
+
+function splitList(text: string, list: List, target: number, count: CountTokens): string[] {
+  const items = list.children.map((item) => sliceOf(text, item));
+  return group(items.flatMap((item) => (count(item) > target ? splitProse(item, target, count) : [item])), '\n', target, count);
+}
+
+function splitTable(text: string, table: Table, target: number, count: CountTokens): string[] {
+  const lines = sliceOf(text, table).split('\n');
+  const header = lines.slice(0, 2).join('\n');
+  const rows = lines.slice(2);
+  return group(rows, '\n', target - count(header) - 1, count).map((rows) => `${header}\n${rows}`);
+}
+
+function splitCode(source: string, lang: string | null | undefined, value: string, target: number, count: CountTokens): string[] {
+  const fence = source.trimStart().startsWith('~~~') ? '~~~' : '```';
+  const open = `${fence}${lang ?? ''}`;
+  return group(value.split('\n'), '\n', target - count(open) - 4, count).map((lines) => `${open}\n${lines}\n${fence}`);
+}
+
+function splitBlock(text: string, node: RootContent, target: number, count: CountTokens): string[] {
+  const source = sliceOf(text, node);
+  if (count(source) <= target) return [source];
+  if (node.type === 'list') return splitList(text, node, target, count);
+  if (node.type === 'table') return splitTable(text, node, target, count);
+  if (node.type === 'code') return splitCode(source, node.lang, node.value, target, count);
+  return splitProse(source, target, count);
+}
+
+function partsAt(section: Section, target: number, count: CountTokens): Section[] {
+  const blocks = parse(section.text).children.flatMap((node) => splitBlock(section.text, node, target, count));
+  const texts = group(blocks, '\n\n', target, count);
+  return texts.map((text, i) => {
+    const part: Section = { ...section, id: `${section.id}~${i + 1}`, text, part: { index: i + 1, count: texts.length, sectionId: section.id } };
+    part.tokens = count(renderSectionBlock(part));
+    return part;
+  });
+}
+
+/** The parts of one section, each at most `maxTokens` where the text allows it. */
+export function splitSection(section: Section, maxTokens: number, count: CountTokens): Section[] {
+  const heading = count(renderSectionBlock({ ...section, text: '', part: { index: 99, count: 99 } }));
+  let target = maxTokens - heading;
+  let parts = partsAt(section, target, count);
+  for (let attempt = 0; attempt < 6 && parts.some((p) => p.tokens > maxTokens); attempt++) {
+    target = Math.floor(target * 0.85);
+    parts = partsAt(section, target, count);
+  }
+  return parts;
+}
+
+/**
+ * Every unpinned section over `maxTokens` replaced by its parts; `order` renumbered so
+ * that `sections[i].order === i` still holds.
+ */
+export function splitLongSections(sections: readonly Section[], maxTokens: number, count: CountTokens): Section[] {
+  const out = sections.flatMap((s) => (!s.pinned && s.tokens > maxTokens ? splitSection(s, maxTokens, count) : [s]));
+  if (out.length === sections.length) return sections as Section[];
+  return out.map((s, i) => (s.order === i ? s : { ...s, order: i }));
+}

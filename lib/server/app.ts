@@ -1,0 +1,116 @@
+import { createEmbedder, embeddingModelFromEnv } from '../ai/embeddings';
+import { createChatModel, type ChatModel } from '../ai/providers';
+import { loadVisitorSecret } from '../chat/visitor';
+import type { Env } from '../env';
+import { createReloadImpact, type ReloadImpactWatch } from '../kb-impact/reload-impact';
+import { embeddingCacheFile } from '../knowledge/embedding-cache';
+import { SectionEmbedder } from '../knowledge/embeddings';
+import { KnowledgeHolder } from '../knowledge/holder';
+import { createRateLimiter, type RateLimiter } from '../rate-limit/index';
+import { createPostgresPool, databaseLabel, PostgresTraceStore } from '../traces/postgres';
+import { startRetention, type RetentionJob } from '../traces/retention';
+import { openTraceDatabase, SqliteTraceStore } from '../traces/sqlite';
+import { startPendingSweep } from '../traces/stale';
+import type { ServerStore } from '../traces/store';
+import type { ServerPaths } from './paths';
+
+/**
+ * The composition root: the long-lived parts of one server process, built from the validated
+ * environment and the resolved paths, and wired to each other here and nowhere else. Feature
+ * modules export factories that take plain values; routes and pages reach these parts through
+ * the registry (registry.ts), which builds this once per process.
+ *
+ * Parts that can fail to open (the store, the visitor secret) open on first use and are tried
+ * again on the next use after a failure, so a server whose database is down at start still
+ * serves its pages and answers 503 where it needs the store.
+ */
+export interface ServerApp {
+  readonly env: Env;
+  readonly paths: ServerPaths;
+  /** The store (SQLite, or PostgreSQL with DATABASE_URL): traces, conversations, feedback, admin sessions, the inspector's reads. */
+  store(): ServerStore;
+  /** Where the store is, for logs and /debug: the SQLite file, or PostgreSQL's host, port and database (never credentials). */
+  readonly storeLabel: string;
+  /** The knowledge base in service, reloaded when its files change. */
+  readonly knowledge: KnowledgeHolder;
+  /** The chat's rate limiter (in PostgreSQL when DATABASE_URL is set, so every instance counts a client as one). */
+  limiter(): RateLimiter;
+  /** The model that answers (lib/ai/providers.ts). */
+  readonly chat: ChatModel;
+  /** The key visitor cookies are signed with (lib/chat/visitor.ts). */
+  visitorSecret(): Uint8Array;
+  /** What the last KB reload changed for recorded questions (lib/kb-impact/reload-impact.ts). */
+  readonly reloadImpact: ReloadImpactWatch;
+  /** Retention (TRACE_RETENTION_DAYS) and what it did last; undefined when every turn is kept. */
+  retention(): RetentionJob | undefined;
+}
+
+export interface AppLog {
+  info(message: string): void;
+  error(message: string): void;
+}
+
+const consoleLog: AppLog = { info: (m) => console.info(m), error: (m) => console.error(m) };
+
+/** A value made on first use; a failure is not kept, so the next use tries again. */
+function onFirstUse<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+
+export function createServerApp(env: Env, paths: ServerPaths, log: AppLog = consoleLog): ServerApp {
+  let retention: RetentionJob | undefined;
+  const store = onFirstUse((): ServerStore => {
+    const opened = env.DATABASE_URL ? new PostgresTraceStore(createPostgresPool(env.DATABASE_URL)) : new SqliteTraceStore(openTraceDatabase(paths.traceDb));
+    if (env.TRACE_RETENTION_DAYS) retention = startRetention(() => opened, env.TRACE_RETENTION_DAYS);
+    startPendingSweep(() => opened, env.TRACE_PENDING_LIMIT_MINUTES);
+    return opened;
+  });
+  const reloadImpact = createReloadImpact(() => store(), log);
+  const knowledge = new KnowledgeHolder({
+    kbPath: paths.kb,
+    config: { budget: env.KB_BUDGET, floor: env.KB_FLOOR },
+    cacheFile: paths.kbCache,
+    embedder: sectionEmbedder(env, paths, log),
+    log,
+  });
+  knowledge.onReload(reloadImpact.onReload);
+  knowledge.watch(env.KB_RELOAD_INTERVAL_MS);
+  return {
+    env,
+    paths,
+    store,
+    storeLabel: env.DATABASE_URL ? `PostgreSQL ${databaseLabel(env.DATABASE_URL)}` : `SQLite ${env.TRACE_DB_PATH}`,
+    knowledge,
+    limiter: onFirstUse(() => {
+      const shared = store();
+      const postgres = shared instanceof PostgresTraceStore ? { pool: shared.pool, ready: () => shared.migrated } : undefined;
+      return createRateLimiter({ perMinute: env.CHAT_RATE_LIMIT_PER_MINUTE, burst: env.CHAT_RATE_LIMIT_BURST, postgres });
+    }),
+    chat: createChatModel(env),
+    visitorSecret: onFirstUse(() => loadVisitorSecret({ envSecret: env.VISITOR_SECRET, dataDir: paths.dataDir })),
+    reloadImpact,
+    retention: () => retention,
+  };
+}
+
+/** The semantic stage's section embedder, when EMBEDDING_MODEL turns it on. */
+function sectionEmbedder(env: Env, paths: ServerPaths, log: AppLog): SectionEmbedder | undefined {
+  const model = embeddingModelFromEnv(env);
+  if (!model) return undefined;
+  return new SectionEmbedder(createEmbedder(model, env), log, paths.kbCache && embeddingCacheFile(paths.kbCache));
+}
+
+/**
+ * At server start: opens the store (on PostgreSQL, runs the migrations) and says which it is,
+ * so a database that is unreachable or too new shows in the log before the first customer.
+ * Never throws: the server still serves its pages, and /api/health answers 503 until it works.
+ */
+export async function openStore(app: ServerApp): Promise<void> {
+  try {
+    await app.store().ready();
+    console.log(`[store] ${app.storeLabel}: ready${app.env.TRACE_RETENTION_DAYS ? `, keeping ${app.env.TRACE_RETENTION_DAYS} days of turns` : ''}`);
+  } catch (error) {
+    console.error(`[store] ${app.storeLabel} IS NOT AVAILABLE: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
