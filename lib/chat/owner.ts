@@ -1,3 +1,4 @@
+import { EMBED_HEADER, USER_HEADER, USER_SIGNATURE_HEADER, VISITOR_HEADER } from './embed-headers';
 import { userOwnerKey, verifyIdentity } from './identity';
 import { cookieValue, VISITOR_COOKIE, verifyVisitor } from './visitor';
 
@@ -17,13 +18,7 @@ import { cookieValue, VISITOR_COOKIE, verifyVisitor } from './visitor';
  * and falls back to anonymous itself.
  */
 
-/** Sent by the embed frame's requests (components/chat/embed/): the visitor cookie is then a third-party one. */
-export const EMBED_HEADER = 'x-support-embed';
-/** The anonymous visitor credential, as the embed sends it (and gets it back) when cookies are blocked. */
-export const VISITOR_HEADER = 'x-support-visitor';
-/** The signed-in user's id, percent-encoded (encodeURIComponent), and its signature. */
-export const USER_HEADER = 'x-support-user';
-export const USER_SIGNATURE_HEADER = 'x-support-user-signature';
+export { EMBED_HEADER, USER_HEADER, USER_SIGNATURE_HEADER, VISITOR_HEADER };
 
 export type Owner =
   | { kind: 'user'; key: string; userId: string }
