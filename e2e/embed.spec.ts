@@ -196,7 +196,14 @@ test('third-party cookies blocked (--test-third-party-cookie-phaseout): the part
     const chat = chatOf(page);
     await openChat(chat);
     // What the frame may keep: no storage at all (Chromium denies it to a third-party frame here).
-    expect(await frameOf(page).evaluate(() => { try { localStorage.length; return 'storage'; } catch { return 'blocked'; } })).toBe('blocked');
+    const storage = () => {
+      try {
+        return typeof window.localStorage.length === 'number' ? 'storage' : 'none';
+      } catch {
+        return 'blocked';
+      }
+    };
+    expect(await frameOf(page).evaluate(storage)).toBe('blocked');
     await ask(chat, 'can I get a refund?');
     expect((await lastReply(chat, 1)).text).toBe(STUB_REPLY);
     await ask(chat, 'and for annual plans?');

@@ -60,13 +60,13 @@ export function ReplyFeedback({ turnId, initial }: { turnId: string; initial?: C
       title={label}
       onClick={() => choose(value)}
       data-testid={`chat-vote-${value}`}
-      className={`rounded-md p-1.5 transition sm:p-1 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 ${
+      className={`rounded-md p-1.5 transition focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 ${
         vote === value
           ? 'bg-brand-50 text-brand-700 dark:bg-slate-700 dark:text-brand-200'
           : 'text-slate-500 hover:bg-slate-100 hover:text-slate-700 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-slate-200'
       }`}
     >
-      <Icon className="h-4 w-4 sm:h-3.5 sm:w-3.5" />
+      <Icon className="h-4 w-4" />
     </button>
   );
 
@@ -76,7 +76,7 @@ export function ReplyFeedback({ turnId, initial }: { turnId: string; initial?: C
         {button('up', 'Helpful', ThumbUpIcon)}
         {button('down', 'Not helpful', ThumbDownIcon)}
         {vote && !askReason && (
-          <button type="button" onClick={() => setAskReason(true)} className="ml-1 rounded px-1 text-slate-600 underline-offset-2 hover:text-slate-800 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 dark:text-slate-300 dark:hover:text-white">
+          <button type="button" onClick={() => setAskReason(true)} className="ml-1 rounded px-1 py-1 text-slate-600 underline-offset-2 hover:text-slate-800 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 dark:text-slate-300 dark:hover:text-white">
             {reason ? 'Edit reason' : 'Add a reason'}
           </button>
         )}

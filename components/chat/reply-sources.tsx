@@ -43,21 +43,21 @@ export function ReplySources({ parts }: { parts: readonly Part[] }) {
         </span>
         Sources ({sources.length})
       </button>
-      <ul id={listId} hidden={!open} aria-label="Help pages this answer is based on" className="mt-1.5 space-y-1">
+      <ul id={listId} hidden={!open} aria-label="Help pages this answer is based on" className="mt-1 space-y-0.5">
         {sources.map((source) => (
           <li key={source.sourceId} className="flex items-start gap-1.5 text-xs" data-testid="chat-source" data-source-id={source.sourceId}>
-            <DocumentIcon className="mt-px h-3.5 w-3.5 shrink-0 text-slate-500 dark:text-slate-400" />
+            <DocumentIcon className="mt-[5px] h-3.5 w-3.5 shrink-0 text-slate-500 dark:text-slate-400" />
             {source.type === 'source-url' && isPageUrl(source.url) ? (
               <a
                 href={source.url}
                 target="_blank"
                 rel="noopener noreferrer"
-                className="font-medium text-brand-700 underline decoration-brand-300 underline-offset-2 hover:decoration-brand-700 dark:text-brand-300 dark:decoration-brand-400"
+                className="inline-block py-1 font-medium text-brand-700 underline decoration-brand-300 underline-offset-2 hover:decoration-brand-700 dark:text-brand-300 dark:decoration-brand-400"
               >
                 {source.title ?? source.url}
               </a>
             ) : (
-              <span className="text-slate-700 dark:text-slate-200">{source.title}</span>
+              <span className="py-1 text-slate-700 dark:text-slate-200">{source.title}</span>
             )}
           </li>
         ))}
