@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { ADMIN_TOKEN, EXTRA_PORT } from './env';
+import { ADMIN_TOKEN, APP_URL, EXTRA_PORT } from './env';
 import { startEmbedWorld, stubControls, type EmbedWorld } from './embed-servers';
 import { ask, blockOf, lastReply, openChat, replies, systemOf, traces, type StubRequest } from './helpers';
 import { STUB_REPLY } from './stub/reply.mjs';
@@ -145,6 +145,45 @@ test('ask() and open() work from the host page script, with events; reset() star
   await lastReply(chat, 1);
   const second = (await stub.requests()).at(-1)!;
   expect(second.messages.filter((m) => m.role !== 'system')).toEqual([{ role: 'user', content: 'can I get a refund?' }]); // nothing of the old conversation
+});
+
+test('only /embed may be framed, by EMBED_ALLOWED_ORIGINS only: every other page keeps frame-ancestors none; with the setting unset, /embed too', async () => {
+  const frameAncestors = (response: Response) => /frame-ancestors ([^;]+)/.exec(response.headers.get('content-security-policy') ?? '')?.[1];
+  const embed = await fetch(`${world.appUrl}/embed`);
+  expect(frameAncestors(embed)).toBe(world.host.url);
+  expect(embed.headers.get('x-frame-options')).toBeNull();
+  for (const other of ['/', '/help/billing/refund-policy', '/embed/x', '/debug/sign-in']) {
+    const response = await fetch(`${world.appUrl}${other}`);
+    expect(frameAncestors(response), other).toBe("'none'");
+    expect(response.headers.get('x-frame-options'), other).toBe('DENY');
+  }
+  const off = await fetch(`${APP_URL}/embed`); // the suite's app: EMBED_ALLOWED_ORIGINS unset
+  expect(frameAncestors(off)).toBe("'none'");
+  expect(off.headers.get('x-frame-options')).toBe('DENY');
+  const loader = await fetch(`${world.appUrl}/embed.js`);
+  expect(loader.headers.get('content-type')).toMatch(/^application\/javascript/);
+  expect(loader.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+});
+
+test('inline: the chat fills the container the page names, open, a region of the page; on a phone the launcher opens a full-screen sheet', async ({ page }) => {
+  await stub.mode('fast');
+  await page.goto(`${world.host.url}/?inline`);
+  const chat = chatOf(page);
+  await expect(chat.getByTestId('chat-panel')).toBeVisible();
+  await expect(chat.getByTestId('chat-panel')).toHaveAttribute('role', 'region');
+  await expect(chat.getByTestId('chat-launcher')).toHaveCount(0);
+  await expect(chat.getByTestId('chat-close')).toHaveCount(0);
+  const container = (await page.locator('#help-chat').boundingBox())!;
+  const frame = (await page.locator(`#help-chat ${FRAME}`).boundingBox())!;
+  expect(Math.abs(frame.width - (container.width - 2))).toBeLessThanOrEqual(1); // inside its 1px border
+  expect(Math.abs(frame.height - (container.height - 2))).toBeLessThanOrEqual(1);
+  await ask(chat, 'can I get a refund?');
+  await lastReply(chat, 1);
+
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto(`${world.host.url}/`);
+  await openChat(chatOf(page));
+  expect(await page.locator(FRAME).boundingBox()).toEqual({ x: 0, y: 0, width: 375, height: 740 });
 });
 
 test('a page of an origin not in EMBED_ALLOWED_ORIGINS: the browser refuses the frame and nothing of the chat loads', async ({ page }) => {
@@ -290,4 +329,24 @@ test('a wrong signature: the clear error in the chat and on the page, and an ano
   const turn = await traces(world.dbFile).finished(turnId);
   expect(turn).toMatchObject({ status: 'ok', user_id: null });
   expect((turn as unknown as { visitor_id: string }).visitor_id).toMatch(/^[\w-]{22}$/); // an anonymous visitor
+});
+
+test('screenshots of the embed on a plain host page, for people (SCREENSHOTS=<folder>)', async ({ page }) => {
+  const dir = process.env.SCREENSHOTS;
+  test.skip(!dir, 'set SCREENSHOTS=<folder> to take screenshots');
+  await stub.mode('fast');
+  await page.setViewportSize({ width: 1100, height: 800 });
+  await page.goto(`${world.host.url}/`);
+  const chat = chatOf(page);
+  await expect(chat.getByTestId('chat-launcher')).toBeVisible();
+  await page.screenshot({ path: `${dir}/embed-1-closed.png` });
+  await openChat(chat);
+  await ask(chat, 'can I get a refund?');
+  await lastReply(chat, 1);
+  await page.screenshot({ path: `${dir}/embed-2-answer.png` });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: `${dir}/embed-3-answer-dark.png` });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.screenshot({ path: `${dir}/embed-4-phone.png` });
 });
