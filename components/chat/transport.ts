@@ -1,5 +1,6 @@
 import { DefaultChatTransport } from 'ai';
 import type { ChatUIMessage } from '@/lib/chat/message';
+import { clientFetch, SAME_ORIGIN_CLIENT, type ChatClient } from './chat-client';
 
 /** The text of a UI message (its text parts, joined). */
 export function messageText(message: Pick<ChatUIMessage, 'parts'>): string {
@@ -11,14 +12,15 @@ export function messageText(message: Pick<ChatUIMessage, 'parts'>): string {
  * form — the conversation id, the trigger and only the newest message (the customer's
  * question; on Retry, the question being answered again). The server keeps the
  * conversation itself, so nothing else of the UI state goes to it. The visitor cookie
- * (same origin) says whose conversation it is.
+ * (same origin) says whose conversation it is; in the embed, the client (chat-client.ts) adds
+ * its credential headers and the host page's context.
  */
-export function createChatTransport(api = '/api/chat', fetch?: typeof globalThis.fetch) {
+export function createChatTransport({ client = SAME_ORIGIN_CLIENT, api = '/api/chat', fetch }: { client?: ChatClient; api?: string; fetch?: typeof globalThis.fetch } = {}) {
   return new DefaultChatTransport<ChatUIMessage>({
     api,
-    fetch,
+    fetch: fetch ?? (client === SAME_ORIGIN_CLIENT ? undefined : clientFetch(client)),
     prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => ({
-      body: { id, trigger, message: messages.at(-1), ...(messageId ? { messageId } : {}) },
+      body: { id, trigger, message: messages.at(-1), ...(messageId ? { messageId } : {}), ...client.body() },
     }),
   });
 }

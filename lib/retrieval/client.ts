@@ -3,4 +3,4 @@
  * with no file system and no tokenizer. Everything else comes from index.ts, on the server.
  */
 export { isPageUrl } from './kb/pages';
-export type { WidgetText } from './types';
+export type { WidgetLook, WidgetText } from './types';

@@ -3,7 +3,7 @@
  * from the layers inside (README "How a question becomes a request"; the layer rules are
  * checked in npm test).
  */
-export type { Section, SectionPart, LoadNotice, SkippedFile, IgnoredFiles, SynonymGroup, KnowledgeBase, UnreadablePath, RepeatedFolder, DeclaredRules, AssistantIdentity, WidgetText, RulesRefusal, WeightedTerm, TermExplanation, QueryTermSource, QueryTerm, Query, SemanticStage, FusionRanks, Reason, SectionVerdict, TokenSplit, Explanation } from './types';
+export type { Section, SectionPart, LoadNotice, SkippedFile, IgnoredFiles, SynonymGroup, KnowledgeBase, UnreadablePath, RepeatedFolder, DeclaredRules, AssistantIdentity, WidgetText, WidgetLook, RulesRefusal, WeightedTerm, TermExplanation, QueryTermSource, QueryTerm, Query, SemanticStage, FusionRanks, Reason, SectionVerdict, TokenSplit, Explanation } from './types';
 export { retrievalConfigSchema, retrievalConfig } from './config';
 export type { RetrievalConfig, RetrievalConfigInput } from './config';
 export { KnowledgeBaseError, RetrievalConfigError } from './errors';

@@ -138,6 +138,8 @@ export interface AssistantIdentity {
   /** Front matter `docs_url`: the base URL of the KB's pages. */
   docsUrl?: string;
   widget: { title: string; greeting: string; suggestions: string[] };
+  /** How the chat looks and where it sits (front matter `widget.color`, `position`, `label`, `theme`). */
+  look: WidgetLook;
   /** The file's markdown body: appended to the assistant's instructions. */
   instructions?: string;
   /** The pinned sections the KB declares it must have; undefined when it declares none. */
@@ -148,6 +150,18 @@ export interface AssistantIdentity {
 
 /** What the chat widget shows: its title, its greeting, the suggested questions. */
 export type WidgetText = AssistantIdentity['widget'];
+
+/** The widget's look and placement, on this app's pages and in the embed. */
+export interface WidgetLook {
+  /** The primary colour (`#rrggbb`), white text on it at WCAG AA; undefined: the app's own blue. */
+  color?: string;
+  /** Where the launcher sits. */
+  position: 'bottom-right' | 'bottom-left';
+  /** The launcher's text. */
+  label: string;
+  /** Light, dark, or following the customer's system setting (prefers-color-scheme). */
+  theme: 'light' | 'dark' | 'auto';
+}
 
 /** Why a load must not be served without its rules, or undefined when it may be served. */
 export interface RulesRefusal {

@@ -1,6 +1,7 @@
 import { LineCounter, parseDocument as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { KnowledgeBaseError } from '../errors';
+import { AA_TEXT_CONTRAST, contrastRatio, HEX_COLOUR } from './contrast';
 import { isPageUrl } from './pages';
 import type { AssistantIdentity } from '../types';
 
@@ -19,6 +20,10 @@ import type { AssistantIdentity } from '../types';
  *       title: Acme support
  *       greeting: Hi! I'm the Acme support assistant. Ask me about …
  *       suggestions: [Can I get a refund?, How do I go live?]
+ *       color: "#1f58d6"          # primary colour: white text on it must reach 4.5:1
+ *       position: bottom-right    # or bottom-left
+ *       label: Ask support        # the launcher's text
+ *       theme: auto               # light (default), dark, or auto (prefers-color-scheme)
  *     rules:
  *       count: 13
  *       required: [rules/assistant-rules.md#refunds]
@@ -57,6 +62,25 @@ export const identitySchema = z.strictObject({
       greeting: text(400).optional(),
       /** Questions offered as buttons in an empty chat (at most 6). */
       suggestions: z.array(text(120)).max(6).optional(),
+      /** The primary colour (launcher, header, the customer's messages), `#rrggbb`: white text on it must reach WCAG AA. */
+      color: z
+        .string()
+        .trim()
+        .regex(HEX_COLOUR, 'must be a colour written #rrggbb (or #rgb)')
+        .refine(
+          (hex) => contrastRatio(hex, '#ffffff') >= AA_TEXT_CONTRAST,
+          {
+            error: (issue) =>
+              `white text on ${String(issue.input)} has a contrast of ${contrastRatio(String(issue.input), '#ffffff').toFixed(2)}:1, under the ${AA_TEXT_CONTRAST}:1 WCAG AA needs: pick a darker colour`,
+          },
+        )
+        .optional(),
+      /** Where the launcher sits; default bottom-right. */
+      position: z.enum(['bottom-right', 'bottom-left'], { error: 'must be bottom-right or bottom-left' }).optional(),
+      /** The launcher's text; default "Ask support". */
+      label: text(40).optional(),
+      /** light (default), dark, or auto: following the customer's system setting (prefers-color-scheme). */
+      theme: z.enum(['light', 'dark', 'auto'], { error: 'must be light, dark or auto' }).optional(),
     })
     .optional(),
   /**
@@ -93,6 +117,12 @@ function identityFrom(data: Partial<z.infer<typeof identitySchema>>, instruction
         data.widget?.greeting ??
         `Hi! I'm ${company ? `the ${company} support assistant` : 'the support assistant'}. Ask me a question and I'll answer from the help center.`,
       suggestions: data.widget?.suggestions ?? [],
+    },
+    look: {
+      ...(data.widget?.color ? { color: data.widget.color.toLowerCase() } : {}),
+      position: data.widget?.position ?? 'bottom-right',
+      label: data.widget?.label ?? 'Ask support',
+      theme: data.widget?.theme ?? 'light',
     },
     instructions: instructions || undefined,
     ...(data.rules && file ? { rules: { count: data.rules.count, required: data.rules.required ?? [], file, line: rulesLine } } : {}),

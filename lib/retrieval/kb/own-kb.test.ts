@@ -261,3 +261,29 @@ describe('the identity file', () => {
     expect(() => parseIdentity('assistant.md', 'company: Acme\n')).toThrow(/^assistant\.md:1: the identity file needs YAML front matter/);
   });
 });
+
+describe('the identity file: the widget look', () => {
+  const look = (front: string) => parseIdentity('assistant.md', `---\ncompany: Acme\nwidget:\n${front}---\n`).look;
+
+  it('defaults to the app blue, bottom-right, "Ask support", light', () => {
+    expect(parseIdentity('assistant.md', '---\ncompany: Acme\n---\n').look).toEqual({ position: 'bottom-right', label: 'Ask support', theme: 'light' });
+  });
+
+  it('reads colour, position, label and theme', () => {
+    expect(look('  color: "#7C2D12"\n  position: bottom-left\n  label: Help\n  theme: auto\n')).toEqual({
+      color: '#7c2d12',
+      position: 'bottom-left',
+      label: 'Help',
+      theme: 'auto',
+    });
+  });
+
+  it('refuses a colour white text cannot be read on (WCAG AA), and other values, with file:line', () => {
+    expect(() => look('  title: T\n  color: "#ffcc00"\n')).toThrow(
+      /^assistant\.md:5: "widget\.color": white text on #ffcc00 has a contrast of 1\.\d\d:1, under the 4\.5:1 WCAG AA needs: pick a darker colour/,
+    );
+    expect(() => look('  color: blue\n')).toThrow(/^assistant\.md:4: "widget\.color": must be a colour written #rrggbb/);
+    expect(() => look('  position: top-left\n')).toThrow(/"widget\.position": must be bottom-right or bottom-left/);
+    expect(() => look('  theme: sepia\n')).toThrow(/"widget\.theme": must be light, dark or auto/);
+  });
+});

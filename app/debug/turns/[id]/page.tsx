@@ -5,6 +5,7 @@ import { Card, Stat } from '@/components/debug/card';
 import { ContextViewer } from '@/components/debug/context-viewer';
 import { ExplanationSections, QueryTerms, SelectionSummary } from '@/components/debug/explanation-view';
 import { ReplyReview } from '@/components/debug/reply-review';
+import { TurnOrigin } from '@/components/debug/turn-origin';
 import { SPLIT_COLORS, TokenBar } from '@/components/debug/token-bar';
 import { turnDetail } from '@/lib/debug/data';
 import { requireAdmin } from '@/lib/debug/access';
@@ -56,6 +57,8 @@ export default inspectorPage(async function TurnPage({ params }: { params: Promi
           <strong>{trace.status === 'aborted' ? 'Aborted' : isUnrecordedEnding(trace.error) ? 'Ending not recorded' : 'Model call failed'}:</strong> {trace.error}
         </div>
       )}
+
+      <TurnOrigin trace={trace} />
 
       <Card title="Query" description="Built from the last two customer messages; assistant messages are never part of it.">
         <QueryTerms explanation={e} />
