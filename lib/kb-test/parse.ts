@@ -26,7 +26,7 @@ const caseFields = z.strictObject({
   name: text(200).optional(),
   question: text(2000),
   history: z.array(text(2000)).max(50).optional(),
-  expect: z.unknown(),
+  expect: z.unknown().optional(),
 });
 
 const CASE_FIELDS = Object.keys(caseFields.shape);
@@ -86,7 +86,7 @@ function zodError(source: Source, base: Path, error: z.ZodError, known: readonly
 
 /** A map's keys and values, or a file error naming what it should have been. */
 function mapAt(source: Source, path: Path, value: unknown, what: string): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new KbTestFileError(`${where(path)}: ${what}`, source.file, lineOf(source, path));
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new KbTestFileError(path.length ? `${where(path)}: ${what}` : what, source.file, lineOf(source, path));
   return value as Record<string, unknown>;
 }
 

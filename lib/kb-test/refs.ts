@@ -1,4 +1,4 @@
-import { documentFormat, headingPath, type RetrievalIndex, type Section } from '../retrieval/index';
+import { documentFormat, headingPath, titlePath, type RetrievalIndex, type Section } from '../retrieval/index';
 
 /**
  * How a test names sections: one string, read as
@@ -49,9 +49,9 @@ const normalizeHeading = (path: string) =>
 /** The whole section a unit belongs to (its own id, or the id of the section it is a part of). */
 const wholeId = (unit: Section) => unit.part?.sectionId ?? unit.id;
 
-/** A heading path and id, as reports name a section: `Refund policy › Refund timelines [billing/refund-policy.md#refund-timelines]`. */
+/** A unit as reports name it: `Refund policy › Refund timelines [billing/refund-policy.md#refund-timelines]` (a part: `… (part 2 of 3) [id~2]`). */
 export function sectionLabel(unit: Pick<Section, 'title' | 'parents' | 'id' | 'part'>): string {
-  return `${headingPath(unit)} [${unit.part?.sectionId ?? unit.id}]`;
+  return `${titlePath(unit)} [${unit.id}]`;
 }
 
 interface RefIndex {
@@ -97,7 +97,7 @@ export function resolveRef(index: RetrievalIndex, ref: string): RefResolution {
   const kind = refKind(ref);
   if (kind === 'id') {
     const units = refs.byId.get(ref);
-    if (units) return { ref, kind, units, label: sectionLabel(units[0]!) };
+    if (units) return { ref, kind, units, label: wholeLabel(units) };
     return { ref, kind, problem: `no section has the id ${ref}`, suggestions: idSuggestions(refs, ref) };
   }
   if (kind === 'page') {
@@ -115,7 +115,12 @@ export function resolveRef(index: RetrievalIndex, ref: string): RefResolution {
   if (sections.length > 1) {
     return { ref, kind, problem: `${sections.length} sections have the heading path "${ref}": name one by its id`, suggestions: sections };
   }
-  return { ref, kind, units, label: sectionLabel(units[0]!) };
+  return { ref, kind, units, label: wholeLabel(units) };
+}
+
+/** A whole section (all its parts), or the one part a reference names. */
+function wholeLabel(units: readonly Section[]): string {
+  return units.length === 1 ? sectionLabel(units[0]!) : `${headingPath(units[0]!)} [${wholeId(units[0]!)}]`;
 }
 
 /** Ids of the same file first (a renamed heading), then the same slug in another file (a moved page), then the nearest overall. */

@@ -55,7 +55,8 @@ export class TurnView {
   describe(ref: ResolvedRef): string {
     const unit = this.representative(ref);
     const why = this.why(unit);
-    return ref.kind === 'page' ? `${ref.label}: its ${ref.units.some((u) => this.sentIds.has(u.id)) ? 'section sent' : 'best section'}, ${sectionLabel(unit)}, ${why}` : `${ref.label}: ${why}`;
+    if (ref.kind === 'page') return `${ref.label}: its ${this.sentIds.has(unit.id) ? 'section sent' : 'best section'}, ${sectionLabel(unit)}, ${why}`;
+    return `${sectionLabel(unit)}: ${why}`;
   }
 
   /** A unit's verdict in words. */
