@@ -13,6 +13,7 @@ echo "== unit tests (vitest; the store tests start a throwaway PostgreSQL)"
 bash scripts/ensure-postgres.sh
 npx vitest run
 npm run -s kb:check
+npm run -s kb:test
 
 echo "== production build"
 npx next build

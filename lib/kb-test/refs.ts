@@ -154,19 +154,22 @@ function nearest(name: string, candidates: readonly string[], preferred: (candid
     .map((s) => s.c);
 }
 
-/** Levenshtein distance; stops early (returns limit + 1) once it must exceed `limit`. */
+/** Edit distance (insertions, deletions, substitutions and swaps of two neighbours: "frist" is one from "first"); stops early (returns limit + 1) once it must exceed `limit`. */
 export function editDistance(a: string, b: string, limit = Infinity): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     let best = i;
     for (let j = 1; j <= b.length; j++) {
-      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2]! + 1);
       current.push(value);
       best = Math.min(best, value);
     }
     if (best > limit) return limit + 1;
+    before = previous;
     previous = current;
   }
   return previous[b.length]!;
