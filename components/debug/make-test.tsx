@@ -43,6 +43,7 @@ export function MakeTest({ yaml, initiallyOpen = false }: { yaml: string; initia
             id="make-test-yaml"
             defaultValue={yaml}
             spellCheck={false}
+            wrap="off"
             rows={Math.min(30, yaml.split('\n').length + 1)}
             className="w-full rounded-lg border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-xs leading-relaxed text-slate-800 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30"
             data-testid="make-test-yaml"

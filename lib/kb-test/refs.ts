@@ -106,11 +106,7 @@ export function resolveRef(index: RetrievalIndex, ref: string): RefResolution {
     return { ref, kind, problem: `the knowledge base has no page ${ref}`, suggestions: nearest(ref, refs.pages, (p) => p.split('/').pop() === ref.split('/').pop()) };
   }
   const units = refs.byHeading.get(normalizeHeading(ref));
-  if (!units) {
-    const title = normalizeHeading(ref).split(' › ').pop();
-    const sameTitle = (h: string) => normalizeHeading(h).split(' › ').pop() === title;
-    return { ref, kind, problem: `no section has the heading path "${ref}"`, suggestions: nearest(ref, refs.headings, sameTitle) };
-  }
+  if (!units) return { ref, kind, problem: `no section has the heading path "${ref}"`, suggestions: headingSuggestions(refs, ref) };
   const sections = [...new Set(units.map(wholeId))];
   if (sections.length > 1) {
     return { ref, kind, problem: `${sections.length} sections have the heading path "${ref}": name one by its id`, suggestions: sections };
@@ -136,6 +132,21 @@ function idSuggestions(refs: RefIndex, ref: string): string[] {
     .sort((a, b) => a.d - b.d)
     .slice(0, 3)
     .map((s) => s.id);
+}
+
+/** The same title under a renamed parent first, then the nearest paths; else the headings beside it (a renamed heading). */
+function headingSuggestions(refs: RefIndex, ref: string): string[] {
+  const parts = normalizeHeading(ref).split(' › ');
+  const title = parts.at(-1)!;
+  const close = nearest(ref, refs.headings, (h) => normalizeHeading(h).split(' › ').pop() === title);
+  if (close.length || parts.length < 2) return close;
+  const parent = `${parts.slice(0, -1).join(' › ')} › `;
+  return refs.headings
+    .filter((h) => normalizeHeading(h).startsWith(parent))
+    .map((h) => ({ h, d: editDistance(title, normalizeHeading(h).slice(parent.length)) }))
+    .sort((a, b) => a.d - b.d)
+    .slice(0, 3)
+    .map((s) => s.h);
 }
 
 /**

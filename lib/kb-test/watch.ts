@@ -1,3 +1,4 @@
+import type { KnowledgeHolder } from '../knowledge/holder';
 import type { Knowledge } from '../knowledge/load';
 import { readKbTests } from './files';
 import { runKbTests } from './run';
@@ -29,7 +30,7 @@ export interface KbTestWatch {
   of(knowledge: Knowledge): Promise<KbTestRun>;
 }
 
-const NO_REPLIER = 'the server does not call the model for tests: run npm run kb:test -- --with-model';
+const NO_REPLIER = 'the server does not call the model for tests (npm run kb:test -- --with-model does)';
 
 async function testsOf(knowledge: Knowledge): Promise<KbTestRun> {
   const loadedAt = knowledge.loadedAt.toISOString();
@@ -63,4 +64,12 @@ export function createKbTestWatch(log: { info(message: string): void; error(mess
       });
     },
   };
+}
+
+/** The watch, subscribed to a holder: the KB in service now (the first load) and every reload after it. */
+export function watchKbTests(holder: Pick<KnowledgeHolder, 'onReload' | 'ready' | 'get'>, log: { info(message: string): void; error(message: string): void }): KbTestWatch {
+  const watch = createKbTestWatch(log);
+  holder.onReload((_previous, next) => watch.run(next));
+  if (holder.ready) watch.run(holder.get());
+  return watch;
 }

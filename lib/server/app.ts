@@ -3,7 +3,7 @@ import { createChatModel, type ChatModel } from '../ai/providers';
 import { loadVisitorSecret } from '../chat/visitor';
 import type { Env } from '../env';
 import { createReloadImpact, type ReloadImpactWatch } from '../kb-impact/reload-impact';
-import { createKbTestWatch, type KbTestWatch } from '../kb-test/watch';
+import { watchKbTests, type KbTestWatch } from '../kb-test/watch';
 import { embeddingCacheFile } from '../knowledge/embedding-cache';
 import { SectionEmbedder } from '../knowledge/embeddings';
 import { KnowledgeHolder } from '../knowledge/holder';
@@ -78,9 +78,7 @@ export function createServerApp(env: Env, paths: ServerPaths, log: AppLog = cons
     log,
   });
   knowledge.onReload(reloadImpact.onReload);
-  const kbTests = createKbTestWatch(log);
-  knowledge.onReload((_previous, next) => kbTests.run(next));
-  if (knowledge.ready) kbTests.run(knowledge.get());
+  const kbTests = watchKbTests(knowledge, log);
   knowledge.watch(env.KB_RELOAD_INTERVAL_MS);
   return {
     env,
