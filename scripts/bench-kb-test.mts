@@ -10,7 +10,7 @@ import { checkCorporaPresent, corpusQuestions, DEMO_KB_DIR, loadCorpus, sections
 import { assistantInstructions } from '@/lib/ai/prompt';
 import { parseTestFile, readKbTests, runKbTests, type KbTestReport, type KbTestSuite } from '@/lib/kb-test/index';
 import { retrieveForTurn, turnKnowledgeOf, type TurnKnowledge } from '@/lib/knowledge/retrieve';
-import { createRetrievalIndex, defaultIdentity, headingPath, kbPages, loadKnowledgeBase } from '@/lib/retrieval/index';
+import { createRetrievalIndex, defaultIdentity, documentFormat, kbPages, loadKnowledgeBase } from '@/lib/retrieval/index';
 import { parseCommandLine, wholeNumberFlag, type Cli } from './cli';
 
 const cli: Cli = {
@@ -70,10 +70,13 @@ async function generatedCases(failingEvery: number): Promise<string> {
     const question = questions[i % questions.length]!;
     const history = i < questions.length ? [] : [questions[(i * 7 + 3) % questions.length]!];
     const e = (await retrieveForTurn(knowledge, [...history, question])).explanation;
-    const ranked = e.sections.filter((v) => v.sent && v.rank !== undefined).sort((a, b) => a.rank! - b.rank!);
-    const unrelated = index.pool[(i * 7919) % index.pool.length]!;
-    const expect: Record<string, unknown> = { first: ranked[0]!.source, sends: ranked.slice(0, 3).map((v) => v.id), floor: e.floorUsed, sources: [ranked[0]!.source] };
-    if (ranked[1]) expect.top = { n: 5, sections: [headingPath(ranked[1])] };
+    // Sections a test can name by id (some corpus ids have no "#"), sent, best first.
+    const ranked = e.sections.filter((v) => v.sent && v.rank !== undefined && v.id.includes('#')).sort((a, b) => a.rank! - b.rank!);
+    const unrelated = index.pool.filter((s) => s.id.includes('#'))[(i * 7919) % 5000]!;
+    const top = e.sections.find((v) => v.rank === 1)!;
+    const page = documentFormat(top.source) ? top.source : undefined; // a page can be named when its file is a document
+    const expect: Record<string, unknown> = { sends: ranked.slice(0, 3).map((v) => v.id), floor: e.floorUsed, ...(page ? { first: page, sources: [page] } : {}) };
+    if (ranked[1]) expect.top = { n: 5, sections: [ranked[1].path.replace(/ \(part \d+ of \d+\)$/, '')] };
     if (!e.sentIds.includes(unrelated.id)) expect.not_sends = unrelated.id;
     if (failingEvery && i % failingEvery === 0) expect.sends = [...(expect.sends as string[]), unrelated.id];
     cases.push({ name: `case ${i}`, question, ...(history.length ? { history } : {}), expect });

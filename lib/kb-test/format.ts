@@ -26,9 +26,10 @@ export function formatKbTestReport(report: KbTestReport, kbLabel: string): strin
   const body = report.cases.flatMap(caseLines);
   const perCase = summary.cases ? ` (${(report.ms / summary.cases).toFixed(2)} ms per case)` : '';
   const tail = [
+    ...(report.files.length ? [] : [`note: no tests: add cases to ${kbLabel}/tests/*.yaml (docs/kb-tests.md)`]),
     ...report.notices.map((n) => `note: ${n}`),
     `${summary.failed ? 'FAILED' : 'ok'}: ${summary.passed} of ${summary.cases} cases pass in ${report.ms.toFixed(1)} ms${perCase}`,
     `kb:test: ${summary.passed} passed, ${summary.failed} failed${summary.skipped ? `, ${summary.skipped} skipped` : ''}`,
   ];
-  return [head, '', ...body, '', ...tail].join('\n');
+  return [head, '', ...(body.length ? [...body, ''] : []), ...tail].join('\n');
 }

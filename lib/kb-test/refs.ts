@@ -59,8 +59,12 @@ interface RefIndex {
   byHeading: Map<string, Section[]>;
   byPage: Map<string, Section[]>;
   ids: string[];
+  /** Heading paths as written, and normalized (same order): what suggestions are looked for in. */
   headings: string[];
+  normalizedHeadings: string[];
   pages: string[];
+  /** A pool unit's position in `index.pool` (BM25's document number), by id. */
+  docs: Map<string, number>;
 }
 
 function push<K>(map: Map<K, Section[]>, key: K, unit: Section): void {
@@ -86,7 +90,16 @@ function refIndex(index: RetrievalIndex): RefIndex {
     headings.set(normalizeHeading(heading), heading);
     push(byPage, unit.source, unit);
   }
-  built = { byId, byHeading, byPage, ids: [...byId.keys()].filter((id) => !id.includes('~')), headings: [...headings.values()], pages: [...byPage.keys()] };
+  built = {
+    byId,
+    byHeading,
+    byPage,
+    ids: [...byId.keys()].filter((id) => !id.includes('~')),
+    headings: [...headings.values()],
+    normalizedHeadings: [...headings.keys()],
+    pages: [...byPage.keys()],
+    docs: new Map(index.pool.map((unit, doc) => [unit.id, doc])),
+  };
   refIndexes.set(index, built);
   return built;
 }
@@ -103,7 +116,8 @@ export function resolveRef(index: RetrievalIndex, ref: string): RefResolution {
   if (kind === 'page') {
     const units = refs.byPage.get(ref);
     if (units) return { ref, kind, units, label: `the page ${ref}` };
-    return { ref, kind, problem: `the knowledge base has no page ${ref}`, suggestions: nearest(ref, refs.pages, (p) => p.split('/').pop() === ref.split('/').pop()) };
+    const file = ref.split('/').pop();
+    return { ref, kind, problem: `the knowledge base has no page ${ref}`, suggestions: nearest(ref, refs.pages, (p) => p.toLowerCase(), (p) => p.split('/').pop() === file) };
   }
   const units = refs.byHeading.get(normalizeHeading(ref));
   if (!units) return { ref, kind, problem: `no section has the heading path "${ref}"`, suggestions: headingSuggestions(refs, ref) };
@@ -123,8 +137,8 @@ function wholeLabel(units: readonly Section[]): string {
 function idSuggestions(refs: RefIndex, ref: string): string[] {
   const [file, slug] = [ref.slice(0, ref.indexOf('#')), ref.slice(ref.indexOf('#') + 1)];
   const sameFile = refs.ids.filter((id) => id.startsWith(`${file}#`));
-  if (!sameFile.length) return nearest(ref, refs.ids, (id) => id.endsWith(`#${slug}`));
-  const close = nearest(slug, sameFile.map((id) => id.slice(file.length + 1)), () => false).map((s) => `${file}#${s}`);
+  if (!sameFile.length) return nearest(ref, refs.ids, (id) => id.toLowerCase(), (id) => id.endsWith(`#${slug}`));
+  const close = nearest(slug, sameFile.map((id) => id.slice(file.length + 1)), (s) => s.toLowerCase(), () => false).map((s) => `${file}#${s}`);
   if (close.length) return close;
   // Renamed beyond recognition: the file's ids, nearest first, as a hint.
   return sameFile
@@ -136,27 +150,31 @@ function idSuggestions(refs: RefIndex, ref: string): string[] {
 
 /** The same title under a renamed parent first, then the nearest paths; else the headings beside it (a renamed heading). */
 function headingSuggestions(refs: RefIndex, ref: string): string[] {
-  const parts = normalizeHeading(ref).split(' › ');
+  const normalized = normalizeHeading(ref);
+  const parts = normalized.split(' › ');
   const title = parts.at(-1)!;
-  const close = nearest(ref, refs.headings, (h) => normalizeHeading(h).split(' › ').pop() === title);
+  const at = (i: number) => refs.normalizedHeadings[i]!;
+  const positions = refs.headings.map((_, i) => i);
+  const close = nearest(normalized, positions, at, (i) => at(i) === title || at(i).endsWith(` › ${title}`)).map((i) => refs.headings[i]!);
   if (close.length || parts.length < 2) return close;
   const parent = `${parts.slice(0, -1).join(' › ')} › `;
-  return refs.headings
-    .filter((h) => normalizeHeading(h).startsWith(parent))
-    .map((h) => ({ h, d: editDistance(title, normalizeHeading(h).slice(parent.length)) }))
+  return positions
+    .filter((i) => at(i).startsWith(parent))
+    .map((i) => ({ i, d: editDistance(title, at(i).slice(parent.length)) }))
     .sort((a, b) => a.d - b.d)
     .slice(0, 3)
-    .map((s) => s.h);
+    .map((s) => refs.headings[s.i]!);
 }
 
 /**
  * Up to three candidates: the `preferred` ones first, then those within an edit distance of 40%
- * of the name's length and within 2 of the nearest, nearest first.
+ * of the name's length and within 2 of the nearest, nearest first. `text` gives a candidate's
+ * text to compare (lower case).
  */
-function nearest(name: string, candidates: readonly string[], preferred: (candidate: string) => boolean): string[] {
+function nearest<T>(name: string, candidates: readonly T[], text: (candidate: T) => string, preferred: (candidate: T) => boolean): T[] {
   const limit = Math.max(2, Math.floor(name.length * 0.4));
   const lower = name.toLowerCase();
-  const scored = candidates.map((c) => ({ c, d: preferred(c) ? -1 : editDistance(lower, c.toLowerCase(), limit) })).filter((s) => s.d <= limit);
+  const scored = candidates.map((c) => ({ c, d: preferred(c) ? -1 : editDistance(lower, text(c), limit) })).filter((s) => s.d <= limit);
   const best = Math.min(...scored.map((s) => Math.max(0, s.d)));
   return scored
     .filter((s) => s.d <= best + 2)
@@ -192,4 +210,9 @@ export function unknownRefMessage(unknown: UnknownRef): string {
   if (!suggestions.length) return unknown.problem;
   const listed = suggestions.length === 1 ? suggestions[0] : `${suggestions.slice(0, -1).join(', ')} or ${suggestions.at(-1)}`;
   return `${unknown.problem}; did you mean ${listed}?`;
+}
+
+/** BM25's document number of a pool unit (undefined for a pinned one). */
+export function poolDoc(index: RetrievalIndex, unit: Section): number | undefined {
+  return refIndex(index).docs.get(unit.id);
 }

@@ -7,6 +7,7 @@ import { testEmbedder } from '../testing/embeddings';
 import { writeFolder } from '../testing/folders';
 import { TEST_SOURCES } from '../testing/kb';
 import { readKbTests } from './files';
+import { formatKbTestReport } from './format';
 import { parseTestFile } from './parse';
 import { modelReplier } from './reply';
 import { runKbTests, type RunOptions } from './run';
@@ -169,6 +170,13 @@ describe('runKbTests: references and the report', () => {
     expect(report.summary).toMatchObject({ cases: 1, failed: 1 });
     expect(report.cases[0]).toMatchObject({ file: 'assistant.md', line: 5, status: 'failed' });
     expect(report.refusal).toBe('assistant.md:5: rules.md#refunds is not pinned');
+  });
+
+  it('says where tests go when the KB has none, and only then', async () => {
+    const none = formatKbTestReport(await runKbTests(k, { files: [], cases: [] }, { root: k.root }), 'kb');
+    expect(none).toContain('note: no tests: add cases to kb/tests/*.yaml (docs/kb-tests.md)');
+    const some = formatKbTestReport(await run('cases:\n  - question: hi\n    expect: { floor: true }\n'), 'kb');
+    expect(some).not.toContain('no tests');
   });
 
   it('reads the tests of a KB folder (tests/*.yaml) and counts cases, passes, failures and skips', async () => {

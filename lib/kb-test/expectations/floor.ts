@@ -9,8 +9,8 @@ export const floor = expectationKind({
   needs: 'retrieval',
   expected: (used) => (used ? 'uses the floor' : 'uses no floor'),
   check(used, { view }) {
+    if (view.retrieval.selection.floorUsed === used) return pass;
     const e = view.explanation;
-    if (e.floorUsed === used) return pass;
     if (e.floorUsed) {
       return fail(
         `the floor was used: the scored sections came to ${e.tokens.scored} tokens, under the floor of ${e.config.floor}; ${e.counts.floor} sections added in file order`,
