@@ -39,10 +39,10 @@ async function say(request: APIRequestContext, conversation: string, text: strin
 
 test('"Make a test" on a down-voted turn gives a case that passes when pasted into the KB', async ({ page }) => {
   const { app, kb } = server;
-  await app.waitForOutput(/\[kb-test\] all 21 KB tests pass/);
+  await app.waitForOutput(/\[kb-test\] all 22 KB tests pass/);
   await page.setExtraHTTPHeaders(auth);
   await page.goto(`${app.url}/debug/health`);
-  await expect(page.getByTestId('kb-tests-summary')).toContainText('All 21 KB tests pass since the last reload');
+  await expect(page.getByTestId('kb-tests-summary')).toContainText('All 22 KB tests pass since the last reload');
 
   // A customer's follow-up, voted down (the visitor cookie of page.request is the conversation's).
   await say(page.request, 'conv-kb-tests-0001', 'Can I get a refund?');
@@ -65,23 +65,23 @@ test('"Make a test" on a down-voted turn gives a case that passes when pasted in
   await page.getByTestId('make-test-button').click();
   expect(await page.getByTestId('make-test-yaml').inputValue()).toBe(yaml);
 
-  // Pasted into the KB: the server reloads, and the case is the 22nd, passing.
+  // Pasted into the KB: the server reloads, and the case is the 23rd, passing.
   writeFileSync(path.join(kb, 'tests', 'from-turns.yaml'), yaml);
-  await app.waitForOutput(/\[kb-test\] all 22 KB tests pass/);
+  await app.waitForOutput(/\[kb-test\] all 23 KB tests pass/);
   await page.goto(`${app.url}/debug/health`);
-  await expect(page.getByTestId('kb-tests-summary')).toContainText('All 22 KB tests pass since the last reload');
+  await expect(page.getByTestId('kb-tests-summary')).toContainText('All 23 KB tests pass since the last reload');
 });
 
 test('after a reload that breaks a case, /debug/health lists the failing case with its explanation', async ({ page }) => {
   const { app } = server;
   server.unpinRefundRule();
   await app.waitForOutput(/\[knowledge\] reloaded after an edit/);
-  await app.waitForOutput(/\[kb-test\] \d+ of 22 KB tests fail for the knowledge base loaded at .*: see \/debug\/health/);
+  await app.waitForOutput(/\[kb-test\] \d+ of 23 KB tests fail for the knowledge base loaded at .*: see \/debug\/health/);
 
   await page.setExtraHTTPHeaders(auth);
   await page.goto(`${app.url}/debug/health`);
   await expect(page.getByTestId('reload-impact')).toBeVisible();
-  await expect(page.getByTestId('kb-tests-summary')).toContainText(/\d+ of 22 KB tests fail since the last reload/);
+  await expect(page.getByTestId('kb-tests-summary')).toContainText(/\d+ of 23 KB tests fail since the last reload/);
   const failure = page.getByTestId('kb-test-failure').filter({ hasText: 'a question on another subject still gets the refund rule' });
   await expect(failure).toContainText('tests/rules.yaml:12');
   await expect(failure).toContainText('“How do I start a live stream?”');
