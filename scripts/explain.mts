@@ -19,17 +19,13 @@ import {
   parseSynonyms,
   RetrievalConfigError,
   type RetrievalConfigInput,
-  type RetrievalIndex,
   type SynonymGroup,
 } from '@/lib/retrieval/index';
 import { loadSummary } from '@/lib/knowledge/load';
-import { createEmbedder, embeddingModelFromEnv } from '@/lib/ai/embeddings';
 import { retrieveForTurn, turnKnowledgeOf, type TurnKnowledge } from '@/lib/knowledge/retrieve';
 import { EnvError } from '@/lib/env';
-import { serverSettings } from '@/lib/server/paths';
-import { embeddingCacheFile } from '@/lib/knowledge/embedding-cache';
-import { SectionEmbedder, type KnowledgeEmbeddings } from '@/lib/knowledge/embeddings';
 import { type Cli, type CliOutput, UsageError, consoleOutput, isEntryPoint, parseCommandLine, runCli, usageFailure } from './cli';
+import { sectionEmbeddings } from './semantic-stage';
 
 const usage = `usage: npm run explain -- [options] "question"
 
@@ -73,22 +69,6 @@ function readSynonyms(file: string): SynonymGroup[] {
     throw new UsageError(`cannot read --with-synonyms file ${file}: ${(error as NodeJS.ErrnoException).code}`);
   }
   return parseSynonyms(file, text);
-}
-
-/**
- * The semantic stage as the server runs it, when EMBEDDING_MODEL is set: the KB's section
- * embeddings (from the same cache the server writes), waited for.
- */
-async function sectionEmbeddings(kbPath: string, index: RetrievalIndex): Promise<KnowledgeEmbeddings | undefined> {
-  // The server's settings, with this KB: the same cache file the server writes for it.
-  const { env: settings, paths } = serverSettings({ ...process.env, KB_PATH: kbPath });
-  const model = embeddingModelFromEnv(settings);
-  if (!model) return undefined;
-  const cacheFile = paths.kbCache;
-  const log = { info: (m: string) => console.error(m), error: (m: string) => console.error(m) };
-  const embeddings = new SectionEmbedder(createEmbedder(model, settings), log, cacheFile && embeddingCacheFile(cacheFile)).attach(index);
-  await embeddings.done;
-  return embeddings;
 }
 
 async function explain(argv: string[], output: CliOutput): Promise<number> {

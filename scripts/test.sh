@@ -31,6 +31,7 @@ npx vitest run
 
 step "kb:check on the demo KB"
 npm run -s kb:check
+npm run -s kb:test
 
 step "production build"
 npx next build

@@ -19,7 +19,7 @@ export type { TypoIndex } from './query/typos';
 export { wordVariants } from './query/variants';
 export { buildQuery, embeddingQueryText, queryMessages } from './query/build-query';
 export type { QueryWeights, TypoLookup } from './query/build-query';
-export { SYNONYMS_FILE, listKnowledgeFiles } from './kb/list-files';
+export { SYNONYMS_FILE, TESTS_FOLDER, listKnowledgeFiles } from './kb/list-files';
 export type { KnowledgeFiles } from './kb/list-files';
 export { DOCUMENT_EXTENSIONS, documentFormat, parseDocumentTree } from './kb/formats';
 export type { DocumentFormat, DocumentTree } from './kb/formats';
