@@ -42,6 +42,7 @@ export async function recordTurnStart(
     modelId: chat.modelId,
     selectionUs: retrieval.selectionUs,
     sources: retrieval.sources,
+    confidence: retrieval.confidence,
   });
   return new TurnRecorder(traces, id, turn.startedAt, { checkReply: (reply) => checkNumbers(reply, retrieval.selection.context) });
 }

@@ -95,7 +95,7 @@ export const TURN_INSERT_COLUMNS = [
   'id', 'conversation_id', 'visitor_id', 'created_at', 'trigger', 'status', 'question', 'customer_messages', 'query',
   'kb_version', 'floor_used', 'top_score', 'budget', 'tokens_pinned', 'tokens_scored', 'tokens_floor', 'tokens_total',
   'n_sections', 'n_pinned', 'n_matched', 'n_scored', 'n_floor', 'n_over_budget', 'n_no_match', 'n_omitted',
-  'selection', 'prompt_frame', 'provider', 'model_id', 'selection_us', 'sources',
+  'selection', 'prompt_frame', 'provider', 'model_id', 'selection_us', 'sources', 'bm25_confidence',
 ] as const;
 
 export type TurnInsertColumn = (typeof TURN_INSERT_COLUMNS)[number];
@@ -136,6 +136,7 @@ export function turnInsertValues(turn: TurnStart, record: TurnRecord, kbVersion:
     model_id: turn.modelId,
     selection_us: Math.round(turn.selectionUs),
     sources: encodeSources(turn.sources),
+    bm25_confidence: turn.confidence ?? null,
   };
 }
 

@@ -10,6 +10,8 @@ import type { KbVersion } from './compact';
  * this interface: SQLite by default (sqlite.ts), PostgreSQL with DATABASE_URL (postgres.ts).
  */
 
+export type * from './handoff-types';
+
 /**
  * `pending` while the reply streams (and while a failed write of its ending is retried); a turn
  * whose server died mid-turn stays pending until the sweep (stale.ts) marks it `error`.
@@ -57,6 +59,8 @@ export interface TurnStart {
   selectionUs: number;
   /** The help pages the reply is grounded in (lib/knowledge/sources.ts), as streamed with it. */
   sources?: ReplySource[];
+  /** BM25's confidence for the question, 0–1 (lib/retrieval/select/score.ts): with the floor, what makes a turn thin (lib/handoff/offer.ts). */
+  confidence?: number;
 }
 
 /** How the turn ended. */
