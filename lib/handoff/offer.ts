@@ -10,6 +10,9 @@ import type { PersonMatcher } from './phrases';
  * the widget's own (components/chat/handoff-state.ts).
  */
 
+/** What a turn can offer the hand-off for (a down-vote's offer is the widget's own). */
+export type TurnOfferReason = Exclude<HandoffReason, 'down-vote'>;
+
 export interface OfferSettings {
   /** Thin turns in a conversation before the offer (HANDOFF_OFFER_AFTER_THIN_TURNS); 0: never for thin turns. */
   afterThinTurns: number;
@@ -36,7 +39,7 @@ export async function handoffOfferFor(turn: {
   settings: OfferSettings;
   /** The conversation so far (this turn not yet recorded); read only when an offer is possible. */
   signals: () => Promise<ConversationSignals>;
-}): Promise<HandoffReason | undefined> {
+}): Promise<TurnOfferReason | undefined> {
   const asked = turn.asks.match(turn.question) !== undefined;
   const thin = turn.settings.afterThinTurns > 0 && isThinTurn(turn.match, turn.settings.thinConfidence);
   if (!asked && !thin) return undefined;

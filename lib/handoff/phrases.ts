@@ -1,3 +1,5 @@
+import { KB_LANGUAGE, type AssistantIdentity } from '../retrieval/index';
+
 /**
  * Does the customer ask for a person, in their own words? A small list of patterns per language
  * (ISO 639-1 code), which a KB extends in its identity file (`handoff_phrases`, a list for the
@@ -80,4 +82,16 @@ export function personMatcher(extra: Readonly<Record<string, readonly string[]>>
       return patterns.find(({ regex }) => regex.test(words))?.p;
     },
   };
+}
+
+const byIdentity = new WeakMap<object, PersonMatcher>();
+
+/** The matcher of a KB (its identity file's `handoff_phrases` in the KB's language), compiled once per load. */
+export function personMatcherOf(identity: Pick<AssistantIdentity, 'handoffPhrases'>): PersonMatcher {
+  let matcher = byIdentity.get(identity);
+  if (!matcher) {
+    matcher = personMatcher(identity.handoffPhrases, KB_LANGUAGE);
+    byIdentity.set(identity, matcher);
+  }
+  return matcher;
 }
