@@ -4,6 +4,8 @@ import { FeedbackHealth } from '@/components/debug/health-feedback';
 import { ReloadImpactCard } from '@/components/debug/health-reload';
 import { SynonymCandidates } from '@/components/debug/health-synonyms';
 import { loopHealth } from '@/lib/debug/loop-health';
+import { HandoffHealthPanel } from '@/components/debug/health-handoffs';
+import { handoffHealth } from '@/lib/debug/handoffs';
 import { SemanticAdvicePanel } from '@/components/debug/semantic-advice-panel';
 import { healthReport } from '@/lib/debug/data';
 import { requireAdmin } from '@/lib/debug/access';
@@ -38,6 +40,7 @@ export default inspectorPage(async function HealthPage() {
   await requireAdmin(); // before anything is read: see lib/debug/access.ts
   const report = await healthReport();
   const loop = await loopHealth();
+  const handoffs = await handoffHealth();
   const { budget } = report;
   const neverSentShare = report.neverSent.length / Math.max(1, budget.sections);
   const neverSentTokenShare = report.neverSentTokens / Math.max(1, budget.kbTokens);
@@ -155,6 +158,8 @@ export default inspectorPage(async function HealthPage() {
       <ReloadImpactCard reload={loop.reload} />
 
       <FeedbackHealth feedback={loop.feedback} downVoted={loop.downVoted} />
+
+      <HandoffHealthPanel health={handoffs} />
 
       <Card
         title="Knowledge-base check"
