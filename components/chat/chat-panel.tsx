@@ -5,6 +5,9 @@ import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, ty
 import type { ChatMode } from '@/lib/ai/providers';
 import type { WidgetText } from '@/lib/retrieval/index';
 import type { ChatUIMessage } from '@/lib/chat/message';
+import { HandoffOffer } from './handoff-offer';
+import { HandoffPanel } from './handoff-panel';
+import { useHandoff } from './handoff-state';
 import { AlertIcon, CloseIcon, PlusIcon, RetryIcon, SendIcon, StopIcon } from './icons';
 import { MessageText } from './message-text';
 import { ReplyFeedback } from './reply-feedback';
@@ -60,6 +63,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
     transport,
   });
   const [input, setInput] = useState('');
+  const handoff = useHandoff(conversationId);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
   // Scrolling: follow the reply as it streams, until the customer's question reaches the
@@ -255,7 +259,10 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
                   </div>
                   <ReplySources parts={message.parts} />
                 </div>
-                {turnId && !streaming && <ReplyFeedback turnId={turnId} initial={message.metadata?.feedback} />}
+                {turnId && !streaming && (
+                  <ReplyFeedback turnId={turnId} initial={message.metadata?.feedback} onVote={(vote) => vote === 'down' && handoff.offerAfterDownVote(message.id)} />
+                )}
+                {!streaming && <HandoffOffer handoff={handoff} reason={handoff.downVoted.has(message.id) ? 'down-vote' : message.metadata?.handoffOffer} />}
               </div>
             </div>
           );
@@ -301,6 +308,8 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
           </div>
         )}
       </div>
+
+      <HandoffPanel handoff={handoff} hasMessages={messages.length > 0} />
 
       <form onSubmit={onSubmit} className="border-t border-slate-200 bg-white p-3">
         <div className="flex items-end gap-2 rounded-xl border border-slate-300 bg-white px-3 py-2 shadow-sm focus-within:border-brand-500 focus-within:ring-2 focus-within:ring-brand-500/30">

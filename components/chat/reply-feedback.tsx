@@ -26,7 +26,7 @@ async function sendFeedback(turnId: string, vote: Vote, reason: string): Promise
   }
 }
 
-export function ReplyFeedback({ turnId, initial }: { turnId: string; initial?: ChatMessageMetadata['feedback'] }) {
+export function ReplyFeedback({ turnId, initial, onVote }: { turnId: string; initial?: ChatMessageMetadata['feedback']; onVote?: (vote: Vote) => void }) {
   const [vote, setVote] = useState<Vote | undefined>(initial?.vote);
   const [reason, setReason] = useState(initial?.reason ?? '');
   const [askReason, setAskReason] = useState(false);
@@ -35,7 +35,9 @@ export function ReplyFeedback({ turnId, initial }: { turnId: string; initial?: C
 
   async function save(next: Vote, text: string) {
     setStatus('saving');
-    setStatus((await sendFeedback(turnId, next, text)) ? 'saved' : 'error');
+    const saved = await sendFeedback(turnId, next, text);
+    setStatus(saved ? 'saved' : 'error');
+    if (saved) onVote?.(next);
   }
 
   function choose(next: Vote) {

@@ -12,6 +12,8 @@ import { Webhook } from 'standardwebhooks';
 export interface ReceivedWebhook {
   id: string;
   timestamp: string;
+  /** The three Standard Webhooks headers as they came (to verify again). */
+  headers: { 'webhook-id': string; 'webhook-timestamp': string; 'webhook-signature': string };
   /** The verified, parsed body. */
   body: unknown;
   raw: string;
@@ -26,7 +28,7 @@ export interface WebhookReceiver {
   received: ReceivedWebhook[];
   /** Requests whose signature did not verify. */
   refused: number;
-  /** The status verified deliveries get (default 204); `delayMs` before answering. */
+  /** The status verified deliveries get (default 204), and how long it waits before answering (a delivery is recorded when it arrives). */
   answer: { status: number; delayMs: number };
   /** Stops listening (connections refused) … */
   down(): Promise<void>;
@@ -68,10 +70,9 @@ export async function startWebhookReceiver(secret: string, port = 0): Promise<We
             response.writeHead(401).end('bad signature');
             return;
           }
-          setTimeout(() => {
-            receiver.received.push({ id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], body, raw, status: receiver.answer.status });
-            response.writeHead(receiver.answer.status).end();
-          }, receiver.answer.delayMs);
+          const status = receiver.answer.status;
+          receiver.received.push({ id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], headers, body, raw, status });
+          setTimeout(() => response.writeHead(status).end(), receiver.answer.delayMs);
         });
       });
       await new Promise<void>((resolve, reject) => {
