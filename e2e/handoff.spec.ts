@@ -90,7 +90,8 @@ test('"I want to talk to a person" offers the form; sending it delivers one sign
   await ask(page, 'I want to talk to a person');
   await lastReply(page, 2);
 
-  // Offered under the reply, because the customer asked for a person.
+  // The assistant says it is not a person; the hand-off is offered under the reply.
+  await expect(replies(page).nth(1).getByTestId('chat-message-text')).toContainText('I am the automated assistant, not a person.');
   const offer = replies(page).nth(1).getByTestId('handoff-offer');
   await expect(offer).toHaveAttribute('data-reason', 'asked');
   await expect(offer).toContainText('I am an automated assistant');

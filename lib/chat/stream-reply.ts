@@ -43,7 +43,7 @@ export function streamReply(reply: {
       maxRetries: 0,
       abortSignal: reply.signal,
       // Read by the offline model only (it quotes these sections); other providers ignore it.
-      providerOptions: groundingProviderOptions(groundingFor(retrieval.selection, reply.company)),
+      providerOptions: groundingProviderOptions(groundingFor(retrieval.selection, reply.company, reply.handoffOffer === 'asked')),
       experimental_telemetry: telemetry.model,
       ...telemetry.track(recorder.turnId, recorder.callbacks),
     }),
