@@ -216,7 +216,7 @@ test('the hand-off is offered after thin answers and after a thumbs-down; with n
 test('bad input gets a clear 4xx and sends nothing: a malformed email, a 1 MB note, another visitor\'s conversation, 50 in a minute', async () => {
   const before = { hooks: receiver.received.length, mails: smtp.mails.length };
   const lee = await chatTurn(app, 'conv-e2e-lee-0001', 'can I get a refund?');
-  const other = await chatTurn(app, 'conv-e2e-other-001', 'how do I start a live stream?');
+  await chatTurn(app, 'conv-e2e-other-001', 'how do I start a live stream?'); // another visitor's
   const body = (conversationId: string, more: Record<string, unknown> = {}) => ({ conversationId, email: 'lee@example.net', reason: 'asked', ...more });
   const refusals: [string, Response, number, RegExp][] = [
     ['a malformed email', await postHandoff(app, body('conv-e2e-lee-0001', { email: 'lee(at)example.net' }), lee.cookie), 400, /^email: email must be an email address/],
