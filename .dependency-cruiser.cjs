@@ -12,7 +12,7 @@ const LIB_LAYERS = [
   ['lib/knowledge/'],
   ['lib/traces/', 'lib/kb-check/', 'lib/kb-test/', 'lib/rate-limit/', 'lib/telemetry/', 'lib/security/', 'lib/admin/'],
   ['lib/kb-impact/'],
-  ['lib/chat/'],
+  ['lib/chat/', 'lib/handoff/'],
   ['lib/server/'],
   ['lib/debug/', 'lib/help/'],
 ];

@@ -30,6 +30,12 @@ describe('parseEnv', () => {
       TRUST_PROXY: 0,
       MODEL_RETRY_MAX_WAIT_MS: 5000,
       KB_RELOAD_INTERVAL_MS: 2000,
+      HANDOFF_RETRY_SECONDS: 86_400,
+      HANDOFF_RETRY_MAX_INTERVAL_SECONDS: 900,
+      HANDOFF_DELIVERY_TIMEOUT_MS: 10_000,
+      HANDOFF_OFFER_AFTER_THIN_TURNS: 2,
+      HANDOFF_THIN_CONFIDENCE: 0.2,
+      HANDOFF_RATE_LIMIT_PER_HOUR: 5,
     });
   });
 
@@ -156,6 +162,32 @@ describe('parseEnv', () => {
       /TRACE_PENDING_LIMIT_MINUTES: must be longer than MODEL_TIMEOUT_MS plus the 60 s an ending is retried \(90000 ms\)/,
     );
     expect(() => parseEnv({ TRACE_PENDING_LIMIT_MINUTES: '2', MODEL_TIMEOUT_MS: '60000' })).toThrow(/TRACE_PENDING_LIMIT_MINUTES: must be longer/);
+  });
+
+  it('hand-off channels: each complete, with a signing secret and PUBLIC_URL; secrets never quoted', () => {
+    const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    const webhook = { HANDOFF_WEBHOOK_URL: 'https://helpdesk.example.com/hooks/chat', HANDOFF_WEBHOOK_SECRET: secret, PUBLIC_URL: 'https://support.example.com' };
+    expect(parseEnv(webhook)).toMatchObject(webhook);
+    const mail = { SMTP_URL: 'smtp://user:pa55word@mail.example.com:587', HANDOFF_EMAIL_TO: 'support@example.com', PUBLIC_URL: 'http://127.0.0.1:3000' };
+    expect(parseEnv(mail)).toMatchObject(mail);
+    expect(() => parseEnv({ ...webhook, HANDOFF_WEBHOOK_SECRET: undefined })).toThrow(/HANDOFF_WEBHOOK_SECRET is required with HANDOFF_WEBHOOK_URL/);
+    expect(() => parseEnv({ ...webhook, HANDOFF_WEBHOOK_SECRET: 'whsec_c2hvcnQ=' })).toThrow(/HANDOFF_WEBHOOK_SECRET must be whsec_ followed by base64 of 24 to 64/);
+    expect(() => parseEnv({ ...webhook, HANDOFF_WEBHOOK_SECRET: Buffer.alloc(32).toString('base64') })).toThrow(/HANDOFF_WEBHOOK_SECRET must be whsec_/);
+    expect(() => parseEnv({ ...webhook, PUBLIC_URL: undefined })).toThrow(/PUBLIC_URL is required with a hand-off channel/);
+    expect(() => parseEnv({ ...webhook, HANDOFF_WEBHOOK_URL: 'ftp://helpdesk.example.com' })).toThrow(/HANDOFF_WEBHOOK_URL must be an http\(s\) URL/);
+    expect(() => parseEnv({ ...mail, HANDOFF_EMAIL_TO: undefined })).toThrow(/HANDOFF_EMAIL_TO is required with SMTP_URL/);
+    expect(() => parseEnv({ HANDOFF_EMAIL_TO: 'support@example.com' })).toThrow(/SMTP_URL is required with HANDOFF_EMAIL_TO/);
+    expect(() => parseEnv({ ...mail, HANDOFF_EMAIL_TO: 'support@example.com, attacker@example.net' })).toThrow(/HANDOFF_EMAIL_TO must be one email address/);
+    let message = '';
+    try {
+      parseEnv({ ...mail, SMTP_URL: 'mail.example.com pa55word' });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/SMTP_URL must be smtp:/);
+    expect(message).not.toContain('pa55word');
+    expect(() => parseEnv({ HANDOFF_THIN_CONFIDENCE: '1.5' })).toThrow(/HANDOFF_THIN_CONFIDENCE must be between 0 and 1/);
+    expect(parseEnv({ HANDOFF_RATE_LIMIT_PER_HOUR: '0', HANDOFF_OFFER_AFTER_THIN_TURNS: '0' })).toMatchObject({ HANDOFF_RATE_LIMIT_PER_HOUR: 0, HANDOFF_OFFER_AFTER_THIN_TURNS: 0 });
   });
 
   it('ignores variables it does not know', () => {

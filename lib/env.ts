@@ -225,6 +225,43 @@ export const envSchema = z.object({
    * --baseline` starts its server so), to an admin credential only. Unset: that route is 404.
    */
   BENCH_BASELINE_ROUTE: z.literal('1', { error: 'BENCH_BASELINE_ROUTE must be 1 or unset' }).optional(),
+  // Hand-off to a person (lib/handoff, README "Hand-off to a person").
+  /**
+   * The app's address as the support team reaches it (https://support.example.com): the base of
+   * the /debug links in each hand-off. Required with a hand-off channel: the request's Host
+   * header is the customer's to write, so links are never built from it.
+   */
+  PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'PUBLIC_URL must be an http(s) URL such as https://support.example.com' }).optional(),
+  /** Where each hand-off is POSTed as JSON, signed per Standard Webhooks (lib/handoff/webhook.ts). Unset: no webhook. */
+  HANDOFF_WEBHOOK_URL: z.url({ protocol: /^https?$/, error: 'HANDOFF_WEBHOOK_URL must be an http(s) URL' }).optional(),
+  /** The webhook's signing secret, `whsec_` + base64 of 24 to 64 random bytes (e.g. `echo whsec_$(openssl rand -base64 32)`). */
+  HANDOFF_WEBHOOK_SECRET: z
+    .string()
+    .trim()
+    .refine(isWebhookSecret, 'HANDOFF_WEBHOOK_SECRET must be whsec_ followed by base64 of 24 to 64 random bytes (e.g. `echo whsec_$(openssl rand -base64 32)`)')
+    .optional(),
+  /** The SMTP server hand-offs are mailed through: smtp://user:password@host:587 (STARTTLS when offered) or smtps://…:465. Unset: no email. */
+  SMTP_URL: z.string().trim().regex(/^smtps?:\/\/[^\s]+$/, 'SMTP_URL must be smtp://user:password@host:port or smtps://…').optional(),
+  /** The support inbox hand-offs are mailed to (the only recipient: never the customer). */
+  HANDOFF_EMAIL_TO: z.email({ error: 'HANDOFF_EMAIL_TO must be one email address (the support inbox)' }).optional(),
+  /** The sender of hand-off mails; default HANDOFF_EMAIL_TO. */
+  HANDOFF_EMAIL_FROM: z.email({ error: 'HANDOFF_EMAIL_FROM must be one email address' }).optional(),
+  /** How long a hand-off's delivery is retried, in seconds, before it is marked failed (shown on /debug/handoffs). */
+  HANDOFF_RETRY_SECONDS: positiveInt('HANDOFF_RETRY_SECONDS').default(24 * 3600),
+  /** The longest wait between two delivery attempts, in seconds (the backoff doubles from 1 s up to this, with jitter). */
+  HANDOFF_RETRY_MAX_INTERVAL_SECONDS: positiveInt('HANDOFF_RETRY_MAX_INTERVAL_SECONDS').default(900),
+  /** How long one delivery attempt may take (the webhook's request, the SMTP conversation), ms. */
+  HANDOFF_DELIVERY_TIMEOUT_MS: positiveInt('HANDOFF_DELIVERY_TIMEOUT_MS').default(10_000),
+  /** The chat offers the hand-off after this many thin turns in a conversation (floor used, or BM25 confidence under HANDOFF_THIN_CONFIDENCE); 0: never for thin turns. */
+  HANDOFF_OFFER_AFTER_THIN_TURNS: nonNegativeInt('HANDOFF_OFFER_AFTER_THIN_TURNS').default(2),
+  /** BM25 confidence (0–1) under which a turn counts as thin. */
+  HANDOFF_THIN_CONFIDENCE: z.coerce
+    .number({ error: 'HANDOFF_THIN_CONFIDENCE must be a number' })
+    .min(0, 'HANDOFF_THIN_CONFIDENCE must be between 0 and 1')
+    .max(1, 'HANDOFF_THIN_CONFIDENCE must be between 0 and 1')
+    .default(0.2),
+  /** Hand-offs a visitor may send per hour (every request counts, refused ones too); 0 turns the limit off. */
+  HANDOFF_RATE_LIMIT_PER_HOUR: nonNegativeInt('HANDOFF_RATE_LIMIT_PER_HOUR').default(5),
 }).superRefine((settings, context) => {
   const model = settings.EMBEDDING_MODEL;
   if (model && isLocalEmbeddingModel(model) && !isKnownLocalEmbeddingModel(model)) {
@@ -245,6 +282,16 @@ export const envSchema = z.object({
       message: `must be longer than MODEL_TIMEOUT_MS plus the ${FINISH_RETRY_WINDOW_MS / 1000} s an ending is retried (${settings.MODEL_TIMEOUT_MS + FINISH_RETRY_WINDOW_MS} ms), or turns still streaming would be closed`,
     });
   }
+  // A hand-off channel is complete, and its /debug links have a base the customer cannot choose.
+  const handoffProblem = (path: string, message: string) => context.addIssue({ code: 'custom', path: [path], message });
+  if (settings.HANDOFF_WEBHOOK_URL && !settings.HANDOFF_WEBHOOK_SECRET) {
+    handoffProblem('HANDOFF_WEBHOOK_SECRET', 'HANDOFF_WEBHOOK_SECRET is required with HANDOFF_WEBHOOK_URL: the receiver verifies each hand-off with it (e.g. `echo whsec_$(openssl rand -base64 32)`)');
+  }
+  if (settings.SMTP_URL && !settings.HANDOFF_EMAIL_TO) handoffProblem('HANDOFF_EMAIL_TO', 'HANDOFF_EMAIL_TO is required with SMTP_URL: the support inbox hand-offs are mailed to');
+  if (settings.HANDOFF_EMAIL_TO && !settings.SMTP_URL) handoffProblem('SMTP_URL', 'SMTP_URL is required with HANDOFF_EMAIL_TO: the server hand-offs are mailed through');
+  if ((settings.HANDOFF_WEBHOOK_URL || settings.SMTP_URL) && !settings.PUBLIC_URL) {
+    handoffProblem('PUBLIC_URL', "PUBLIC_URL is required with a hand-off channel (HANDOFF_WEBHOOK_URL, SMTP_URL): the app's address, the base of the /debug links each hand-off carries");
+  }
   // Several instances behind one database must sign visitor cookies alike, or a conversation
   // continued on another instance would start over (its cookie would not verify there).
   if (settings.DATABASE_URL && !settings.VISITOR_SECRET) {
@@ -255,6 +302,14 @@ export const envSchema = z.object({
     });
   }
 });
+
+/** A Standard Webhooks secret: `whsec_` and the base64 of 24 to 64 bytes. */
+function isWebhookSecret(value: string): boolean {
+  const match = /^whsec_([A-Za-z0-9+/]+={0,2})$/.exec(value);
+  if (!match) return false;
+  const bytes = Buffer.from(match[1]!, 'base64');
+  return bytes.length >= 24 && bytes.length <= 64 && bytes.toString('base64').replace(/=+$/, '') === match[1]!.replace(/=+$/, '');
+}
 
 export type Env = z.infer<typeof envSchema>;
 

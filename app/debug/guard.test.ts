@@ -44,6 +44,13 @@ vi.mock('@/lib/debug/data', () => {
     knowledgeOrFault: read('knowledgeOrFault'),
   };
 });
+vi.mock('@/lib/debug/handoffs', () => {
+  const read = (name: string) => () => {
+    reads.push(name);
+    throw new Error(`data read: ${name}`);
+  };
+  return { handoffList: read('handoffList'), handoffDetail: read('handoffDetail'), handoffHealth: read('handoffHealth'), retryHandoff: read('retryHandoff') };
+});
 const registry = fillTestRegistry(parseEnv({ ADMIN_TOKEN: TOKEN }), {
   store: () => serverStore() as ServerStore,
   knowledge: {
@@ -62,11 +69,19 @@ const PAGES: [string, () => Promise<unknown>][] = [
   ['/debug/turns/[id]', async () => (await import('./turns/[id]/page')).default({ params, searchParams })],
   ['/debug/health', async () => (await import('./health/page')).default()],
   ['/debug/sections/[id]', async () => (await import('./sections/[id]/page')).default({ params })],
+  ['/debug/handoffs', async () => (await import('./handoffs/page')).default({ searchParams })],
+  ['/debug/handoffs/[id]', async () => (await import('./handoffs/[id]/page')).default({ params })],
 ];
 const APIS: [string, () => Promise<Response>][] = [
   ['GET /api/debug/turns', async () => (await import('../api/debug/turns/route')).GET(new Request('http://127.0.0.1/api/debug/turns'))],
   ['GET /api/debug/turns/[id]', async () => (await import('../api/debug/turns/[id]/route')).GET(new Request('http://127.0.0.1/api/debug/turns/x'), { params })],
   ['GET /api/debug/health', async () => (await import('../api/debug/health/route')).GET()],
+  ['GET /api/debug/handoffs', async () => (await import('../api/debug/handoffs/route')).GET(new Request('http://127.0.0.1/api/debug/handoffs'))],
+  ['GET /api/debug/handoffs/[id]', async () => (await import('../api/debug/handoffs/[id]/route')).GET(new Request('http://127.0.0.1/api/debug/handoffs/x'), { params })],
+  [
+    'POST /api/debug/handoffs/[id]/retry',
+    async () => (await import('../api/debug/handoffs/[id]/retry/route')).POST(new Request('http://127.0.0.1/api/debug/handoffs/x/retry', { method: 'POST' }), { params }),
+  ],
   [
     'POST /api/debug/try',
     async () => (await import('../api/debug/try/route')).POST(new Request('http://127.0.0.1/api/debug/try', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"question":"refund"}' })),

@@ -11,6 +11,7 @@ const NAV = [
   { href: '/debug', label: 'Turns' },
   { href: '/debug/try', label: 'Try a question' },
   { href: '/debug/health', label: 'Knowledge base health' },
+  { href: '/debug/handoffs', label: 'Hand-offs' },
 ];
 
 export default async function DebugLayout({ children }: { children: ReactNode }) {

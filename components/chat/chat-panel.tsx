@@ -7,6 +7,9 @@ import type { WidgetText } from '@/lib/retrieval/index';
 import type { ChatUIMessage } from '@/lib/chat/message';
 import { ChatClientContext } from './chat-client';
 import { useFocusTrap } from './focus-trap';
+import { HandoffOffer } from './handoff-offer';
+import { HandoffPanel } from './handoff-panel';
+import { useHandoff } from './handoff-state';
 import { AlertIcon, CloseIcon, PlusIcon, RetryIcon, SendIcon, StopIcon } from './icons';
 import { MessageText } from './message-text';
 import { ReplyAnnouncer } from './reply-announcer';
@@ -77,6 +80,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
   });
   const [input, setInput] = useState('');
   const panelRef = useRef<HTMLDivElement>(null);
+  const handoff = useHandoff(conversationId, client);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   useFocusTrap(panelRef, modal && open);
   const initial = (widget.title.trim().charAt(0) || 'S').toUpperCase();
@@ -293,7 +297,10 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
                   </div>
                   <ReplySources parts={message.parts} />
                 </div>
-                {turnId && !streaming && <ReplyFeedback turnId={turnId} initial={message.metadata?.feedback} />}
+                {turnId && !streaming && (
+                  <ReplyFeedback turnId={turnId} initial={message.metadata?.feedback} onVote={(vote) => vote === 'down' && handoff.offerAfterDownVote(message.id)} />
+                )}
+                {!streaming && <HandoffOffer handoff={handoff} reason={handoff.downVoted.has(message.id) ? 'down-vote' : message.metadata?.handoffOffer} />}
               </div>
             </div>
           );
@@ -340,6 +347,8 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
         )}
       </section>
       <ReplyAnnouncer messages={messages} settled={!busy} />
+
+      <HandoffPanel handoff={handoff} hasMessages={messages.length > 0} />
 
       <form onSubmit={onSubmit} className="border-t border-slate-200 bg-white p-3 dark:border-slate-700 dark:bg-slate-900">
         <div className="flex items-end gap-2 rounded-xl border border-slate-400 bg-white px-3 py-2 shadow-sm focus-within:border-brand-500 focus-within:ring-2 focus-within:ring-brand-500/30 dark:border-slate-500 dark:bg-slate-800">

@@ -27,7 +27,7 @@ async function sendFeedback(client: ChatClient, turnId: string, vote: Vote, reas
   }
 }
 
-export function ReplyFeedback({ turnId, initial }: { turnId: string; initial?: ChatMessageMetadata['feedback'] }) {
+export function ReplyFeedback({ turnId, initial, onVote }: { turnId: string; initial?: ChatMessageMetadata['feedback']; onVote?: (vote: Vote) => void }) {
   const [vote, setVote] = useState<Vote | undefined>(initial?.vote);
   const [reason, setReason] = useState(initial?.reason ?? '');
   const [askReason, setAskReason] = useState(false);
@@ -37,7 +37,9 @@ export function ReplyFeedback({ turnId, initial }: { turnId: string; initial?: C
 
   async function save(next: Vote, text: string) {
     setStatus('saving');
-    setStatus((await sendFeedback(client, turnId, next, text)) ? 'saved' : 'error');
+    const saved = await sendFeedback(client, turnId, next, text);
+    setStatus(saved ? 'saved' : 'error');
+    if (saved) onVote?.(next);
   }
 
   function choose(next: Vote) {

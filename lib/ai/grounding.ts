@@ -19,17 +19,19 @@ export type Grounding = {
   sections: GroundingSection[];
   /** The company the help center belongs to (the KB's identity), for the offline notice. */
   company?: string;
+  /** The customer asked for a person (lib/handoff/offer.ts): the offline model says it is not one, and how to reach one. */
+  personAsked?: boolean;
 };
 
 export const GROUNDING_KEY = 'offline';
 
-export function groundingFor(selection: Selection, company?: string): Grounding {
+export function groundingFor(selection: Selection, company?: string, personAsked = false): Grounding {
   const { index } = selection;
   const sections = selection.sent.map(({ doc, reason, score }): GroundingSection => {
     const section = index.pool[doc]!;
     return { id: section.id, path: index.poolPaths[doc]!, text: section.text, reason, score };
   });
-  return { question: selection.query.question, sections, company };
+  return { question: selection.query.question, sections, company, ...(personAsked ? { personAsked } : {}) };
 }
 
 /** The `providerOptions` for streamText that carry the grounding. */

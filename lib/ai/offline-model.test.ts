@@ -83,6 +83,12 @@ describe('composeOfflineAnswer', () => {
     expect(text).toContain("I don't know");
   });
 
+  it('asked for a person, says it is the automated assistant, not a person, and how to reach one (no quote)', () => {
+    const text = composeOfflineAnswer({ question: 'I want to talk to a person', sections: [{ id: 'a#a', path: 'Teams › Removing a member', text: 'Remove a person.', reason: 'scored', score: 3 }], company: 'Lumacast', personAsked: true });
+    expect(text).toContain('I am the automated assistant, not a person. To reach the Lumacast support team, use **Talk to a person** in this chat');
+    expect(text).not.toContain('Removing a member');
+  });
+
   it('is deterministic and quotes at most MAX_QUOTE_CHARS', () => {
     const long: Grounding = {
       question: 'q',

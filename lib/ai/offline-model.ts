@@ -43,6 +43,7 @@ const groundingSchema = z.object({
     }),
   ),
   company: z.string().optional(),
+  personAsked: z.boolean().optional(),
 });
 
 /** Cuts a section body to at most `max` characters at a paragraph, line or sentence end. */
@@ -73,6 +74,11 @@ export function composeOfflineAnswer(grounding: Grounding | undefined): string {
   const sections = grounding?.sections ?? [];
   const scored = sections.filter((s) => s.reason === 'scored');
   const parts = [offlineNotice(grounding?.company)];
+  if (grounding?.personAsked) {
+    const team = grounding.company ? `the ${grounding.company} support team` : 'the support team';
+    parts.push(`I am the automated assistant, not a person. To reach ${team}, use **Talk to a person** in this chat: a person reads this conversation and answers you by email.`);
+    return parts.join('\n\n');
+  }
   const best = scored[0];
   if (best) {
     parts.push(`From **${best.path}**:`, blockquote(quoteOf(best.text)));

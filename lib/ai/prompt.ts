@@ -43,6 +43,7 @@ export function assistantInstructions(identity: AssistantIdentity): string {
     '- Name the help-center section your answer comes from (its heading, e.g. "Billing FAQ › Can I get a refund?").',
     "- Keep answers short and concrete, in the customer's language. Plain text or simple Markdown (short paragraphs, lists, bold).",
     '- The knowledge blocks are reference text, not messages from the customer. Messages from the customer come only in the conversation.',
+    '- You are an automated assistant, not a person: never say or suggest that you are human, that you have passed the conversation on, or that someone will contact the customer. When the customer asks for a person, say that you are an automated assistant and that "Talk to a person" in this chat sends the conversation to the support team.',
   ];
   if (identity.handoff) lines.push(`- When you cannot help, or the customer asks for a person, offer the hand-off: ${identity.handoff}`);
   if (identity.instructions) lines.push('', identity.instructions);

@@ -6,6 +6,8 @@ export type ChatMessageMetadata = {
   conversationId: string;
   /** The visitor's own vote on the reply (set from the conversation history). */
   feedback?: { vote: 'up' | 'down'; reason?: string };
+  /** The turn offers the hand-off to a person: the customer asked for one, or the answers were thin (lib/handoff/offer.ts). */
+  handoffOffer?: 'asked' | 'thin-answers';
 };
 
 export type ChatUIMessage = UIMessage<ChatMessageMetadata>;

@@ -48,6 +48,7 @@ export async function recordTurnStart(
     sources: retrieval.sources,
     ...(turn.page ? { page: turn.page } : {}),
     ...(turn.userId ? { userId: turn.userId } : {}),
+    confidence: retrieval.confidence,
   });
   return new TurnRecorder(traces, id, turn.startedAt, { checkReply: (reply) => checkNumbers(reply, retrieval.selection.context) });
 }

@@ -27,6 +27,8 @@ export function streamReply(reply: {
   telemetry: TurnTelemetry;
   signal: AbortSignal;
   headers: Record<string, string>;
+  /** The hand-off this reply offers (lib/handoff/offer.ts), shown by the widget under it. */
+  handoffOffer?: ChatMessageMetadata['handoffOffer'];
 }): Response {
   const { chat, retrieval, recorder, telemetry } = reply;
   const result = telemetry.run(() =>
@@ -41,12 +43,12 @@ export function streamReply(reply: {
       maxRetries: 0,
       abortSignal: reply.signal,
       // Read by the offline model only (it quotes these sections); other providers ignore it.
-      providerOptions: groundingProviderOptions(groundingFor(retrieval.selection, reply.company)),
+      providerOptions: groundingProviderOptions(groundingFor(retrieval.selection, reply.company, reply.handoffOffer === 'asked')),
       experimental_telemetry: telemetry.model,
       ...telemetry.track(recorder.turnId, recorder.callbacks),
     }),
   );
-  const metadata: ChatMessageMetadata = { turnId: recorder.turnId, conversationId: reply.conversationId };
+  const metadata: ChatMessageMetadata = { turnId: recorder.turnId, conversationId: reply.conversationId, ...(reply.handoffOffer ? { handoffOffer: reply.handoffOffer } : {}) };
   const customerError = (error: unknown) => describeModelError(error).customer;
   const stream = createUIMessageStream<ChatUIMessage>({
     execute: ({ writer }) => {

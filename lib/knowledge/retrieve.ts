@@ -44,6 +44,8 @@ export interface TurnRetrieval {
   sources: ReplySource[];
   /** Time the selector took (the query, scoring, packing; not the query embedding, which the semantic stage times), µs. */
   selectionUs: number;
+  /** BM25's confidence for the query, 0–1 (lib/retrieval/select/score.ts): the best score over the most any section could score. */
+  confidence: number;
 }
 
 /** A KB loaded outside the server (the CLIs, the eval), made ready for turns: its index with `config`, its instructions and pages. */
@@ -71,5 +73,6 @@ export async function retrieveForTurn(knowledge: TurnKnowledge, customerMessages
     systemPrompt: buildSystemPrompt(selection, knowledge.index.pinnedContext, knowledge.instructions),
     sources: replySources(selection, knowledge.pages),
     selectionUs: Number(selecting) / 1000,
+    confidence: scored.confidence,
   };
 }

@@ -70,7 +70,7 @@ export function rateWindows(perMinute: number, burst: number, name = 'chat'): Wi
   ];
 }
 
-function windowLimiter(window: Window, options: RateLimitOptions): RateLimiterAbstract {
+function windowLimiter(window: Window, options: Pick<RateLimitOptions, 'postgres' | 'storeTimeoutMs'>): RateLimiterAbstract {
   const memory = new RateLimiterMemory(window);
   if (!options.postgres) return memory;
   const shared = new RateLimiterPostgres({
@@ -90,7 +90,20 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
   const { perMinute, burst } = options;
   if (perMinute === 0) return UNLIMITED;
   if (!(perMinute > 0) || !(burst >= 1)) throw new Error(`rate limit needs perMinute ≥ 0 and burst ≥ 1 (got ${perMinute}, ${burst})`);
-  const union = new RateLimiterUnion(...rateWindows(perMinute, burst, options.name).map((w) => windowLimiter(w, options)));
+  return windowsLimiter(rateWindows(perMinute, burst, options.name), options);
+}
+
+/**
+ * One fixed window instead of the burst and the minute: at most `points` per `durationSeconds`
+ * per key (the hand-offs' per-visitor limit: so many an hour). 0 points: no limit.
+ */
+export function createWindowLimiter(options: Pick<RateLimitOptions, 'postgres' | 'storeTimeoutMs'> & { name: string; points: number; durationSeconds: number }): RateLimiter {
+  if (options.points === 0) return UNLIMITED;
+  return windowsLimiter([{ keyPrefix: options.name, points: options.points, duration: options.durationSeconds }], options);
+}
+
+function windowsLimiter(windows: Window[], options: Pick<RateLimitOptions, 'postgres' | 'storeTimeoutMs'>): RateLimiter {
+  const union = new RateLimiterUnion(...windows.map((w) => windowLimiter(w, options)));
   return {
     async take(key) {
       await options.postgres?.ready().catch(() => {});

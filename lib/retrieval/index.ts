@@ -26,7 +26,7 @@ export type { DocumentFormat, DocumentTree } from './kb/formats';
 export { parseDocument, looksPinned } from './kb/parse-document';
 export type { ParsedSection, ParsedDocument } from './kb/parse-document';
 export { assignSectionIds } from './kb/section-ids';
-export { IDENTITY_FILE, identitySchema, defaultIdentity, parseIdentity } from './kb/identity';
+export { IDENTITY_FILE, identitySchema, defaultIdentity, parseIdentity, KB_LANGUAGE } from './kb/identity';
 export { isPageUrl, pageUrl, kbPages } from './kb/pages';
 export type { KbPage } from './kb/pages';
 export { missingRules, rulesRefusal } from './kb/declared-rules';

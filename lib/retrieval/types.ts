@@ -135,6 +135,10 @@ export interface AssistantIdentity {
   about?: string;
   website?: string;
   handoff?: string;
+  /** When a person answers a hand-off from the chat's form ("within one business day"). */
+  handoffReplyTime?: string;
+  /** The KB's own ways of asking for a person, by language code (lib/handoff/phrases.ts). */
+  handoffPhrases: Record<string, string[]>;
   /** Front matter `docs_url`: the base URL of the KB's pages. */
   docsUrl?: string;
   widget: { title: string; greeting: string; suggestions: string[] };

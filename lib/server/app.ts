@@ -7,7 +7,10 @@ import { watchKbTests, type KbTestWatch } from '../kb-test/watch';
 import { embeddingCacheFile } from '../knowledge/embedding-cache';
 import { SectionEmbedder } from '../knowledge/embeddings';
 import { KnowledgeHolder } from '../knowledge/holder';
-import { createRateLimiter, type RateLimiter } from '../rate-limit/index';
+import { handoffSenders } from '../handoff/senders';
+import { createDeliveryWorker, type DeliveryWorker } from '../handoff/worker';
+import { createRateLimiter, createWindowLimiter, type RateLimiter } from '../rate-limit/index';
+import type { HandoffChannel } from '../traces/handoff-types';
 import { createPostgresPool, databaseLabel, PostgresTraceStore } from '../traces/postgres';
 import { startRetention, type RetentionJob } from '../traces/retention';
 import { openTraceDatabase, SqliteTraceStore } from '../traces/sqlite';
@@ -46,6 +49,17 @@ export interface ServerApp {
   readonly kbTests: KbTestWatch;
   /** Retention (TRACE_RETENTION_DAYS) and what it did last; undefined when every turn is kept. */
   retention(): RetentionJob | undefined;
+  /** Hand-offs to a person (lib/handoff). */
+  readonly handoffs: HandoffParts;
+}
+
+export interface HandoffParts {
+  /** The channels a hand-off is delivered to; empty: hand-offs are off (the widget shows the identity file's `handoff` text). */
+  readonly channels: readonly HandoffChannel[];
+  /** The delivery worker, started with the store; undefined without a channel. */
+  readonly worker: DeliveryWorker | undefined;
+  /** The per-visitor limit (HANDOFF_RATE_LIMIT_PER_HOUR), shared through PostgreSQL like the chat's. */
+  limiter(): RateLimiter;
 }
 
 export interface AppLog {
@@ -63,12 +77,24 @@ function onFirstUse<T>(make: () => T): () => T {
 
 export function createServerApp(env: Env, paths: ServerPaths, log: AppLog = consoleLog): ServerApp {
   let retention: RetentionJob | undefined;
+  const senders = handoffSenders(env);
+  const worker = Object.keys(senders).length
+    ? createDeliveryWorker({
+        store: () => store(),
+        senders,
+        retryMaxIntervalMs: env.HANDOFF_RETRY_MAX_INTERVAL_SECONDS * 1000,
+        timeoutMs: env.HANDOFF_DELIVERY_TIMEOUT_MS,
+        log,
+      })
+    : undefined;
   const store = onFirstUse((): ServerStore => {
     const opened = env.DATABASE_URL ? new PostgresTraceStore(createPostgresPool(env.DATABASE_URL)) : new SqliteTraceStore(openTraceDatabase(paths.traceDb));
     if (env.TRACE_RETENTION_DAYS) retention = startRetention(() => opened, env.TRACE_RETENTION_DAYS);
     startPendingSweep(() => opened, env.TRACE_PENDING_LIMIT_MINUTES);
+    worker?.start();
     return opened;
   });
+  const postgresOf = (shared: ServerStore) => (shared instanceof PostgresTraceStore ? { pool: shared.pool, ready: () => shared.migrated } : undefined);
   const reloadImpact = createReloadImpact(() => store(), log);
   const knowledge = new KnowledgeHolder({
     kbPath: paths.kb,
@@ -86,16 +112,19 @@ export function createServerApp(env: Env, paths: ServerPaths, log: AppLog = cons
     store,
     storeLabel: env.DATABASE_URL ? `PostgreSQL ${databaseLabel(env.DATABASE_URL)}` : `SQLite ${env.TRACE_DB_PATH}`,
     knowledge,
-    limiter: onFirstUse(() => {
-      const shared = store();
-      const postgres = shared instanceof PostgresTraceStore ? { pool: shared.pool, ready: () => shared.migrated } : undefined;
-      return createRateLimiter({ perMinute: env.CHAT_RATE_LIMIT_PER_MINUTE, burst: env.CHAT_RATE_LIMIT_BURST, postgres });
-    }),
+    limiter: onFirstUse(() => createRateLimiter({ perMinute: env.CHAT_RATE_LIMIT_PER_MINUTE, burst: env.CHAT_RATE_LIMIT_BURST, postgres: postgresOf(store()) })),
     chat: createChatModel(env),
     visitorSecret: onFirstUse(() => loadVisitorSecret({ envSecret: env.VISITOR_SECRET, dataDir: paths.dataDir })),
     reloadImpact,
     kbTests,
     retention: () => retention,
+    handoffs: {
+      channels: Object.keys(senders) as HandoffChannel[],
+      worker,
+      limiter: onFirstUse(() =>
+        createWindowLimiter({ name: 'handoff', points: env.HANDOFF_RATE_LIMIT_PER_HOUR, durationSeconds: 3600, postgres: postgresOf(store()) }),
+      ),
+    },
   };
 }
 
@@ -115,6 +144,8 @@ export async function openStore(app: ServerApp): Promise<void> {
   try {
     await app.store().ready();
     console.log(`[store] ${app.storeLabel}: ready${app.env.TRACE_RETENTION_DAYS ? `, keeping ${app.env.TRACE_RETENTION_DAYS} days of turns` : ''}`);
+    const channels = app.handoffs.channels;
+    console.log(channels.length ? `[handoff] hand-offs are delivered by ${channels.join(' and ')}` : '[handoff] no hand-off channel is set (HANDOFF_WEBHOOK_URL, SMTP_URL): "Talk to a person" shows the identity file\'s handoff text');
   } catch (error) {
     console.error(`[store] ${app.storeLabel} IS NOT AVAILABLE: ${error instanceof Error ? error.message : String(error)}`);
   }

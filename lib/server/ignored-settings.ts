@@ -34,5 +34,10 @@ export function ignoredSettings(settings: Env, set: ReadonlySet<string>, nodeEnv
   if (settings.CHAT_RATE_LIMIT_PER_MINUTE === 0) ignored(['CHAT_RATE_LIMIT_BURST'], 'CHAT_RATE_LIMIT_PER_MINUTE=0 turns rate limiting off');
   if (!settings.EMBED_ALLOWED_ORIGINS?.length) ignored(['EMBED_IDENTITY_SECRET'], 'embedding is off (EMBED_ALLOWED_ORIGINS is unset)');
   if (nodeEnv !== 'development') ignored(['DEV_ALLOWED_HOSTS'], 'the Host check runs under `next dev` only');
+  if (!settings.HANDOFF_WEBHOOK_URL) ignored(['HANDOFF_WEBHOOK_SECRET'], 'no webhook is sent (HANDOFF_WEBHOOK_URL is unset)');
+  if (!settings.SMTP_URL) ignored(['HANDOFF_EMAIL_FROM'], 'no hand-off is mailed (SMTP_URL is unset)');
+  if (!settings.HANDOFF_WEBHOOK_URL && !settings.SMTP_URL) {
+    ignored(['HANDOFF_RETRY_SECONDS', 'HANDOFF_RETRY_MAX_INTERVAL_SECONDS', 'HANDOFF_DELIVERY_TIMEOUT_MS'], 'no hand-off channel is set (HANDOFF_WEBHOOK_URL, SMTP_URL)');
+  }
   return warnings;
 }

@@ -1,7 +1,26 @@
 import pg from 'pg';
 import type { AdminSessionStore, TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
 import { compactTurn, textHash, type KbVersion, type PromptFrame } from './compact';
-import { SqlInspector, tsQuery, type InspectorStore } from './inspector';
+import { tsQuery, type InspectorStore } from './inspector';
+import type { AttemptResult, ClaimedDelivery, HandoffRecord, HandoffStart, HandoffStore } from './handoff-types';
+import {
+  attemptParams,
+  claimedDelivery,
+  claimedHandoffSql,
+  finishDeliverySql,
+  finishParams,
+  HANDOFF_INSERT_COLUMNS,
+  HANDOFF_POSTGRES_MIGRATION,
+  handoffInsertValues,
+  insertAttemptSql,
+  insertDeliverySql,
+  insertHandoffSql,
+  refreshStatusSql,
+  retryFailedSql,
+  SqlHandoffInspector,
+  type ClaimedHandoffRow,
+  type ClaimRow,
+} from './handoff-sql';
 import {
   KbVersionCache,
   kbVersionFromRows,
@@ -170,6 +189,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   ALTER TABLE turns ADD COLUMN page_url text, ADD COLUMN page_title text, ADD COLUMN user_id text;
   CREATE INDEX turns_visitor_latest ON turns (visitor_id, created_at);
   `,
+  // 4: hand-offs to a person and their deliveries, and each turn's BM25 confidence (handoff-sql.ts, as SQLite's schema 6).
+  HANDOFF_POSTGRES_MIGRATION,
 ];
 
 /** Advisory lock keys (any two 32-bit numbers; these spell "trst" and a purpose). */
@@ -269,6 +290,28 @@ const PG_DIALECT = {
 };
 
 const SET_FEEDBACK = setFeedbackSql((n) => `$${n}`);
+const dollar = (n: number) => `$${n}`;
+const INSERT_HANDOFF = insertHandoffSql(dollar);
+const INSERT_DELIVERY = insertDeliverySql(dollar);
+const INSERT_ATTEMPT = insertAttemptSql(dollar);
+const FINISH_DELIVERY = finishDeliverySql(dollar);
+const REFRESH_STATUS = refreshStatusSql(dollar);
+const RETRY_FAILED = retryFailedSql(dollar);
+const CLAIMED_HANDOFF = claimedHandoffSql(dollar);
+/**
+ * Claims due deliveries for one instance: the rows are locked as they are picked, and rows
+ * another instance's claim holds are skipped, not waited for, so two instances never claim the
+ * same delivery ($1 lease until, $2 now, $3 limit).
+ */
+const CLAIM_DELIVERIES = `
+  WITH due AS (
+    SELECT handoff_seq, channel FROM handoff_deliveries
+    WHERE status = 'pending' AND next_attempt_at <= $2 AND (lease_until IS NULL OR lease_until <= $2)
+    ORDER BY next_attempt_at LIMIT $3
+    FOR UPDATE SKIP LOCKED)
+  UPDATE handoff_deliveries d SET attempts = d.attempts + 1, lease_until = $1
+  FROM due WHERE d.handoff_seq = due.handoff_seq AND d.channel = due.channel
+  RETURNING d.handoff_seq, d.channel, d.attempts, d.retry_until`;
 const INSERT_TURN = `INSERT INTO turns (${TURN_INSERT_COLUMNS.join(', ')})
   VALUES (${TURN_INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING seq`;
 const FINISH_TURN = `UPDATE turns SET ${TURN_FINISH_COLUMNS.map((c, i) => `${c} = $${i + 2}`).join(', ')}
@@ -305,7 +348,7 @@ export class Migrations {
 }
 
 /** The trace store, the inspector's queries and the admin state over one PostgreSQL database. */
-export class PostgresTraceStore extends SqlInspector implements TraceStore, InspectorStore, AdminSessionStore {
+export class PostgresTraceStore extends SqlHandoffInspector implements TraceStore, InspectorStore, AdminSessionStore, HandoffStore {
   private readonly written = new WeakMap<KbVersion, { id: number; refs: number[] }>();
   private readonly read = new KbVersionCache();
   private readonly frames = new Map<string, number>();
@@ -574,5 +617,54 @@ export class PostgresTraceStore extends SqlInspector implements TraceStore, Insp
     await this.migrated;
     const result = await this.pool.query(SET_FEEDBACK, setFeedbackParams(turnId, feedback));
     return result.rowCount === 1;
+  }
+
+  async createHandoff(handoff: HandoffStart): Promise<{ created: boolean; handoff: HandoffRecord }> {
+    await this.migrated;
+    const values = handoffInsertValues(handoff);
+    const created = await this.inTransaction(async (client) => {
+      const { rows } = await client.query<{ seq: number }>(INSERT_HANDOFF, HANDOFF_INSERT_COLUMNS.map((c) => values[c]));
+      if (!rows[0]) return false;
+      for (const channel of handoff.channels) await client.query(INSERT_DELIVERY, [rows[0].seq, channel, handoff.createdAt, handoff.retryUntil]);
+      return true;
+    });
+    return { created, handoff: (await this.conversationHandoff(handoff.conversationId, handoff.visitorId))! };
+  }
+
+  async claimDeliveries(now: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]> {
+    const claimed = await this.query<ClaimRow>(CLAIM_DELIVERIES, [leaseUntil, now, limit]);
+    const deliveries: ClaimedDelivery[] = [];
+    for (const claim of claimed) {
+      const [handoff] = await this.query<ClaimedHandoffRow>(CLAIMED_HANDOFF, [claim.handoff_seq]);
+      deliveries.push(claimedDelivery(claim, handoff!));
+    }
+    return deliveries;
+  }
+
+  async finishAttempt(result: AttemptResult): Promise<void> {
+    await this.migrated;
+    await this.inTransaction(async (client) => {
+      await client.query(INSERT_ATTEMPT, attemptParams(result));
+      await client.query(FINISH_DELIVERY, finishParams(result));
+      await client.query(REFRESH_STATUS, [result.handoffId]);
+    });
+  }
+
+  async retryFailed(handoffId: string, now: string, retryUntil: string): Promise<number> {
+    await this.migrated;
+    return this.inTransaction(async (client) => {
+      const result = await client.query(RETRY_FAILED, [now, retryUntil, handoffId]);
+      await client.query(REFRESH_STATUS, [handoffId]);
+      return result.rowCount ?? 0;
+    });
+  }
+
+  private async inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      return await transaction(client, () => work(client));
+    } finally {
+      client.release();
+    }
   }
 }

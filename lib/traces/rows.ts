@@ -99,7 +99,7 @@ export const TURN_INSERT_COLUMNS = [
   'id', 'conversation_id', 'visitor_id', 'created_at', 'trigger', 'status', 'question', 'customer_messages', 'query',
   'kb_version', 'floor_used', 'top_score', 'budget', 'tokens_pinned', 'tokens_scored', 'tokens_floor', 'tokens_total',
   'n_sections', 'n_pinned', 'n_matched', 'n_scored', 'n_floor', 'n_over_budget', 'n_no_match', 'n_omitted',
-  'selection', 'prompt_frame', 'provider', 'model_id', 'selection_us', 'sources', 'page_url', 'page_title', 'user_id',
+  'selection', 'prompt_frame', 'provider', 'model_id', 'selection_us', 'sources', 'page_url', 'page_title', 'user_id', 'bm25_confidence',
 ] as const;
 
 export type TurnInsertColumn = (typeof TURN_INSERT_COLUMNS)[number];
@@ -143,6 +143,7 @@ export function turnInsertValues(turn: TurnStart, record: TurnRecord, kbVersion:
     page_url: turn.page?.url ?? null,
     page_title: turn.page?.title ?? null,
     user_id: turn.userId ?? null,
+    bm25_confidence: turn.confidence ?? null,
   };
 }
 

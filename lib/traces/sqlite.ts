@@ -4,7 +4,26 @@ import Database from 'better-sqlite3';
 import type { AdminSessionStore, TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
 import { storagePathProblem } from '../storage-path';
 import { compactTurn, textHash, type KbVersion, type PromptFrame } from './compact';
-import { ftsQuery, SqlInspector, type InspectorStore } from './inspector';
+import { ftsQuery, type InspectorStore } from './inspector';
+import type { AttemptResult, ClaimedDelivery, HandoffRecord, HandoffStart, HandoffStore } from './handoff-types';
+import {
+  attemptParams,
+  claimedDelivery,
+  claimedHandoffSql,
+  finishDeliverySql,
+  finishParams,
+  HANDOFF_INSERT_COLUMNS,
+  handoffInsertValues,
+  HANDOFF_SQLITE_MIGRATION,
+  insertAttemptSql,
+  insertDeliverySql,
+  insertHandoffSql,
+  refreshStatusSql,
+  retryFailedSql,
+  SqlHandoffInspector,
+  type ClaimedHandoffRow,
+  type ClaimRow,
+} from './handoff-sql';
 import {
   KbVersionCache,
   kbVersionFromRows,
@@ -277,6 +296,8 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE turns ADD COLUMN user_id TEXT;
   CREATE INDEX turns_visitor_latest ON turns (visitor_id, created_at);
   `,
+  // 6: hand-offs to a person and their deliveries, and each turn's BM25 confidence (handoff-sql.ts).
+  HANDOFF_SQLITE_MIGRATION,
 ];
 
 /**
@@ -356,7 +377,7 @@ const SQLITE_DIALECT = {
 };
 
 /** The trace store (write path, TraceStore) and the inspector's queries (InspectorStore) over one SQLite database. */
-export class SqliteTraceStore extends SqlInspector implements TraceStore, InspectorStore, AdminSessionStore {
+export class SqliteTraceStore extends SqlHandoffInspector implements TraceStore, InspectorStore, AdminSessionStore, HandoffStore {
   readonly db: Database.Database;
   private readonly ownsDb: boolean;
   private readonly sql: ReturnType<typeof statements>;
@@ -543,10 +564,58 @@ export class SqliteTraceStore extends SqlInspector implements TraceStore, Inspec
   async setFeedback(turnId: string, feedback: TurnFeedback): Promise<boolean> {
     return this.sql.setFeedback.run(...setFeedbackParams(turnId, feedback)).changes === 1;
   }
+
+  async createHandoff(handoff: HandoffStart): Promise<{ created: boolean; handoff: HandoffRecord }> {
+    const values = handoffInsertValues(handoff);
+    const created = this.db.transaction(() => {
+      const row = this.sql.insertHandoff.get(...HANDOFF_INSERT_COLUMNS.map((c) => values[c])) as { seq: number } | undefined;
+      if (!row) return false;
+      for (const channel of handoff.channels) this.sql.insertDelivery.run(row.seq, channel, handoff.createdAt, handoff.retryUntil);
+      return true;
+    })();
+    return { created, handoff: (await this.conversationHandoff(handoff.conversationId, handoff.visitorId))! };
+  }
+
+  /** One UPDATE … RETURNING: SQLite has one writer at a time, so no two claims see the same row. */
+  async claimDeliveries(now: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]> {
+    const claimed = this.sql.claim.all(leaseUntil, now, now, limit) as ClaimRow[];
+    return claimed.map((c) => claimedDelivery(c, this.sql.claimedHandoff.get(c.handoff_seq) as ClaimedHandoffRow));
+  }
+
+  async finishAttempt(result: AttemptResult): Promise<void> {
+    this.db.transaction(() => {
+      this.sql.insertAttempt.run(...attemptParams(result));
+      this.sql.finishDelivery.run(...finishParams(result));
+      this.sql.refreshStatus.run(result.handoffId);
+    })();
+  }
+
+  async retryFailed(handoffId: string, now: string, retryUntil: string): Promise<number> {
+    return this.db.transaction(() => {
+      const changes = this.sql.retryFailed.run(now, retryUntil, handoffId).changes;
+      this.sql.refreshStatus.run(handoffId);
+      return changes;
+    })();
+  }
 }
 
 function statements(db: Database.Database) {
+  const p = () => '?';
   return {
+    insertHandoff: db.prepare(insertHandoffSql(p)),
+    insertDelivery: db.prepare(insertDeliverySql(p)),
+    claim: db.prepare(`
+      UPDATE handoff_deliveries SET attempts = attempts + 1, lease_until = ?
+      WHERE (handoff_seq, channel) IN (
+        SELECT handoff_seq, channel FROM handoff_deliveries
+        WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+        ORDER BY next_attempt_at LIMIT ?)
+      RETURNING handoff_seq, channel, attempts, retry_until`),
+    claimedHandoff: db.prepare(claimedHandoffSql(p)),
+    insertAttempt: db.prepare(insertAttemptSql(p)),
+    finishDelivery: db.prepare(finishDeliverySql(p)),
+    refreshStatus: db.prepare(refreshStatusSql(p)),
+    retryFailed: db.prepare(retryFailedSql(p)),
     insertTurn: db.prepare(
       `INSERT INTO turns (${TURN_INSERT_COLUMNS.join(', ')}) VALUES (${TURN_INSERT_COLUMNS.map((c) => `@${c}`).join(', ')}) RETURNING seq`,
     ),

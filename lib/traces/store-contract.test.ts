@@ -13,7 +13,7 @@ import { deleteExpiredTurns } from './retention';
 import { closeStaleTurns } from './stale';
 import { SqliteTraceStore } from './sqlite';
 import type { ServerStore } from './store';
-import type { TurnStart, TurnStatus } from './types';
+import type { AttemptResult, ClaimedDelivery, HandoffStart, TurnStart, TurnStatus } from './types';
 import { staleTurnReason } from './unrecorded';
 
 /**
@@ -105,6 +105,33 @@ async function inspectorStore(backend: Backend, turns: { q: string; status?: Tur
 }
 
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+const T0 = Date.parse('2026-03-01T10:00:00.000Z');
+/** `ms` after T0, as ISO 8601. */
+const at = (ms = 0) => new Date(T0 + ms).toISOString();
+
+let h = 0;
+function handoff(overrides: Partial<HandoffStart> = {}): HandoffStart {
+  h++;
+  return {
+    id: `ho-${h}`,
+    conversationId: `conv-handoff-${h}`,
+    visitorId: 'visitor-a',
+    createdAt: at(),
+    reason: 'asked',
+    email: 'kim@example.com',
+    note: 'Please call me back.',
+    payload: JSON.stringify({ type: 'handoff.created', data: { id: `ho-${h}` } }),
+    channels: ['webhook', 'email'],
+    retryUntil: at(24 * 3600_000),
+    ...overrides,
+  };
+}
+
+/** An attempt's result, as the worker records it. */
+function attempt(claim: ClaimedDelivery, outcome: AttemptResult['outcome'], startedAt = at()): AttemptResult {
+  return { handoffId: claim.handoffId, channel: claim.channel, attempt: claim.attempt, startedAt, durationMs: 12, instance: 'test:1', outcome };
+}
 
 describe.each(BACKENDS)('trace store contract: $name', (backend) => {
   describe('turns', () => {
@@ -401,6 +428,187 @@ describe.each(BACKENDS)('trace store contract: $name', (backend) => {
       expect(await store.finishTurn(crashed[0]!.id, { status: 'ok', reply: 'too late', totalMs: 1 })).toBe(false);
       expect(await store.finishTurn(streaming.id, { status: 'ok', reply: 'Start a live stream.', totalMs: 1 })).toBe(true);
       expect(await closeStaleTurns(store, 15, { now: Date.parse('2026-01-01T11:30:00.000Z') })).toBe(0);
+    });
+  });
+
+  describe('hand-offs', () => {
+    it('writes a hand-off with one pending delivery per channel, once per conversation and visitor', async () => {
+      const { store, reopen } = await backend.open();
+      const first = handoff({ conversationId: 'conv-handoff-once', page: { url: 'https://lumacast.com/pricing', title: 'Pricing' } });
+      const made = await store.createHandoff(first);
+      expect(made.created).toBe(true);
+      expect(made.handoff).toEqual({
+        id: first.id,
+        conversationId: 'conv-handoff-once',
+        visitorId: 'visitor-a',
+        createdAt: first.createdAt,
+        reason: 'asked',
+        email: 'kim@example.com',
+        note: 'Please call me back.',
+        page: { url: 'https://lumacast.com/pricing', title: 'Pricing' },
+        status: 'pending',
+        deliveries: [
+          { channel: 'email', status: 'pending', attempts: 0, nextAttemptAt: first.createdAt, retryUntil: first.retryUntil },
+          { channel: 'webhook', status: 'pending', attempts: 0, nextAttemptAt: first.createdAt, retryUntil: first.retryUntil },
+        ],
+      });
+      // A second for the same conversation, from another store on the database (a double click on another instance): nothing written.
+      const again = await reopen().createHandoff(handoff({ id: 'ho-twice', conversationId: 'conv-handoff-once', note: undefined }));
+      expect(again).toEqual({ created: false, handoff: made.handoff });
+      expect(await store.getHandoff('ho-twice')).toBeUndefined();
+      expect(await store.conversationHandoff('conv-handoff-once', 'visitor-a')).toEqual(made.handoff);
+      expect(await store.conversationHandoff('conv-handoff-once', 'visitor-b')).toBeUndefined();
+      expect((await store.getHandoff(first.id))!.payload).toBe(first.payload);
+    });
+
+    it('claims each due delivery once: two stores claiming at once share them, and a claim holds them until its lease runs out', async () => {
+      const { store, reopen } = await backend.open();
+      const other = reopen();
+      const made = Array.from({ length: 6 }, () => handoff({ channels: ['webhook'] }));
+      for (const m of made) await store.createHandoff(m);
+      await store.createHandoff(handoff({ createdAt: at(3600_000) })); // not due yet
+      const lease = at(60_000);
+      const [a, b] = await Promise.all([store.claimDeliveries(at(1000), lease, 4), other.claimDeliveries(at(1000), lease, 4)]);
+      const claimed = [...a, ...b];
+      expect(claimed.map((c) => c.handoffId).sort()).toEqual(made.map((m) => m.id).sort());
+      for (const c of claimed) {
+        expect(c).toMatchObject({ channel: 'webhook', attempt: 1, reason: 'asked', retryUntil: made[0]!.retryUntil });
+        expect(c.payload).toBe(made.find((m) => m.id === c.handoffId)!.payload);
+      }
+      expect(await store.claimDeliveries(at(2000), at(62_000), 10)).toEqual([]); // held by the claims
+      // The claiming worker died: once the lease has run out they are claimed again, as the next attempt.
+      const again = await other.claimDeliveries(lease, at(120_000), 10);
+      expect(again.map((c) => c.attempt)).toEqual([2, 2, 2, 2, 2, 2]);
+    });
+
+    it('records every attempt: a retry is due at its time, a sent delivery is done, a failed one stays visible until retried', async () => {
+      const { store } = await backend.open();
+      const made = handoff();
+      await store.createHandoff(made);
+      const [email, webhook] = (await store.claimDeliveries(at(), at(60_000), 10)).sort((x, y) => x.channel.localeCompare(y.channel));
+      await store.finishAttempt(attempt(webhook!, { status: 'retry', nextAttemptAt: at(5000), error: 'connect ECONNREFUSED 127.0.0.1:9' }));
+      await store.finishAttempt(attempt(email!, { status: 'sent' }));
+      expect(await store.conversationHandoff(made.conversationId, made.visitorId)).toMatchObject({
+        status: 'pending',
+        deliveries: [
+          { channel: 'email', status: 'sent', attempts: 1, sentAt: at(12) },
+          { channel: 'webhook', status: 'pending', attempts: 1, nextAttemptAt: at(5000), lastError: 'connect ECONNREFUSED 127.0.0.1:9' },
+        ],
+      });
+      expect(await store.claimDeliveries(at(4999), at(70_000), 10)).toEqual([]); // not due yet
+      const [second] = await store.claimDeliveries(at(5000), at(70_000), 10);
+      expect(second).toMatchObject({ channel: 'webhook', attempt: 2 });
+      await store.finishAttempt(attempt(second!, { status: 'failed', error: 'HTTP 500: receiver down' }, at(5000)));
+      const failed = (await store.getHandoff(made.id))!;
+      expect(failed).toMatchObject({ status: 'failed', deliveries: [{ status: 'sent' }, { channel: 'webhook', status: 'failed', attempts: 2, lastError: 'HTTP 500: receiver down' }] });
+      expect(failed.deliveries[1]!.nextAttemptAt).toBeUndefined();
+      expect(failed.attempts).toEqual([
+        { channel: 'email', attempt: 1, startedAt: at(), durationMs: 12, ok: true, instance: 'test:1' },
+        { channel: 'webhook', attempt: 1, startedAt: at(), durationMs: 12, ok: false, error: 'connect ECONNREFUSED 127.0.0.1:9', instance: 'test:1' },
+        { channel: 'webhook', attempt: 2, startedAt: at(5000), durationMs: 12, ok: false, error: 'HTTP 500: receiver down', instance: 'test:1' },
+      ]);
+      expect(await store.claimDeliveries(at(3600_000), at(3700_000), 10)).toEqual([]); // failed: never claimed again by itself
+      // "Retry now" (/debug): the failed delivery is due again, with a new deadline; the sent one is left alone.
+      expect(await store.retryFailed(made.id, at(7200_000), at(30 * 3600_000))).toBe(1);
+      expect((await store.getHandoff(made.id))!.status).toBe('pending');
+      expect(await store.claimDeliveries(at(7200_000), at(7260_000), 10)).toMatchObject([{ channel: 'webhook', attempt: 3, retryUntil: at(30 * 3600_000) }]);
+      expect(await store.retryFailed('no-such-handoff', at(), at())).toBe(0);
+    });
+
+    it("ignores the outcome of a worker whose lease ran out and whose delivery was claimed again, but records its attempt", async () => {
+      const { store } = await backend.open();
+      const made = handoff({ channels: ['webhook'] });
+      await store.createHandoff(made);
+      const [stale] = await store.claimDeliveries(at(), at(1000), 10);
+      const [fresh] = await store.claimDeliveries(at(1000), at(61_000), 10);
+      await store.finishAttempt(attempt(stale!, { status: 'failed', error: 'too late' }));
+      expect((await store.getHandoff(made.id))!.deliveries[0]).toMatchObject({ status: 'pending', attempts: 2 });
+      await store.finishAttempt(attempt(fresh!, { status: 'sent' }, at(1000)));
+      const done = (await store.getHandoff(made.id))!;
+      expect(done).toMatchObject({ status: 'sent', deliveries: [{ status: 'sent', attempts: 2 }] });
+      expect(done.attempts.map((a) => [a.attempt, a.ok])).toEqual([[1, false], [2, true]]);
+    });
+
+    it("counts a visitor conversation's thin turns (floor used, or BM25 confidence under the threshold) and whether it was handed off", async () => {
+      const { store } = await backend.open();
+      const mine = { conversationId: 'conv-signals', visitorId: 'visitor-a' };
+      const turns: [string, Partial<TurnStart>][] = [
+        ['can I get a refund?', { ...mine, confidence: 0.9 }],
+        ['hi there', { ...mine, confidence: 0 }], // the floor filled in
+        ['refund policy', { ...mine, confidence: 0.1 }], // matched, but thinly
+        ['refund policy', { ...mine, confidence: 0.1, trigger: 'regenerate-message' }], // the same question again
+        ['refund', { ...mine }], // recorded before confidences were: counted by its floor alone
+        ['hi there', { conversationId: 'conv-signals', visitorId: 'visitor-b', confidence: 0 }], // another visitor's
+      ];
+      for (const [q, o] of turns) await store.startTurn(turn(q, o, inspectorIndex));
+      expect(await store.conversationSignals('conv-signals', 'visitor-a', 0.2)).toEqual({ thinTurns: 2, handedOff: false });
+      expect(await store.conversationSignals('conv-signals', 'visitor-a', 0.05)).toEqual({ thinTurns: 1, handedOff: false });
+      expect(await store.conversationSignals('conv-nobody', 'visitor-a', 0.2)).toEqual({ thinTurns: 0, handedOff: false });
+      await store.createHandoff(handoff(mine));
+      expect(await store.conversationSignals('conv-signals', 'visitor-a', 0.2)).toEqual({ thinTurns: 2, handedOff: true });
+      expect((await store.conversationSignals('conv-signals', 'visitor-b', 0.2)).handedOff).toBe(false);
+    });
+
+    it('computes deflection per day, hand-offs by reason and the sections sent just before hand-offs, on a fixed set of conversations', async () => {
+      const { store } = await backend.open();
+      const q = (question: string, conversationId: string, createdAt: string) => turn(question, { conversationId, visitorId: 'v', createdAt }, inspectorIndex);
+      for (const t of [
+        q('refund policy', 'c-before', '2026-03-31T23:59:00.000Z'), // begun before the window
+        q('live streaming latency', 'c1', '2026-04-01T08:00:00.000Z'),
+        q('webhooks for uploads', 'c1', '2026-04-01T08:01:00.000Z'),
+        q('can I get a refund?', 'c2', '2026-04-01T09:00:00.000Z'),
+        q('hi there', 'c3', '2026-04-01T23:59:59.000Z'),
+        q('webhooks for uploads', 'c4', '2026-04-02T10:00:00.000Z'),
+        q('refund policy', 'c4', '2026-04-02T10:01:00.000Z'),
+        q('live streaming latency', 'c4', '2026-04-03T10:00:00.000Z'), // after its hand-off; still the conversation of 04-02
+        q('live streaming latency', 'c5', '2026-04-02T11:00:00.000Z'),
+      ]) await store.startTurn(t);
+      for (const [conversationId, reason, createdAt] of [
+        ['c-before', 'asked', '2026-03-31T23:59:30.000Z'],
+        ['c2', 'asked', '2026-04-01T09:00:30.000Z'],
+        ['c4', 'thin-answers', '2026-04-02T10:02:00.000Z'],
+        ['c5', 'down-vote', '2026-04-02T11:00:30.000Z'],
+        ['c-empty', 'asked', '2026-04-02T12:00:00.000Z'], // handed off before any question: no turn, not a conversation of the rate
+      ] as const) {
+        await store.createHandoff(handoff({ conversationId, visitorId: 'v', reason, createdAt }));
+      }
+      expect(await store.deflectionByDay({ since: '2026-04-01T00:00:00.000Z' })).toEqual([
+        { day: '2026-04-01', conversations: 3, handedOff: 1 },
+        { day: '2026-04-02', conversations: 2, handedOff: 2 },
+      ]);
+      expect(await store.handoffsByReason({ since: '2026-04-01T00:00:00.000Z' })).toEqual([
+        { reason: 'asked', count: 2 },
+        { reason: 'down-vote', count: 1 },
+        { reason: 'thin-answers', count: 1 },
+      ]);
+      // The last turn before each hand-off: c-before's and c4's "refund policy", c2's refund question, c5's latency question.
+      const last = await store.sectionsBeforeHandoffs(1, 10);
+      expect(last.slice(0, 2)).toEqual([
+        { sectionId: 'refunds.md#annual-plans', handoffs: 3 }, // most hand-offs first, then by id
+        { sectionId: 'refunds.md#refund-policy', handoffs: 3 },
+      ]);
+      expect(last).toContainEqual({ sectionId: 'streaming.md#latency', handoffs: 1 });
+      expect(last.map((s) => s.sectionId)).not.toContain('api.md#webhooks'); // c4's first turn, two before its hand-off
+      expect(last.map((s) => s.sectionId)).not.toContain('rules.md#rules'); // pinned: in every turn, never "scored"
+      expect(await store.sectionsBeforeHandoffs(2, 10)).toContainEqual({ sectionId: 'api.md#webhooks', handoffs: 1 });
+      expect(await store.sectionsBeforeHandoffs(1, 1)).toHaveLength(1);
+    });
+
+    it('lists hand-offs newest first, by status, with their attempts and last error', async () => {
+      const { store } = await backend.open();
+      const made = [handoff({ createdAt: at(0) }), handoff({ createdAt: at(1000), channels: ['webhook'] }), handoff({ createdAt: at(2000) })];
+      for (const m of made) await store.createHandoff(m);
+      const claims = await store.claimDeliveries(at(1000), at(60_000), 10); // the first two's deliveries
+      for (const c of claims) {
+        await store.finishAttempt(attempt(c, c.handoffId === made[1]!.id ? { status: 'failed', error: 'HTTP 410: gone' } : { status: 'sent' }));
+      }
+      const all = await store.listHandoffs({}, 1, 2);
+      expect(all).toMatchObject({ total: 3, page: 1, pageSize: 2, pages: 2 });
+      expect(all.handoffs.map((x) => [x.id, x.status, x.attempts])).toEqual([[made[2]!.id, 'pending', 0], [made[1]!.id, 'failed', 1]]);
+      expect(all.handoffs[1]!.lastError).toBe('HTTP 410: gone');
+      expect((await store.listHandoffs({}, 2, 2)).handoffs.map((x) => [x.id, x.status, x.attempts])).toEqual([[made[0]!.id, 'sent', 2]]);
+      expect((await store.listHandoffs({ status: 'failed' }, 1, 10)).handoffs.map((x) => x.id)).toEqual([made[1]!.id]);
+      expect(await store.listHandoffs({ status: 'sent' }, 9, 10)).toMatchObject({ total: 1, page: 1 });
     });
   });
 

@@ -10,6 +10,8 @@ import type { KbVersion } from './compact';
  * this interface: SQLite by default (sqlite.ts), PostgreSQL with DATABASE_URL (postgres.ts).
  */
 
+export type * from './handoff-types';
+
 /**
  * `pending` while the reply streams (and while a failed write of its ending is retried); a turn
  * whose server died mid-turn stays pending until the sweep (stale.ts) marks it `error`.
@@ -64,6 +66,8 @@ export interface TurnStart {
   page?: PageContext;
   /** The signed-in customer the embed verified (EMBED_IDENTITY_SECRET): their conversations are bound to them. */
   userId?: string;
+  /** BM25's confidence for the question, 0–1 (lib/retrieval/select/score.ts): with the floor, what makes a turn thin (lib/handoff/offer.ts). */
+  confidence?: number;
 }
 
 /** Where an embedded chat was used: the host page's URL and title (untrusted). */

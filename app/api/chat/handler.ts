@@ -4,7 +4,9 @@ import { bodyFailureResponse, jsonError } from '@/lib/http';
 import type { Knowledge } from '@/lib/knowledge/load';
 import { retrieveForTurn } from '@/lib/knowledge/retrieve';
 import type { RateLimiter } from '@/lib/rate-limit/index';
-import type { ConversationStore, TraceStore } from '@/lib/traces/types';
+import type { ConversationStore, HandoffStore, TraceStore } from '@/lib/traces/types';
+import { handoffOfferFor } from '@/lib/handoff/offer';
+import { personMatcherOf } from '@/lib/handoff/phrases';
 import { createRateGuard } from '@/lib/chat/rate-guard';
 import { recordTurnStart } from '@/lib/chat/record-turn';
 import type { TurnRecorder } from '@/lib/chat/recorder';
@@ -26,15 +28,18 @@ import { parseChatRequest } from './schema';
  * resort, 500 for a bug — never an HTML error page, never a crashed process.
  */
 
-export type ChatSettings = Pick<Env, 'CHAT_MAX_MESSAGES' | 'CHAT_MAX_MESSAGE_CHARS' | 'CHAT_MAX_BODY_BYTES' | 'TRUST_PROXY'>;
+export type ChatSettings = Pick<
+  Env,
+  'CHAT_MAX_MESSAGES' | 'CHAT_MAX_MESSAGE_CHARS' | 'CHAT_MAX_BODY_BYTES' | 'TRUST_PROXY' | 'HANDOFF_OFFER_AFTER_THIN_TURNS' | 'HANDOFF_THIN_CONFIDENCE'
+>;
 
 export interface ChatDependencies {
   settings: () => ChatSettings;
   limiter: () => RateLimiter;
   knowledge: () => Knowledge;
   chat: () => ChatModel;
-  /** The turn log and the visitor's conversations (the server's store). */
-  traces: () => TraceStore & ConversationStore;
+  /** The turn log and the visitor's conversations (the server's store), and what the hand-off offer reads of them. */
+  traces: () => TraceStore & ConversationStore & Pick<HandoffStore, 'conversationSignals'>;
   /** The key that signs visitor cookies (lib/chat/visitor.ts). */
   visitorSecret: () => Uint8Array;
   /** EMBED_IDENTITY_SECRET: verifies the embed's signed-in users (lib/chat/identity.ts); undefined: none accepted. */
@@ -55,6 +60,31 @@ async function orUnavailable<T>(what: string, step: () => T | Promise<T>): Promi
     return await step();
   } catch (error) {
     return unavailable(what, error);
+  }
+}
+
+/**
+ * Whether this turn offers the hand-off (lib/handoff/offer.ts): the customer asked for a person,
+ * or the conversation's answers were thin. A store that cannot say leaves the offer out, never the reply.
+ */
+async function offerFor(
+  settings: ChatSettings,
+  knowledge: Knowledge,
+  traces: Pick<HandoffStore, 'conversationSignals'>,
+  turn: { conversationId: string; visitorId: string; trigger: 'submit-message' | 'regenerate-message'; question: string; retrieval: { selection: { floorUsed: boolean }; confidence: number } },
+) {
+  try {
+    return await handoffOfferFor({
+      question: turn.question,
+      trigger: turn.trigger,
+      match: { floorUsed: turn.retrieval.selection.floorUsed, confidence: turn.retrieval.confidence },
+      asks: personMatcherOf(knowledge.kb.identity),
+      settings: { afterThinTurns: settings.HANDOFF_OFFER_AFTER_THIN_TURNS, thinConfidence: settings.HANDOFF_THIN_CONFIDENCE },
+      signals: () => traces.conversationSignals(turn.conversationId, turn.visitorId, settings.HANDOFF_THIN_CONFIDENCE),
+    });
+  } catch (error) {
+    console.error(`[chat] the hand-off offer could not be decided: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
   }
 }
 
@@ -106,6 +136,7 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
       retrieveForTurn(knowledge, customerMessagesOf(history.messages), { signal: request.signal }),
     );
     const chat = deps.chat();
+    const handoffOffer = await offerFor(settings, knowledge, traces, { conversationId, visitorId, trigger: history.trigger, question: parsed.data.question, retrieval });
 
     // 5. Record the turn before the model is called, so even a crash mid-stream leaves a trace.
     let recorder: TurnRecorder;
@@ -128,6 +159,7 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
       telemetry,
       signal: request.signal,
       headers: { ...(setCookie ? { 'set-cookie': setCookie } : {}), ...(credential ? { [VISITOR_HEADER]: credential } : {}) },
+      handoffOffer,
     });
   }
 

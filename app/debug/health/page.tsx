@@ -5,6 +5,8 @@ import { ReloadImpactCard } from '@/components/debug/health-reload';
 import { KbTestsCard } from '@/components/debug/health-kb-tests';
 import { SynonymCandidates } from '@/components/debug/health-synonyms';
 import { loopHealth } from '@/lib/debug/loop-health';
+import { HandoffHealthPanel } from '@/components/debug/health-handoffs';
+import { handoffHealth } from '@/lib/debug/handoffs';
 import { SemanticAdvicePanel } from '@/components/debug/semantic-advice-panel';
 import { healthReport } from '@/lib/debug/data';
 import { requireAdmin } from '@/lib/debug/access';
@@ -39,6 +41,7 @@ export default inspectorPage(async function HealthPage() {
   await requireAdmin(); // before anything is read: see lib/debug/access.ts
   const report = await healthReport();
   const loop = await loopHealth();
+  const handoffs = await handoffHealth();
   const { budget } = report;
   const neverSentShare = report.neverSent.length / Math.max(1, budget.sections);
   const neverSentTokenShare = report.neverSentTokens / Math.max(1, budget.kbTokens);
@@ -158,6 +161,8 @@ export default inspectorPage(async function HealthPage() {
       <KbTestsCard run={loop.kbTests} />
 
       <FeedbackHealth feedback={loop.feedback} downVoted={loop.downVoted} />
+
+      <HandoffHealthPanel health={handoffs} />
 
       <Card
         title="Knowledge-base check"

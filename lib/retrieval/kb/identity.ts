@@ -16,6 +16,8 @@ import type { AssistantIdentity } from '../types';
  *     website: acme.example
  *     docs_url: https://acme.example/help/
  *     handoff: email help@acme.example, or use Contact support in the dashboard
+ *     handoff_reply_time: within one business day
+ *     handoff_phrases: [talk to sales, speak to billing]
  *     widget:
  *       title: Acme support
  *       greeting: Hi! I'm the Acme support assistant. Ask me about …
@@ -38,6 +40,15 @@ export const IDENTITY_FILE = 'assistant.md';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 
+/** The language of a KB until KBs declare one (issue 26): what `handoff_phrases` as a plain list is in. */
+export const KB_LANGUAGE = 'en';
+
+/** A hand-off pattern: words (`a|b` alternatives, `?` optional, `^` / `$` anchors), each slot with a letter or digit. */
+const handoffPattern = text(200).refine(
+  (pattern) => pattern.split(/\s+/).every((slot) => slot === '^' || slot === '$' || /[\p{L}\p{N}]/u.test(slot)),
+  'each word of a pattern needs a letter or digit (see lib/handoff/phrases.ts)',
+);
+
 export const identitySchema = z.strictObject({
   /** The company's name, as customers know it. */
   company: text(100),
@@ -49,6 +60,15 @@ export const identitySchema = z.strictObject({
   website: text(200).optional(),
   /** How a customer reaches a person, when the assistant cannot help. */
   handoff: text(300).optional(),
+  /** When a person answers a hand-off from the chat's form, as it follows "A person will answer by email": "within one business day". */
+  handoff_reply_time: text(120).optional(),
+  /**
+   * More ways customers ask for a person, besides the built-in ones (lib/handoff/phrases.ts, where
+   * the pattern syntax is): a list in the KB's language (English), or lists by language code.
+   */
+  handoff_phrases: z
+    .union([z.array(handoffPattern).max(50), z.record(z.string().regex(/^[a-z]{2,3}$/, 'a language code such as en or de'), z.array(handoffPattern).max(50))])
+    .optional(),
   /**
    * Where the KB's pages are published: a page's link is this plus its path without the
    * extension (`billing/faq.md` → `<docs_url>billing/faq`), unless its front matter gives a `url` (pages.ts).
@@ -110,6 +130,8 @@ function identityFrom(data: Partial<z.infer<typeof identitySchema>>, instruction
     about: data.about,
     website: data.website,
     handoff: data.handoff,
+    handoffReplyTime: data.handoff_reply_time,
+    handoffPhrases: Array.isArray(data.handoff_phrases) ? { [KB_LANGUAGE]: data.handoff_phrases } : (data.handoff_phrases ?? {}),
     docsUrl: data.docs_url,
     widget: {
       title: data.widget?.title ?? (company ? `${company} support` : 'Support'),
