@@ -13,6 +13,7 @@ import {
   type TurnRecord,
 } from './compact';
 import type { SummaryRow } from './inspector';
+import { decodeRedactions, encodeRedactions } from './access-sql';
 import { decodeNumberCheck, decodeSources, encodeNumberCheck, encodeSources, feedbackOf, LOOP_TURN_COLUMNS, LOOP_TURN_JOIN } from './loop-sql';
 import type { TurnEnd, TurnStart, TurnTrace, TurnTrigger, TurnUsage } from './types';
 
@@ -55,6 +56,10 @@ export interface TurnRow extends SummaryRow {
   feedback_vote: string | null;
   feedback_reason: string | null;
   feedback_at: string | null;
+  /** /debug's access (access-sql.ts): the verified user, and the personal data redacted from the turn. */
+  user_id: string | null;
+  redactions: string | null;
+  reply_redactions: string | null;
 }
 
 export const SELECT_TURNS = `SELECT t.*, p.explanation AS payload_explanation, p.system_prompt AS payload_system_prompt, ${LOOP_TURN_COLUMNS}
@@ -95,7 +100,7 @@ export const TURN_INSERT_COLUMNS = [
   'id', 'conversation_id', 'visitor_id', 'created_at', 'trigger', 'status', 'question', 'customer_messages', 'query',
   'kb_version', 'floor_used', 'top_score', 'budget', 'tokens_pinned', 'tokens_scored', 'tokens_floor', 'tokens_total',
   'n_sections', 'n_pinned', 'n_matched', 'n_scored', 'n_floor', 'n_over_budget', 'n_no_match', 'n_omitted',
-  'selection', 'prompt_frame', 'provider', 'model_id', 'selection_us', 'sources',
+  'selection', 'prompt_frame', 'provider', 'model_id', 'selection_us', 'sources', 'user_id', 'redactions',
 ] as const;
 
 export type TurnInsertColumn = (typeof TURN_INSERT_COLUMNS)[number];
@@ -136,13 +141,15 @@ export function turnInsertValues(turn: TurnStart, record: TurnRecord, kbVersion:
     model_id: turn.modelId,
     selection_us: Math.round(turn.selectionUs),
     sources: encodeSources(turn.sources),
+    user_id: turn.userId ?? null,
+    redactions: encodeRedactions(turn.redactions),
   };
 }
 
 /** The columns a finished turn sets, in update order. */
 export const TURN_FINISH_COLUMNS = [
   'status', 'reply', 'usage', 'input_tokens', 'output_tokens', 'finish_reason', 'first_token_ms', 'total_ms', 'error', 'finished_at',
-  'number_check', 'n_unverified',
+  'number_check', 'n_unverified', 'reply_redactions',
 ] as const;
 
 export function turnFinishValues(end: TurnEnd, finishedAt = new Date().toISOString()): Record<(typeof TURN_FINISH_COLUMNS)[number], unknown> {
@@ -158,6 +165,7 @@ export function turnFinishValues(end: TurnEnd, finishedAt = new Date().toISOStri
     error: end.error ?? null,
     finished_at: finishedAt,
     ...encodeNumberCheck(end.numbers),
+    reply_redactions: encodeRedactions(end.replyRedactions),
   };
 }
 
@@ -263,6 +271,11 @@ export function traceFromRow(row: TurnRow, kb: KbVersion | undefined, frame: (id
   }
   if (kb) trace.kbVersion = kb.hash;
   if (row.visitor_id !== null) trace.visitorId = row.visitor_id;
+  if (row.user_id !== null && row.user_id !== undefined) trace.userId = row.user_id;
+  const redactions = decodeRedactions(row.redactions);
+  if (redactions) trace.redactions = redactions;
+  const replyRedactions = decodeRedactions(row.reply_redactions);
+  if (replyRedactions) trace.replyRedactions = replyRedactions;
   if (row.usage !== null) trace.usage = JSON.parse(row.usage) as TurnUsage;
   if (row.finish_reason !== null) trace.finishReason = row.finish_reason;
   if (row.first_token_ms !== null) trace.firstTokenMs = row.first_token_ms;

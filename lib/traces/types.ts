@@ -1,4 +1,5 @@
 import type { ReplySource } from '../knowledge/sources';
+import type { RedactionCounts } from '../privacy/redact';
 import type { Explanation } from '../retrieval/index';
 import type { KbVersion } from './compact';
 
@@ -34,6 +35,8 @@ export interface TurnStart {
   conversationId: string;
   /** The anonymous visitor the turn came from (lib/chat/visitor.ts); the conversation is theirs. */
   visitorId?: string;
+  /** The verified user the turn came from, when the site identifies its customers (what `data:delete --user` finds). */
+  userId?: string;
   /** ISO 8601, UTC, ms precision. */
   createdAt: string;
   trigger: TurnTrigger;
@@ -57,6 +60,8 @@ export interface TurnStart {
   selectionUs: number;
   /** The help pages the reply is grounded in (lib/knowledge/sources.ts), as streamed with it. */
   sources?: ReplySource[];
+  /** Personal data replaced in the customer's messages before they were stored (TRACE_REDACT, lib/privacy/redact.ts). */
+  redactions?: RedactionCounts;
 }
 
 /** How the turn ended. */
@@ -74,6 +79,8 @@ export interface TurnEnd {
   error?: string;
   /** The reply's numbers checked against the knowledge sent (lib/chat/numbers.ts). */
   numbers?: NumberCheck;
+  /** Personal data replaced in the reply before it was stored. */
+  replyRedactions?: RedactionCounts;
 }
 
 export type Vote = 'up' | 'down';
@@ -104,6 +111,7 @@ export interface TurnTrace extends Omit<TurnStart, 'kb'> {
   /** Absent until the turn ended (and for turns recorded before the check). */
   numbers?: NumberCheck;
   feedback?: TurnFeedback;
+  replyRedactions?: RedactionCounts;
 }
 
 /**
@@ -153,17 +161,8 @@ export interface FeedbackStore {
   setFeedback(turnId: string, feedback: TurnFeedback): Promise<boolean>;
 }
 
-/**
- * The admin session generation, kept in the database (table `admin_state`) so that every
- * instance sharing the database agrees: a session cookie carries the generation it was
- * issued in, and signing out bumps it, which ends every session issued before (one shared
- * token, so one shared generation).
- */
-export interface AdminSessionStore {
-  sessionGeneration(): Promise<number>;
-  /** Ends every session issued so far; returns the new generation. */
-  endAllSessions(): Promise<number>;
-}
+// The ports of /debug's access (sessions, API keys, members, the audit trail, deleting a customer's data).
+export type * from './access-types';
 
 /** The reply's number check (lib/chat/numbers.ts), as stored with the turn. */
 export type NumberKind = 'price' | 'percent' | 'duration' | 'amount';
