@@ -1,7 +1,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import cardValidator from 'card-validator';
 import { electronicFormatIBAN, getCountrySpecifications, isValidIBAN } from 'ibantools';
-import { findNumbers, type CountryCode } from 'libphonenumber-js/max';
+import { findNumbers, isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
 
 /**
  * Personal data out of traces (TRACE_REDACT, README "Security › Personal data in traces"):
@@ -168,7 +168,11 @@ export interface TraceRedactor {
   redact(text: string, keep?: (value: string) => boolean): Redacted;
 }
 
+/** Throws (naming TRACE_REDACT_PHONE_REGION) for a region libphonenumber has no numbering plan for. */
 export function createRedactor(settings: { mode: RedactMode; phoneRegion?: string }): TraceRedactor {
+  if (settings.phoneRegion !== undefined && !isSupportedCountry(settings.phoneRegion)) {
+    throw new Error(`TRACE_REDACT_PHONE_REGION: no phone numbering plan is known for "${settings.phoneRegion.slice(0, 2)}"`);
+  }
   return {
     mode: settings.mode,
     redact: (text, keep) => (settings.mode === 'off' ? { text, counts: {} } : redact(text, { phoneRegion: settings.phoneRegion, keep })),

@@ -1,3 +1,5 @@
+import { createOidcSignIn, oidcSettings, type OidcSignIn } from '../admin/oidc';
+import { sessionKey } from '../admin/sessions';
 import { createEmbedder, embeddingModelFromEnv } from '../ai/embeddings';
 import { createChatModel, type ChatModel } from '../ai/providers';
 import { loadVisitorSecret } from '../chat/visitor';
@@ -6,9 +8,10 @@ import { createReloadImpact, type ReloadImpactWatch } from '../kb-impact/reload-
 import { embeddingCacheFile } from '../knowledge/embedding-cache';
 import { SectionEmbedder } from '../knowledge/embeddings';
 import { KnowledgeHolder } from '../knowledge/holder';
+import { createRedactor, type TraceRedactor } from '../privacy/redact';
 import { createRateLimiter, type RateLimiter } from '../rate-limit/index';
 import { createPostgresPool, databaseLabel, PostgresTraceStore } from '../traces/postgres';
-import { startRetention, type RetentionJob } from '../traces/retention';
+import { startAuditRetention, startRetention, type RetentionJob } from '../traces/retention';
 import { openTraceDatabase, SqliteTraceStore } from '../traces/sqlite';
 import { startPendingSweep } from '../traces/stale';
 import type { ServerStore } from '../traces/store';
@@ -39,6 +42,12 @@ export interface ServerApp {
   readonly chat: ChatModel;
   /** The key visitor cookies are signed with (lib/chat/visitor.ts). */
   visitorSecret(): Uint8Array;
+  /** The key /debug session cookies are signed with, derived from the visitor secret (lib/admin/sessions.ts). */
+  sessionKey(): Uint8Array;
+  /** Personal data out of traces (TRACE_REDACT, lib/privacy/redact.ts). */
+  readonly redactor: TraceRedactor;
+  /** Sign-in with the company's OpenID Connect provider (lib/admin/oidc.ts); undefined without OIDC_ISSUER. */
+  readonly oidc: OidcSignIn | undefined;
   /** What the last KB reload changed for recorded questions (lib/kb-impact/reload-impact.ts). */
   readonly reloadImpact: ReloadImpactWatch;
   /** Retention (TRACE_RETENTION_DAYS) and what it did last; undefined when every turn is kept. */
@@ -63,6 +72,7 @@ export function createServerApp(env: Env, paths: ServerPaths, log: AppLog = cons
   const store = onFirstUse((): ServerStore => {
     const opened = env.DATABASE_URL ? new PostgresTraceStore(createPostgresPool(env.DATABASE_URL)) : new SqliteTraceStore(openTraceDatabase(paths.traceDb));
     if (env.TRACE_RETENTION_DAYS) retention = startRetention(() => opened, env.TRACE_RETENTION_DAYS);
+    startAuditRetention(() => opened, env.AUDIT_RETENTION_DAYS);
     startPendingSweep(() => opened, env.TRACE_PENDING_LIMIT_MINUTES);
     return opened;
   });
@@ -76,6 +86,9 @@ export function createServerApp(env: Env, paths: ServerPaths, log: AppLog = cons
   });
   knowledge.onReload(reloadImpact.onReload);
   knowledge.watch(env.KB_RELOAD_INTERVAL_MS);
+  const visitorSecret = onFirstUse(() => loadVisitorSecret({ envSecret: env.VISITOR_SECRET, dataDir: paths.dataDir }));
+  const sessionKeyOnce = onFirstUse(() => sessionKey(visitorSecret()));
+  const oidc = oidcSettings(env);
   return {
     env,
     paths,
@@ -88,7 +101,10 @@ export function createServerApp(env: Env, paths: ServerPaths, log: AppLog = cons
       return createRateLimiter({ perMinute: env.CHAT_RATE_LIMIT_PER_MINUTE, burst: env.CHAT_RATE_LIMIT_BURST, postgres });
     }),
     chat: createChatModel(env),
-    visitorSecret: onFirstUse(() => loadVisitorSecret({ envSecret: env.VISITOR_SECRET, dataDir: paths.dataDir })),
+    visitorSecret,
+    sessionKey: sessionKeyOnce,
+    oidc: oidc && createOidcSignIn(oidc, sessionKeyOnce),
+    redactor: createRedactor({ mode: env.TRACE_REDACT, phoneRegion: env.TRACE_REDACT_PHONE_REGION }),
     reloadImpact,
     retention: () => retention,
   };
