@@ -10,8 +10,10 @@ import { recordTurnStart } from '@/lib/chat/record-turn';
 import type { TurnRecorder } from '@/lib/chat/recorder';
 import { streamReply } from '@/lib/chat/stream-reply';
 import { customerMessagesOf } from '@/lib/chat/turn';
+import { turnRedaction } from '@/lib/chat/redaction';
 import { visitorConversation } from '@/lib/chat/visitor-conversation';
-import { startTurnTelemetry } from '@/lib/telemetry/turn';
+import type { TraceRedactor } from '@/lib/privacy/redact';
+import { startTurnTelemetry, telemetryOptions } from '@/lib/telemetry/turn';
 import { parseChatRequest } from './schema';
 
 /**
@@ -36,6 +38,8 @@ export interface ChatDependencies {
   traces: () => TraceStore & ConversationStore;
   /** The key that signs visitor cookies (lib/chat/visitor.ts). */
   visitorSecret: () => Uint8Array;
+  /** Personal data out of the trace (TRACE_REDACT): lib/chat/redaction.ts. */
+  redactor: () => TraceRedactor;
 }
 
 export const UNAVAILABLE_MESSAGE = 'The assistant is not available right now. Please try again later.';
@@ -79,13 +83,16 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
     });
     if (!parsed.ok) return bodyFailureResponse(parsed);
     const { conversationId } = parsed.data;
+    // Personal data in the question is replaced before anything is built from it (TRACE_REDACT).
+    const redactor = deps.redactor();
+    const redaction = turnRedaction(redactor, parsed.data.question, knowledge);
 
     // 3. History: the visitor (their signed cookie, or a new one sent with the reply) and the
     //    server's own record of their conversation, then the question.
     const traces = await orUnavailable('the conversation could not be read', deps.traces);
     if (traces instanceof Response) return traces;
     const conversation = await orUnavailable('the conversation could not be read', () =>
-      visitorConversation(request, traces, deps.visitorSecret(), parsed.data),
+      visitorConversation(request, traces, deps.visitorSecret(), { ...parsed.data, question: redaction.question.text }),
     );
     if (conversation instanceof Response) return conversation;
     const { visitorId, setCookie, history } = conversation;
@@ -95,7 +102,10 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
 
     // 4. Retrieve: the knowledge for this question (lib/knowledge/retrieve.ts), traced as the
     //    turn's retrieval span when OpenTelemetry export is on (lib/telemetry).
-    const telemetry = startTurnTelemetry(conversationId);
+    const telemetry = startTurnTelemetry(conversationId, {
+      ...telemetryOptions(),
+      ...(redactor.mode === 'off' ? {} : { redact: (text: string) => redaction.reply(text).text }),
+    });
     const retrieval = await telemetry.retrieval(knowledge, () =>
       retrieveForTurn(knowledge, customerMessagesOf(history.messages), { signal: request.signal }),
     );
@@ -104,7 +114,7 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
     // 5. Record the turn before the model is called, so even a crash mid-stream leaves a trace.
     let recorder: TurnRecorder;
     try {
-      recorder = await recordTurnStart(traces, { conversationId, visitorId, trigger: history.trigger, retrieval, knowledge, chat, startedAt });
+      recorder = await recordTurnStart(traces, { conversationId, visitorId, trigger: history.trigger, retrieval, knowledge, chat, startedAt, redaction });
     } catch (error) {
       telemetry.end(error);
       return unavailable('the turn could not be recorded', error);
@@ -115,7 +125,7 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
     return streamReply({
       chat,
       retrieval,
-      messages: history.messages,
+      messages: redaction.forModel(history.messages),
       company: knowledge.kb.identity.company,
       conversationId,
       recorder,
