@@ -109,7 +109,7 @@ test('a viewer signs in with the company account in the browser and reads a turn
   await page.locator(`[data-testid="turn-row"][data-turn-id="${customers.a.turnId}"]`).getByRole('link', { name: QUESTION_A }).click();
   await expect(page.getByTestId('query-question')).toHaveText(QUESTION_A);
   // No admin pages in the navigation, and none answer: the API refuses 403, the page too.
-  await expect(page.getByRole('link', { name: 'Team' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Team', exact: true })).toHaveCount(0);
   const create = await page.request.post(`${APP}/api/debug/keys`, { data: { name: 'sneaky', role: 'admin' }, headers: { origin: APP } });
   expect(create.status()).toBe(403);
   expect((await create.json()).error).toBe('this needs the admin role; vera@acme.test is a viewer');
@@ -121,7 +121,7 @@ test('an admin creates an API key in the browser; it works as a Bearer token unt
   const page = await newPage(browser);
   await signInAtProvider(page, 'ann@acme.test');
   await expect(page.getByTestId('signed-in-as')).toHaveText('ann@acme.test · admin');
-  await page.getByRole('link', { name: 'Team' }).click();
+  await page.getByRole('link', { name: 'Team', exact: true }).click();
   await page.getByTestId('key-name').fill('e2e export');
   await page.getByTestId('key-role').selectOption('viewer');
   await page.getByRole('button', { name: 'Create key' }).click();
@@ -157,10 +157,14 @@ test('a user outside the allowed domain is refused, with no session', async ({ b
 
 test('a tampered state is refused, with no session', async ({ browser }) => {
   const page = await newPage(browser);
-  await page.route(`${APP}/api/debug/oidc/callback**`, async (route) => {
-    const url = new URL(route.request().url());
-    url.searchParams.set('state', `${url.searchParams.get('state')}x`);
-    await route.continue({ url: url.href });
+  // The state the app sends the provider is altered on the way (Playwright cannot intercept the
+  // provider's redirects back, only this first request): it comes back altered, and the
+  // browser's pending cookie still holds the one the app made.
+  await page.route(`${APP}/api/debug/oidc/start**`, async (route) => {
+    const response = await route.fetch({ maxRedirects: 0 });
+    const location = new URL(response.headers().location!);
+    location.searchParams.set('state', `${location.searchParams.get('state')}x`);
+    await route.fulfill({ response, headers: { ...response.headers(), location: location.href } });
   });
   await signInAtProvider(page, 'vera@acme.test');
   await expect(page).toHaveURL(/\/debug\/sign-in\?next=%2Fdebug&error=oidc-failed$/);
@@ -198,7 +202,7 @@ test('each step is in the audit trail: who, what, when, from where', async ({ br
   await page.goto(`${APP}/debug/sign-in`);
   await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('link', { name: 'Audit' }).click();
+  await page.getByRole('link', { name: 'Audit', exact: true }).click();
   await expect(page.locator('[data-testid="audit-row"][data-action="key.revoke"]')).toContainText('ann@acme.test');
   await expect(page.locator('[data-testid="audit-row"][data-outcome="refused"]')).toHaveCount(5);
   await page.context().close();

@@ -2,7 +2,7 @@ import { cookies } from 'next/headers';
 import { audit, auditRefusal } from '@/lib/admin/audit';
 import { sessionSetCookie } from '@/lib/admin/auth';
 import { decideEntry } from '@/lib/admin/membership';
-import { CLEAR_PENDING_COOKIE, OIDC_PENDING_COOKIE, OidcSignInError } from '@/lib/admin/oidc';
+import { CLEAR_PENDING_COOKIE, OIDC_PENDING_COOKIE } from '@/lib/admin/oidc';
 import { safeNext, signInUrl } from '@/lib/admin/origin';
 import { startSession } from '@/lib/admin/sessions';
 import { databaseFault, faultMessage } from '@/lib/debug/faults';
@@ -39,7 +39,8 @@ export async function GET(request: Request): Promise<Response> {
   try {
     result = await app.oidc.finish(new URL(request.url), pending);
   } catch (error) {
-    if (!(error instanceof OidcSignInError)) throw error;
+    // By name: the sign-in object lives in the composition root, which another bundle may have built (its own copy of the class).
+    if (!(error instanceof Error) || error.name !== 'OidcSignInError') throw error;
     console.error(`[debug] OpenID Connect sign-in refused: ${error.message}`);
     await auditRefusal(app.store(), { actor: 'unknown', via: 'oidc', source }, { action: 'sign-in.failed', detail: { reason: error.message } });
     return back(signInUrl('/debug', 'oidc-failed'));
