@@ -151,9 +151,12 @@ export function createOidcSignIn(settings: OidcSettings, key: () => Uint8Array, 
   };
 }
 
+/** What went wrong, for the audit trail and the log: the provider's error, or openid-client's message and its causes' (`invalid response encountered ← unexpected "state" response parameter value`). */
 function reason(error: unknown): string {
   if (error instanceof client.AuthorizationResponseError) return `the provider answered ${error.error}${error.error_description ? `: ${error.error_description}` : ''}`;
-  return (error instanceof Error ? error.message : String(error)).slice(0, 300);
+  const messages: string[] = [];
+  for (let e: unknown = error; e instanceof Error && messages.length < 4; e = e.cause) messages.push(e.message);
+  return (messages.length ? messages.join(' ← ') : String(error)).slice(0, 300);
 }
 
 /** The pending cookie's Set-Cookie (SameSite=Lax: it must come back with the provider's cross-site redirect). */
