@@ -14,6 +14,8 @@ const nextConfig = {
     // body is cut). The inspector's forms and APIs need a few KB (sign-in: 4 KB, try: 32 KB);
     // the chat API is not proxied and reads its body under its own cap (CHAT_MAX_BODY_BYTES).
     proxyClientMaxBodySize: '64kb',
+    // forbidden() (a 403 page) for a /debug page whose role the signed-in member lacks (lib/debug/access.ts).
+    authInterrupts: true,
   },
   // Types are checked by `npm test` with TypeScript 7 (`npm run typecheck`, before the build);
   // the `typescript` package Next.js would check them with is TypeScript 6, there for ESLint.

@@ -13,12 +13,14 @@ import { adminThrottle, serverEnv } from '@/lib/server/registry';
  * - Pages get a Content-Security-Policy with a fresh nonce (lib/security/headers.mjs). Next.js
  *   reads the nonce from the request's CSP header and puts it on its own scripts, so every
  *   page renders per request (the root layout opts into dynamic rendering).
- * - /debug and /api/debug/*: admin only. Without a valid credential a page gets a 401
- *   sign-in page and an API a 401 JSON error — never a byte of trace or KB content.
- *   Wrong tokens are throttled (429 + Retry-After). Pages and handlers check again
- *   themselves (lib/debug/access.ts), with the session generation this gate cannot see:
- *   the proxy is the first gate, not the only one.
- * - /debug/sign-in is open and sets its own CSP (app/debug/sign-in/route.ts).
+ * - /debug and /api/debug/*: members only. Without a credential of the right shape (ADMIN_TOKEN,
+ *   an API key, an unexpired session cookie: lib/admin/auth.ts) a page gets a 401 sign-in page
+ *   and an API a 401 JSON error — never a byte of trace or KB content. Wrong tokens are
+ *   throttled (429 + Retry-After). Pages and handlers check again themselves
+ *   (lib/debug/access.ts): the key's or session's record in the store and the role, which
+ *   this gate cannot see — the proxy is the first gate, not the only one.
+ * - /debug/sign-in, sign-in, sign-out and the OpenID Connect round trip are open; the
+ *   sign-in page sets its own CSP (app/debug/sign-in/route.ts).
  * - A path with a malformed percent-escape (`/help/%ff`) is answered 400 here: past this point
  *   Next.js would answer it a bare 500 (lib/security/malformed-url.ts).
  * - Under `next dev`, a Host that is not loopback (nor in DEV_ALLOWED_HOSTS) gets 403
@@ -30,6 +32,9 @@ import { adminThrottle, serverEnv } from '@/lib/server/registry';
  * The other security headers (nosniff, referrer policy, framing, the API's CSP) come from
  * next.config.mjs, for every response.
  */
+/** What anyone may reach: the sign-in page, signing in and out (each checks what it is sent), and the OpenID Connect round trip. */
+const OPEN_PATHS = new Set(['/debug/sign-in', '/api/debug/login', '/api/debug/logout', '/api/debug/oidc/start', '/api/debug/oidc/callback']);
+
 export async function proxy(request: NextRequest) {
   const env = serverEnv();
   const misdirected = devHostRefusal(request.headers, undefined, env.DEV_ALLOWED_HOSTS);
@@ -47,15 +52,16 @@ export async function proxy(request: NextRequest) {
   if (hasMalformedEscape(pathname)) return malformedEscapeResponse(isApi, csp);
 
   const gated = pathname === '/debug' || pathname.startsWith('/debug/') || pathname.startsWith('/api/debug/');
-  const open = pathname === '/api/debug/login' || pathname === '/api/debug/logout' || pathname === '/debug/sign-in';
+  const open = OPEN_PATHS.has(pathname);
   if (gated && !open) {
+    const settings = adminSettings(env);
     const access = checkAdminAccess(
       {
         authorization: request.headers.get('authorization'),
         sessionCookie: request.cookies.get(ADMIN_COOKIE)?.value,
         client: clientKey(request.headers, env.TRUST_PROXY).key,
       },
-      adminSettings(env),
+      settings,
       { throttle: adminThrottle() },
     );
     if (!access.ok) {
@@ -66,6 +72,8 @@ export async function proxy(request: NextRequest) {
           access.reason === 'invalid' ? 'That session is no longer valid. Sign in again.' : access.reason === 'throttled' ? refusalMessage(access) : undefined,
         next: pathname + request.nextUrl.search,
         nonce,
+        token: Boolean(settings.token),
+        oidc: settings.oidc,
       });
       return new NextResponse(html, {
         status: access.reason === 'throttled' ? 429 : 401,

@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { createSessionValue } from '@/lib/admin/auth';
+import { sessionCookieValue } from '@/lib/admin/auth';
+import { sessionKey } from '@/lib/admin/sessions';
+import { loadVisitorSecret } from '@/lib/chat/visitor';
 import { ADMIN_TOKEN, APP_URL, EXTRA_PORT } from './env';
 import { watchCsp } from './helpers';
 import { startApp, type Server } from './spawn';
@@ -24,8 +26,11 @@ const PASSWORD = 'pw-that-must-never-show-9f3c';
 const DATABASE_URL = `postgres://app:${PASSWORD}@127.0.0.1:${CLOSED_PORT}/postgres`;
 const DB_REASON = `PostgreSQL 127.0.0.1:${CLOSED_PORT}/postgres: connect ECONNREFUSED 127.0.0.1:${CLOSED_PORT}`;
 const bearer = { authorization: `Bearer ${ADMIN_TOKEN}` };
-/** A session cookie as the server issues it (generation 0: nobody has signed out). */
-const session = () => ({ cookie: `support_admin=${createSessionValue(ADMIN_TOKEN, 0)}` });
+const VISITOR_SECRET = 'e2e-visitor-secret-0123456789abcdef0123';
+/** A session cookie signed as the server signs them (its record cannot be looked up while the database is down). */
+const session = () => ({
+  cookie: `support_admin=${sessionCookieValue(sessionKey(loadVisitorSecret({ envSecret: VISITOR_SECRET, dataDir: '' })), 'S'.repeat(43), Date.now() + 3_600_000)}`,
+});
 
 interface Answer {
   status: number;
@@ -61,7 +66,7 @@ async function tryApi(base: string, headers: Record<string, string>) {
 test.describe('the database unreachable', () => {
   let app: Server;
   test.beforeAll(async () => {
-    app = await startApp(EXTRA_PORT + 3, { DATABASE_URL, VISITOR_SECRET: 'e2e-visitor-secret-0123456789abcdef0123', ADMIN_TOKEN, OPENAI_API_KEY: '' });
+    app = await startApp(EXTRA_PORT + 3, { DATABASE_URL, VISITOR_SECRET, ADMIN_TOKEN, OPENAI_API_KEY: '' });
   });
   test.afterAll(async () => {
     await app?.stop();

@@ -36,7 +36,31 @@ describe('parseEnv', () => {
       HANDOFF_OFFER_AFTER_THIN_TURNS: 2,
       HANDOFF_THIN_CONFIDENCE: 0.2,
       HANDOFF_RATE_LIMIT_PER_HOUR: 5,
+      OIDC_SCOPES: 'openid email profile',
+      OIDC_GROUPS_CLAIM: 'groups',
+      AUDIT_RETENTION_DAYS: 365,
+      TRACE_REDACT: 'store',
+      TRACE_REDACT_PHONE_REGION: 'US',
     });
+  });
+
+  it('checks the team settings: OIDC needs its client, https (http on loopback only), lists; redaction modes; never echoing a value', () => {
+    const oidc = { OIDC_ISSUER: 'https://login.acme.test', OIDC_CLIENT_ID: 'support', OIDC_CLIENT_SECRET: 'shh-secret-value' };
+    expect(parseEnv({ ...oidc, OIDC_ALLOWED_DOMAINS: 'Acme.test, ops.acme.test,' }).OIDC_ALLOWED_DOMAINS).toEqual(['acme.test', 'ops.acme.test']);
+    expect(parseEnv({ ...oidc, OIDC_ISSUER: 'http://127.0.0.1:4460' }).OIDC_ISSUER).toBe('http://127.0.0.1:4460');
+    expect(() => parseEnv({ ...oidc, OIDC_ISSUER: 'http://login.acme.test' })).toThrow(/OIDC_ISSUER must be https \(http only on loopback\)/);
+    expect(() => parseEnv({ OIDC_ISSUER: 'https://login.acme.test' })).toThrow(/OIDC_CLIENT_ID is required with OIDC_ISSUER; OIDC_CLIENT_SECRET is required with OIDC_ISSUER/);
+    expect(() => parseEnv({ TRACE_REDACT: 'everything' })).toThrow(/TRACE_REDACT must be off, store or model/);
+    expect(() => parseEnv({ TRACE_REDACT_PHONE_REGION: 'USA' })).toThrow(/TRACE_REDACT_PHONE_REGION must be a two-letter country code/);
+    expect(parseEnv({ TRACE_REDACT_PHONE_REGION: 'gb' }).TRACE_REDACT_PHONE_REGION).toBe('GB');
+    let message = '';
+    try {
+      parseEnv({ ...oidc, OIDC_ISSUER: 'not a url shh-secret-value' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/OIDC_ISSUER/);
+    expect(message).not.toContain('shh-secret-value');
   });
 
   it('treats empty values as unset, so `OPENAI_API_KEY=` means offline', () => {

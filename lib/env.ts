@@ -36,6 +36,7 @@ export function isOrigin(text: string): boolean {
 }
 
 const optionalText = z.string().trim().min(1).optional();
+const commaList = (list: string) => list.split(',').map((item) => item.trim().toLowerCase()).filter(Boolean);
 const positiveInt = (name: string) =>
   z.coerce.number({ error: `${name} must be a whole number` }).int(`${name} must be a whole number`).positive(`${name} must be above 0`);
 const nonNegativeInt = (name: string) =>
@@ -102,6 +103,48 @@ export const envSchema = z.object({
     .trim()
     .min(16, 'ADMIN_TOKEN must be at least 16 characters (a short token can be guessed): use e.g. `openssl rand -hex 24`')
     .optional(),
+  /**
+   * Sign-in to /debug with the company's OpenID Connect provider (lib/admin/oidc.ts): its issuer
+   * URL, e.g. https://login.example.com/realms/support (https; http only on loopback, for tests).
+   * Needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET, and at least one of OIDC_ALLOWED_DOMAINS,
+   * OIDC_ALLOWED_GROUPS (or members added on /debug/team). Unset: no provider sign-in.
+   */
+  OIDC_ISSUER: z
+    .url({ error: 'OIDC_ISSUER must be the provider\'s issuer URL, e.g. https://login.example.com' })
+    .refine((url) => url.startsWith('https://') || /^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/.test(url), 'OIDC_ISSUER must be https (http only on loopback)')
+    .optional(),
+  /** The client id this app is registered with at the provider. */
+  OIDC_CLIENT_ID: optionalText,
+  /** The client's secret (client_secret_basic). */
+  OIDC_CLIENT_SECRET: optionalText,
+  /** The redirect URI registered at the provider; unset: `<this site>/api/debug/oidc/callback`, from the request. */
+  OIDC_REDIRECT_URI: z.url({ error: 'OIDC_REDIRECT_URI must be a URL ending in /api/debug/oidc/callback' }).optional(),
+  /** Scopes asked for (space-separated); must include openid and give an `email` claim. */
+  OIDC_SCOPES: z.string().trim().min(1).default('openid email profile'),
+  /** Email domains (comma-separated) whose people may sign in, as viewers unless a group or the members list says admin. */
+  OIDC_ALLOWED_DOMAINS: z.string().trim().transform(commaList).optional(),
+  /** Groups (comma-separated, in the OIDC_GROUPS_CLAIM claim) whose members may sign in. */
+  OIDC_ALLOWED_GROUPS: z.string().trim().transform(commaList).optional(),
+  /** Groups whose members sign in as admins (they may enter too). */
+  OIDC_ADMIN_GROUPS: z.string().trim().transform(commaList).optional(),
+  /** The ID token claim that lists a person's groups. */
+  OIDC_GROUPS_CLAIM: z.string().trim().min(1).default('groups'),
+  /** Audit trail entries older than this many days are deleted (its own retention, apart from TRACE_RETENTION_DAYS). */
+  AUDIT_RETENTION_DAYS: positiveInt('AUDIT_RETENTION_DAYS').default(365),
+  /**
+   * Personal data in traces (lib/privacy/redact.ts): emails, phone numbers, card numbers,
+   * IBANs and IP addresses in the customer's messages and the reply become [email], [phone],
+   * [card], [iban], [ip]. `store`: in what is stored and exported (the model still gets the
+   * customer's words); `model`: also in what the model is sent; `off`: nowhere.
+   */
+  TRACE_REDACT: z.enum(['off', 'store', 'model'], { error: 'TRACE_REDACT must be off, store or model' }).default('store'),
+  /** The region (ISO 3166 code, e.g. US, GB, DE) national phone numbers are read in; numbers written with + are found anywhere. */
+  TRACE_REDACT_PHONE_REGION: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, 'TRACE_REDACT_PHONE_REGION must be a two-letter country code such as US, GB or DE')
+    .default('US'),
   /** Failed admin tokens (sign-in form, Bearer, Basic) per minute per client address, also the burst (lib/admin/throttle.ts). */
   ADMIN_FAILURES_PER_MINUTE: positiveInt('ADMIN_FAILURES_PER_MINUTE').default(5),
   /** Failed admin tokens per minute across all clients, also the burst. */
@@ -291,6 +334,11 @@ export const envSchema = z.object({
   if (settings.HANDOFF_EMAIL_TO && !settings.SMTP_URL) handoffProblem('SMTP_URL', 'SMTP_URL is required with HANDOFF_EMAIL_TO: the server hand-offs are mailed through');
   if ((settings.HANDOFF_WEBHOOK_URL || settings.SMTP_URL) && !settings.PUBLIC_URL) {
     handoffProblem('PUBLIC_URL', "PUBLIC_URL is required with a hand-off channel (HANDOFF_WEBHOOK_URL, SMTP_URL): the app's address, the base of the /debug links each hand-off carries");
+  }
+  if (settings.OIDC_ISSUER) {
+    for (const name of ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const) {
+      if (!settings[name]) context.addIssue({ code: 'custom', path: [name], message: `${name} is required with OIDC_ISSUER` });
+    }
   }
   // Several instances behind one database must sign visitor cookies alike, or a conversation
   // continued on another instance would start over (its cookie would not verify there).

@@ -13,6 +13,12 @@ const NAV = [
   { href: '/debug/health', label: 'Knowledge base health' },
   { href: '/debug/handoffs', label: 'Hand-offs' },
 ];
+/** The admin's pages (lib/admin: roles, keys, the audit trail, customer data). */
+const ADMIN_NAV = [
+  { href: '/debug/team', label: 'Team' },
+  { href: '/debug/audit', label: 'Audit' },
+  { href: '/debug/customer-data', label: 'Customer data' },
+];
 
 export default async function DebugLayout({ children }: { children: ReactNode }) {
   // The pages check for themselves (requireAdmin); refusing here too keeps the layout from
@@ -20,7 +26,9 @@ export default async function DebugLayout({ children }: { children: ReactNode })
   // database is unreachable) gets the shell: its page shows why, and Sign out still works here.
   const access = await adminAccess();
   if (!access.ok && access.reason !== 'unavailable') notFound();
-  const via = access.ok ? access.via : 'cookie';
+  const principal = access.ok ? access.principal : undefined;
+  const via = principal?.via;
+  const nav = principal?.role === 'admin' ? [...NAV, ...ADMIN_NAV] : NAV;
   return (
     <div className="min-h-screen bg-slate-50">
       <header className="border-b border-slate-200 bg-white">
@@ -33,7 +41,7 @@ export default async function DebugLayout({ children }: { children: ReactNode })
               Retrieval inspector
             </Link>
             <nav aria-label="Inspector" className="flex gap-1 text-sm">
-              {NAV.map((item) => (
+              {nav.map((item) => (
                 <Link key={item.href} href={item.href} className="rounded-md px-3 py-1.5 text-slate-600 hover:bg-slate-100 hover:text-slate-900">
                   {item.label}
                 </Link>
@@ -49,7 +57,12 @@ export default async function DebugLayout({ children }: { children: ReactNode })
             <Link href="/" className="hover:text-slate-900">
               Site ↗
             </Link>
-            {via === 'cookie' && (
+            {principal && principal.via !== 'development' && (
+              <span data-testid="signed-in-as" data-role={principal.role}>
+                {principal.actor} · {principal.role}
+              </span>
+            )}
+            {(principal ? principal.sessionId !== undefined : true) && (
               <form method="post" action="/api/debug/logout">
                 <button type="submit" className="rounded-md px-2 py-1 hover:bg-slate-100 hover:text-slate-900">
                   Sign out

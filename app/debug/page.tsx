@@ -7,6 +7,8 @@ import { FaultNotice, inspectorPage } from '@/components/debug/inspector-page';
 import { getInspector, knowledgeOrFault } from '@/lib/debug/data';
 import { parseTurnFilter, turnFilterQuery } from '@/lib/debug/filters';
 import { requireAdmin } from '@/lib/debug/access';
+import { auditConversationView } from '@/lib/debug/views';
+import { RedactedBadge } from '@/components/debug/redacted-badge';
 import { formatNumber } from '@/lib/format';
 import { headingPath } from '@/lib/retrieval/index';
 
@@ -19,10 +21,11 @@ function when(iso: string): string {
 }
 
 export default inspectorPage(async function TurnsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requireAdmin(); // before anything is read: see lib/debug/access.ts
+  const principal = await requireAdmin(); // before anything is read: see lib/debug/access.ts
   const params = await searchParams;
   const { filter, page } = parseTurnFilter(params);
   const result = await getInspector().listTurns(filter, page, PAGE_SIZE);
+  if (filter.conversationId) await auditConversationView(principal, filter.conversationId, result.total);
   // The turns are in the database: they are listed without a KB too, only the section filter needs one.
   const kb = knowledgeOrFault();
   const sections = kb.knowledge?.index.sections ?? [];
@@ -146,6 +149,7 @@ export default inspectorPage(async function TurnsPage({ searchParams }: { search
                   <Link href={`/debug/turns/${encodeURIComponent(t.id)}`} className="line-clamp-2 font-medium text-slate-900 hover:text-brand-700 hover:underline">
                     {t.question}
                   </Link>
+                  <RedactedBadge counts={t.redacted} />
                 </td>
                 <td className="px-4 py-2 text-right font-mono text-xs tabular-nums">
                   {formatNumber(t.tokens.total)}

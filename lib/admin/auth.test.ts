@@ -1,16 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { parseEnv } from '../env';
-import { checkAdminAccess, createSessionValue, secretsEqual, verifySessionValue } from './auth';
+import { checkAdminAccess, secretsEqual, sessionCookieValue, sessionSecretOf } from './auth';
 import { originProblem, safeNext } from './origin';
 import { FailureThrottle } from './throttle';
 
-const settings = { token: 'correct horse battery staple', production: true };
+const settings = { token: 'correct horse battery staple', oidc: false, production: true };
 const none = { authorization: null, sessionCookie: undefined };
+const KEY = new Uint8Array(32).fill(7);
+const SECRET = 'S'.repeat(43);
 
-describe('admin access', () => {
-  it('is locked in production without ADMIN_TOKEN, open only under next dev', () => {
-    expect(checkAdminAccess(none, { token: undefined, production: true })).toEqual({ ok: false, reason: 'not-configured' });
-    expect(checkAdminAccess(none, { token: undefined, production: false })).toEqual({ ok: true, via: 'development' });
+describe('admin access (the first gate: what can be told without the store)', () => {
+  it('is locked in production without ADMIN_TOKEN or OIDC_ISSUER, open only under next dev', () => {
+    expect(checkAdminAccess(none, { token: undefined, oidc: false, production: true })).toEqual({ ok: false, reason: 'not-configured' });
+    expect(checkAdminAccess(none, { token: undefined, oidc: false, production: false })).toEqual({ ok: true, via: 'development' });
+    expect(checkAdminAccess(none, { token: undefined, oidc: true, production: false })).toEqual({ ok: false, reason: 'missing' });
   });
 
   it('refuses a request with no credential, or a wrong one', () => {
@@ -20,26 +23,28 @@ describe('admin access', () => {
   });
 
   it('accepts the token as Bearer or as the Basic password', () => {
-    expect(checkAdminAccess({ authorization: `Bearer ${settings.token}`, sessionCookie: undefined }, settings).ok).toBe(true);
+    expect(checkAdminAccess({ authorization: `Bearer ${settings.token}`, sessionCookie: undefined }, settings)).toEqual({ ok: true, via: 'header' });
     const basic = Buffer.from(`lead:${settings.token}`).toString('base64');
     expect(checkAdminAccess({ authorization: `Basic ${basic}`, sessionCookie: undefined }, settings).ok).toBe(true);
   });
 
-  it('accepts a session cookie signed with the token until it expires', () => {
-    const now = 1_700_000_000_000;
-    const value = createSessionValue(settings.token, 0, now, 1000);
-    expect(checkAdminAccess({ authorization: null, sessionCookie: value }, settings, { now: now + 999 })).toEqual({ ok: true, via: 'cookie' });
-    expect(verifySessionValue(settings.token, value, now + 1000)).toBe(false);
-    expect(verifySessionValue('another token', value, now)).toBe(false);
-    const [expiry, generation, mac] = value.split('.');
-    expect(verifySessionValue(settings.token, `${Number(expiry) + 1}.${generation}.${mac}`, now)).toBe(false);
-    expect(verifySessionValue(settings.token, `${expiry}.1.${mac}`, now)).toBe(false);
+  it('passes an API key by its shape on to the guard (which looks it up), also without ADMIN_TOKEN', () => {
+    const key = `tsk_0123456789ab_${'k'.repeat(43)}`;
+    expect(checkAdminAccess({ authorization: `Bearer ${key}`, sessionCookie: undefined }, settings)).toEqual({ ok: true, via: 'key', key });
+    expect(checkAdminAccess({ authorization: `Bearer ${key}`, sessionCookie: undefined }, { token: undefined, oidc: false, production: true })).toEqual({ ok: true, via: 'key', key });
+    expect(checkAdminAccess({ authorization: `Bearer tsk_0123_short`, sessionCookie: undefined }, settings)).toEqual({ ok: false, reason: 'invalid' });
   });
 
-  it('refuses a session cookie from before a sign-out (an older session generation)', () => {
-    const value = createSessionValue(settings.token, 3);
-    expect(checkAdminAccess({ authorization: null, sessionCookie: value }, settings, { generation: 3 })).toEqual({ ok: true, via: 'cookie' });
-    expect(checkAdminAccess({ authorization: null, sessionCookie: value }, settings, { generation: 4 })).toEqual({ ok: false, reason: 'invalid' });
+  it('passes a well-formed, unexpired session cookie on; the signature is checked with the key', () => {
+    const now = 1_700_000_000_000;
+    const value = sessionCookieValue(KEY, SECRET, now + 1000);
+    expect(checkAdminAccess({ authorization: null, sessionCookie: value }, settings, { now: now + 999 })).toEqual({ ok: true, via: 'cookie', session: value });
+    expect(checkAdminAccess({ authorization: null, sessionCookie: value }, settings, { now: now + 1000 })).toEqual({ ok: false, reason: 'invalid' });
+    expect(sessionSecretOf(value, now, KEY)).toBe(SECRET);
+    expect(sessionSecretOf(value, now, new Uint8Array(32).fill(8))).toBeUndefined();
+    const [expiry, secret, mac] = value.split('.');
+    expect(sessionSecretOf(`${Number(expiry) + 1}.${secret}.${mac}`, now, KEY)).toBeUndefined();
+    expect(sessionSecretOf(`${expiry}.${'T'.repeat(43)}.${mac}`, now, KEY)).toBeUndefined();
   });
 });
 

@@ -4,38 +4,46 @@ import { jsonError } from '../http';
 import { FailureThrottle } from './throttle';
 
 /**
- * Admin access to /debug and /api/debug/*.
+ * The credentials of /debug and /api/debug/*, as far as they can be told without the store
+ * (proxy.ts, the first gate, imports this and nothing heavier):
  *
- * The credential is one shared secret, ADMIN_TOKEN (at least 16 characters: lib/env.ts
- * refuses a shorter one at start). A support lead signs in once with a form; the server
- * answers with an httpOnly, SameSite=Strict cookie holding an expiry, the session
- * generation and an HMAC of both keyed by the token. The generation is kept server-side
- * (lib/admin/sessions.ts, in the database): signing out bumps it, so every cookie issued
- * before is refused by the pages' and APIs' own guard (lib/debug/access.ts); changing the
- * token signs everybody out too. Scripts may send the token instead as
- * `Authorization: Bearer <token>` or as the password of HTTP Basic auth. Every comparison
- * is constant-time, and failed tokens are throttled per address and globally (throttle.ts).
+ * - ADMIN_TOKEN (16+ characters) as `Authorization: Bearer <token>` or the password of Basic
+ *   auth: checked here, constant-time, behind the throttle (throttle.ts). The admin role.
+ * - a named API key, `Bearer tsk_<id>_<secret>`: its shape here; the guard
+ *   (lib/debug/access.ts) finds it in the store (api-keys.ts), with its role.
+ * - a session cookie, `support_admin=<expiry ms>.<secret>.<hmac>`: its shape and expiry here;
+ *   the guard checks the HMAC (keyed by the server secret: sessions.ts) and then the session's
+ *   record in the store — which sign-out, an admin, or a member's removal ends.
  *
- * With no ADMIN_TOKEN set, /debug is locked in production and says how to enable it;
- * under `next dev` it is open, so a developer can look without set-up.
+ * Sessions come from the sign-in form (ADMIN_TOKEN) or from the company's OpenID Connect
+ * provider (oidc.ts). With neither ADMIN_TOKEN nor OIDC_ISSUER set, /debug is locked in
+ * production and says how to enable it (an API key still works); under `next dev` it is open.
  */
 
 export const ADMIN_COOKIE = 'support_admin';
 export const SESSION_TTL_MS = 8 * 60 * 60 * 1000;
 
 export type AdminAccess =
-  | { ok: true; via: 'cookie' | 'header' | 'development' }
+  /** ADMIN_TOKEN as Bearer or Basic (checked), or `next dev` with no credential configured. */
+  | { ok: true; via: 'header' }
+  | { ok: true; via: 'development' }
+  /** Something shaped like an API key: the store decides. */
+  | { ok: true; via: 'key'; key: string }
+  /** A well-formed, unexpired session cookie: its signature and its record decide. */
+  | { ok: true; via: 'cookie'; session: string }
   | { ok: false; reason: 'not-configured' | 'missing' | 'invalid' }
   | { ok: false; reason: 'throttled'; retryAfterSeconds: number };
 
 export interface AdminSettings {
   token: string | undefined;
+  /** Sign-in with the company's OpenID Connect provider is configured (OIDC_ISSUER). */
+  oidc: boolean;
   production: boolean;
 }
 
-/** ADMIN_TOKEN (validated with the rest of the environment in lib/env.ts) and the mode. */
-export function adminSettings(env: Pick<Env, 'ADMIN_TOKEN'>): AdminSettings {
-  return { token: env.ADMIN_TOKEN, production: process.env.NODE_ENV === 'production' };
+/** ADMIN_TOKEN and OIDC_ISSUER (validated with the rest of the environment in lib/env.ts) and the mode. */
+export function adminSettings(env: Pick<Env, 'ADMIN_TOKEN' | 'OIDC_ISSUER'>): AdminSettings {
+  return { token: env.ADMIN_TOKEN, oidc: Boolean(env.OIDC_ISSUER), production: process.env.NODE_ENV === 'production' };
 }
 
 /** Constant-time string equality (hashing first makes the lengths equal). */
@@ -45,36 +53,50 @@ export function secretsEqual(a: string, b: string): boolean {
   return timingSafeEqual(da, db);
 }
 
-/** A throttle on failed admin tokens with the server's limits (the server keeps one: lib/server/registry.ts). */
+/** SHA-256 hex: what the store keeps of a session's or an API key's secret (both are 256-bit random, so a fast hash is enough). */
+export const secretHash = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+
+/** A throttle on failed admin credentials with the server's limits (the server keeps one: lib/server/registry.ts). */
 export function createAdminThrottle(env: Pick<Env, 'ADMIN_FAILURES_PER_MINUTE' | 'ADMIN_FAILURES_GLOBAL_PER_MINUTE'>): FailureThrottle {
   return new FailureThrottle({ perClientPerMinute: env.ADMIN_FAILURES_PER_MINUTE, globalPerMinute: env.ADMIN_FAILURES_GLOBAL_PER_MINUTE });
 }
 
-function sign(token: string, expiresAt: number, generation: number): string {
-  return createHmac('sha256', token).update(`support-admin:${expiresAt}:${generation}`).digest('base64url');
+const SESSION_COOKIE = /^(\d{1,16})\.([A-Za-z0-9_-]{43})\.([A-Za-z0-9_-]{43})$/;
+
+function sign(key: Uint8Array, expiresAt: number, secret: string): string {
+  return createHmac('sha256', key).update(`support-admin:${expiresAt}:${secret}`).digest('base64url');
 }
 
-/** The cookie value for a new session: `<expiry ms>.<generation>.<hmac>`. */
-export function createSessionValue(token: string, generation: number, now = Date.now(), ttlMs = SESSION_TTL_MS): string {
-  const expiresAt = now + ttlMs;
-  return `${expiresAt}.${generation}.${sign(token, expiresAt, generation)}`;
+/** A session cookie's value: `<expiry ms>.<secret>.<hmac>`, signed with the server's session key. */
+export function sessionCookieValue(key: Uint8Array, secret: string, expiresAt: number): string {
+  return `${expiresAt}.${secret}.${sign(key, expiresAt, secret)}`;
 }
 
 /**
- * True for a cookie signed with `token`, not expired, and — when `generation` is given —
- * of the current session generation (a cookie from before a sign-out is refused).
+ * The session secret a cookie carries, if it is well formed and unexpired — and, given the
+ * key, signed with it (a forged cookie is refused without asking the store).
  */
-export function verifySessionValue(token: string, value: string, now = Date.now(), generation?: number): boolean {
-  const match = /^(\d{1,16})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(value);
-  if (!match) return false;
+export function sessionSecretOf(value: string, now = Date.now(), key?: Uint8Array): string | undefined {
+  const match = SESSION_COOKIE.exec(value);
+  if (!match) return undefined;
   const expiresAt = Number(match[1]);
-  const issued = Number(match[2]);
-  if (generation !== undefined && issued !== generation) return false;
-  return expiresAt > now && secretsEqual(match[3]!, sign(token, expiresAt, issued));
+  if (!(expiresAt > now)) return undefined;
+  if (key && !secretsEqual(match[3]!, sign(key, expiresAt, match[2]!))) return undefined;
+  return match[2]!;
 }
 
+/** The Set-Cookie of a session (the same rules for every way in): httpOnly, SameSite=Strict, Secure over HTTPS, 8 hours. */
+export function sessionSetCookie(value: string, secure: boolean): string {
+  return `${ADMIN_COOKIE}=${value}; Path=/; Max-Age=${SESSION_TTL_MS / 1000}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+}
+
+export const CLEAR_SESSION_COOKIE = `${ADMIN_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict`;
+
+/** An API key: `tsk_<12 hex id>_<43 base64url>`. */
+export const API_KEY = /^tsk_([0-9a-f]{12})_[A-Za-z0-9_-]{43}$/;
+
 /** The secret carried by an Authorization header (Bearer token, or Basic auth's password). */
-function tokenFromAuthorization(header: string | null): string | undefined {
+export function tokenFromAuthorization(header: string | null): string | undefined {
   if (!header) return undefined;
   const match = /^(\S+)\s+(.+)$/.exec(header.trim());
   if (!match) return undefined;
@@ -97,41 +119,41 @@ export interface AdminRequest {
 
 export interface AccessOptions {
   now?: number;
-  /** The current session generation; without it a cookie's generation is not checked (the proxy's first gate). */
-  generation?: number;
   /** Failed tokens are counted here, and refused unchecked while it says wait. */
   throttle?: FailureThrottle;
 }
 
 /**
- * A token presented by a client (sign-in form or Authorization header), checked behind the
+ * A secret presented by a client (sign-in form, Authorization header), checked behind the
  * throttle: refused unchecked while the client (or the server) is throttled; a wrong one
  * counts as a failure.
  */
-export function checkToken(presented: string, token: string, client: string, throttle: FailureThrottle | undefined, now = Date.now()): 'ok' | 'invalid' | { retryAfterSeconds: number } {
+export function checkToken(presented: string, token: string | undefined, client: string, throttle: FailureThrottle | undefined, now = Date.now()): 'ok' | 'invalid' | { retryAfterSeconds: number } {
   const wait = throttle?.retryAfter(client, now) ?? 0;
   if (wait > 0) return { retryAfterSeconds: wait };
-  if (secretsEqual(presented, token)) return 'ok';
+  if (token !== undefined && secretsEqual(presented, token)) return 'ok';
   throttle?.fail(client, now);
   return 'invalid';
 }
 
-/** Decides whether a request may see admin pages and APIs. */
+/** The credential a request presents, as far as it can be told without the store (see the module comment). */
 export function checkAdminAccess(request: AdminRequest, settings: AdminSettings, options: AccessOptions = {}): AdminAccess {
   const now = options.now ?? Date.now();
-  if (!settings.token) {
-    return settings.production ? { ok: false, reason: 'not-configured' } : { ok: true, via: 'development' };
-  }
   const presented = tokenFromAuthorization(request.authorization);
+  if (!settings.token && !settings.oidc && !settings.production) return { ok: true, via: 'development' };
   if (presented !== undefined) {
-    const result = checkToken(presented, settings.token, request.client ?? 'unknown', options.throttle, now);
+    const client = request.client ?? 'unknown';
+    const wait = options.throttle?.retryAfter(client, now) ?? 0;
+    if (wait > 0) return { ok: false, reason: 'throttled', retryAfterSeconds: wait };
+    if (API_KEY.test(presented)) return { ok: true, via: 'key', key: presented };
+    const result = checkToken(presented, settings.token, client, options.throttle, now);
     if (result === 'ok') return { ok: true, via: 'header' };
     return result === 'invalid' ? { ok: false, reason: 'invalid' } : { ok: false, reason: 'throttled', retryAfterSeconds: result.retryAfterSeconds };
   }
+  if (!settings.token && !settings.oidc) return { ok: false, reason: 'not-configured' };
   if (request.sessionCookie === undefined) return { ok: false, reason: 'missing' };
-  return verifySessionValue(settings.token, request.sessionCookie, now, options.generation)
-    ? { ok: true, via: 'cookie' }
-    : { ok: false, reason: 'invalid' };
+  const secret = sessionSecretOf(request.sessionCookie, now);
+  return secret ? { ok: true, via: 'cookie', session: request.sessionCookie } : { ok: false, reason: 'invalid' };
 }
 
 /** What a refused admin request is told (the API's JSON error, the sign-in page's message). */
@@ -140,11 +162,11 @@ export function refusalMessage(access: Extract<AdminAccess, { ok: false }>): str
     case 'throttled':
       return `Too many wrong admin tokens. Try again in ${access.retryAfterSeconds} second${access.retryAfterSeconds === 1 ? '' : 's'}.`;
     case 'not-configured':
-      return 'The inspector is locked: set ADMIN_TOKEN on the server to enable it.';
+      return 'The inspector is locked: set ADMIN_TOKEN (or OIDC_ISSUER) on the server to enable it.';
     case 'invalid':
       return 'Invalid admin credential.';
     case 'missing':
-      return 'Admin credential required: sign in at /debug, or send Authorization: Bearer <ADMIN_TOKEN>.';
+      return 'Admin credential required: sign in at /debug, or send Authorization: Bearer <ADMIN_TOKEN or API key>.';
   }
 }
 

@@ -30,7 +30,7 @@ export function safeNext(raw: unknown): string {
 }
 
 /** The sign-in page's address, with where to go next and why the last attempt failed. */
-export function signInUrl(next: string, error?: 'wrong' | 'throttled' | 'not-configured' | 'unavailable' | 'signed-out-here', retryAfterSeconds?: number): string {
+export function signInUrl(next: string, error?: 'wrong' | 'throttled' | 'not-configured' | 'unavailable' | 'signed-out-here' | 'not-allowed' | 'oidc-failed' | 'oidc-off', retryAfterSeconds?: number): string {
   const params = new URLSearchParams({ next: safeNext(next) });
   if (error) params.set('error', error);
   if (retryAfterSeconds) params.set('retry', String(retryAfterSeconds));

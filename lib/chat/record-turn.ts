@@ -5,12 +5,14 @@ import type { TurnRetrieval } from '../knowledge/retrieve';
 import { kbVersionOf } from '../traces/compact';
 import type { PageContext, TraceStore, TurnTrigger } from '../traces/types';
 import { checkNumbers } from './numbers';
+import type { TurnRedaction } from './redaction';
 import { TurnRecorder } from './recorder';
 
 /**
  * A turn's trace, written before the model is called (status `pending`), so even a crash
  * mid-stream leaves a trace; the returned recorder completes it however the reply ends, and
- * checks the reply's numbers against the knowledge sent (numbers.ts).
+ * checks the reply's numbers against the knowledge sent (numbers.ts). The customer's messages
+ * arrive redacted (redaction.ts: retrieval ran on them); the reply is redacted as it is stored.
  */
 export async function recordTurnStart(
   traces: TraceStore,
@@ -27,6 +29,8 @@ export async function recordTurnStart(
     chat: Pick<ChatModel, 'provider' | 'modelId'>;
     /** performance.now() when the request arrived. */
     startedAt: number;
+    /** What of the turn's text is stored redacted (its question, its reply). */
+    redaction?: Pick<TurnRedaction, 'question' | 'reply'>;
   },
 ): Promise<TurnRecorder> {
   const { retrieval, knowledge, chat } = turn;
@@ -49,6 +53,10 @@ export async function recordTurnStart(
     ...(turn.page ? { page: turn.page } : {}),
     ...(turn.userId ? { userId: turn.userId } : {}),
     confidence: retrieval.confidence,
+    ...(turn.redaction && Object.keys(turn.redaction.question.counts).length ? { redactions: turn.redaction.question.counts } : {}),
   });
-  return new TurnRecorder(traces, id, turn.startedAt, { checkReply: (reply) => checkNumbers(reply, retrieval.selection.context) });
+  return new TurnRecorder(traces, id, turn.startedAt, {
+    checkReply: (reply) => checkNumbers(reply, retrieval.selection.context),
+    ...(turn.redaction ? { redactReply: turn.redaction.reply } : {}),
+  });
 }

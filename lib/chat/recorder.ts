@@ -1,6 +1,7 @@
 import type { LanguageModelUsage } from 'ai';
 import { describeModelError } from '../ai/errors';
 import { finishWithRetry, type FinishOutcome, type FinishRetryOptions, type PendingFinish } from '../traces/finish';
+import type { Redacted } from '../privacy/redact';
 import type { TraceStore, TurnEnd, TurnUsage, NumberCheck } from '../traces/types';
 
 /**
@@ -28,6 +29,8 @@ export interface RecorderOptions {
   checkReply?: (reply: string) => NumberCheck;
   /** How a failed write of the ending is retried (lib/traces/finish.ts; tests shorten it). */
   retry?: FinishRetryOptions;
+  /** The reply as it is stored (TRACE_REDACT: personal data replaced); the numbers are checked on the reply as streamed. */
+  redactReply?: (reply: string) => Redacted;
 }
 
 /** Text of a provider's usage report, JSON-safe (undefined fields dropped). */
@@ -43,6 +46,7 @@ export class TurnRecorder {
   private readonly clock: Clock;
   private readonly checkReply: RecorderOptions['checkReply'];
   private readonly retry: FinishRetryOptions | undefined;
+  private readonly redactReply: RecorderOptions['redactReply'];
 
   constructor(
     private readonly store: TraceStore,
@@ -54,6 +58,7 @@ export class TurnRecorder {
     this.clock = options.clock ?? (() => performance.now());
     this.checkReply = options.checkReply;
     this.retry = options.retry;
+    this.redactReply = options.redactReply;
   }
 
   /** How the ending settled (after any retries), once there is one. */
@@ -73,12 +78,14 @@ export class TurnRecorder {
   private record(end: Ending): PendingFinish {
     if (this.ending) return this.ending;
     const reply = end.reply ?? this.reply;
+    const stored = this.redactReply?.(reply);
     const record: TurnEnd = {
       ...end,
-      reply,
+      reply: stored?.text ?? reply,
       totalMs: this.elapsed(),
       ...(this.firstTokenMs === undefined ? {} : { firstTokenMs: this.firstTokenMs }),
       ...(this.checkReply ? { numbers: this.checkReply(reply) } : {}),
+      ...(stored && Object.keys(stored.counts).length ? { replyRedactions: stored.counts } : {}),
     };
     this.ending = finishWithRetry(this.store, this.turnId, record, this.retry);
     return this.ending;

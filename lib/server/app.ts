@@ -1,3 +1,5 @@
+import { createOidcSignIn, oidcSettings, type OidcSignIn } from '../admin/oidc';
+import { sessionKey } from '../admin/sessions';
 import { createEmbedder, embeddingModelFromEnv } from '../ai/embeddings';
 import { createChatModel, type ChatModel } from '../ai/providers';
 import { loadVisitorSecret } from '../chat/visitor';
@@ -9,10 +11,11 @@ import { SectionEmbedder } from '../knowledge/embeddings';
 import { KnowledgeHolder } from '../knowledge/holder';
 import { handoffSenders } from '../handoff/senders';
 import { createDeliveryWorker, type DeliveryWorker } from '../handoff/worker';
+import { createRedactor, type TraceRedactor } from '../privacy/redact';
 import { createRateLimiter, createWindowLimiter, type RateLimiter } from '../rate-limit/index';
 import type { HandoffChannel } from '../traces/handoff-types';
 import { createPostgresPool, databaseLabel, PostgresTraceStore } from '../traces/postgres';
-import { startRetention, type RetentionJob } from '../traces/retention';
+import { startAuditRetention, startRetention, type RetentionJob } from '../traces/retention';
 import { openTraceDatabase, SqliteTraceStore } from '../traces/sqlite';
 import { startPendingSweep } from '../traces/stale';
 import type { ServerStore } from '../traces/store';
@@ -43,6 +46,12 @@ export interface ServerApp {
   readonly chat: ChatModel;
   /** The key visitor cookies are signed with (lib/chat/visitor.ts). */
   visitorSecret(): Uint8Array;
+  /** The key /debug session cookies are signed with, derived from the visitor secret (lib/admin/sessions.ts). */
+  sessionKey(): Uint8Array;
+  /** Personal data out of traces (TRACE_REDACT, lib/privacy/redact.ts). */
+  readonly redactor: TraceRedactor;
+  /** Sign-in with the company's OpenID Connect provider (lib/admin/oidc.ts); undefined without OIDC_ISSUER. */
+  readonly oidc: OidcSignIn | undefined;
   /** What the last KB reload changed for recorded questions (lib/kb-impact/reload-impact.ts). */
   readonly reloadImpact: ReloadImpactWatch;
   /** The KB's own tests (tests/*.yaml), run for every load put in service (lib/kb-test/watch.ts). */
@@ -90,6 +99,7 @@ export function createServerApp(env: Env, paths: ServerPaths, log: AppLog = cons
   const store = onFirstUse((): ServerStore => {
     const opened = env.DATABASE_URL ? new PostgresTraceStore(createPostgresPool(env.DATABASE_URL)) : new SqliteTraceStore(openTraceDatabase(paths.traceDb));
     if (env.TRACE_RETENTION_DAYS) retention = startRetention(() => opened, env.TRACE_RETENTION_DAYS);
+    startAuditRetention(() => opened, env.AUDIT_RETENTION_DAYS);
     startPendingSweep(() => opened, env.TRACE_PENDING_LIMIT_MINUTES);
     worker?.start();
     return opened;
@@ -106,6 +116,9 @@ export function createServerApp(env: Env, paths: ServerPaths, log: AppLog = cons
   knowledge.onReload(reloadImpact.onReload);
   const kbTests = watchKbTests(knowledge, log);
   knowledge.watch(env.KB_RELOAD_INTERVAL_MS);
+  const visitorSecret = onFirstUse(() => loadVisitorSecret({ envSecret: env.VISITOR_SECRET, dataDir: paths.dataDir }));
+  const sessionKeyOnce = onFirstUse(() => sessionKey(visitorSecret()));
+  const oidc = oidcSettings(env);
   return {
     env,
     paths,
@@ -114,7 +127,10 @@ export function createServerApp(env: Env, paths: ServerPaths, log: AppLog = cons
     knowledge,
     limiter: onFirstUse(() => createRateLimiter({ perMinute: env.CHAT_RATE_LIMIT_PER_MINUTE, burst: env.CHAT_RATE_LIMIT_BURST, postgres: postgresOf(store()) })),
     chat: createChatModel(env),
-    visitorSecret: onFirstUse(() => loadVisitorSecret({ envSecret: env.VISITOR_SECRET, dataDir: paths.dataDir })),
+    visitorSecret,
+    sessionKey: sessionKeyOnce,
+    oidc: oidc && createOidcSignIn(oidc, sessionKeyOnce),
+    redactor: createRedactor({ mode: env.TRACE_REDACT, phoneRegion: env.TRACE_REDACT_PHONE_REGION }),
     reloadImpact,
     kbTests,
     retention: () => retention,

@@ -3,6 +3,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import { describe, expect, it } from 'vitest';
 import { createRetrievalIndex, selectContext, sectionsFromSources } from '../retrieval/index';
 import { testIndex, TEST_SOURCES } from '../testing/kb';
+import { redact as redact_ } from '../privacy/redact';
 import { knowledgeVersion, retrievalAttributes, startTurnTelemetry, telemetryOptions } from './turn';
 
 describe('turn telemetry', () => {
@@ -83,5 +84,36 @@ describe('startTurnTelemetry', () => {
     const [turn] = exporter.getFinishedSpans();
     expect(turn!.status).toEqual({ code: SpanStatusCode.ERROR, message: 'terminated' });
     expect(turn!.attributes).toMatchObject({ 'support_chat.turn.status': 'error', 'error.type': 'TypeError' });
+  });
+});
+
+describe('turn telemetry with TRACE_REDACT', () => {
+  it('with content capture on, every string attribute of the turn and the AI SDK spans is redacted before it is recorded', async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const redact = (text: string) => redact_(text, { phoneRegion: 'US' }).text;
+    const telemetry = startTurnTelemetry('conv-1', { enabled: true, captureContent: true, tracer: provider.getTracer('test'), redact });
+    const tracer = telemetry.model.tracer!;
+    // As the AI SDK records its spans: attributes at start, more set later, an event.
+    await tracer.startActiveSpan('ai.streamText', { attributes: { 'ai.prompt': '{"messages":[{"role":"user","content":"I am jane@example.com"}]}' } }, async (span) => {
+      span.setAttributes({ 'ai.response.text': 'Call +44 20 7946 0958 about card 4111 1111 1111 1111.', 'ai.usage.promptTokens': 12 });
+      span.setAttribute('ai.prompt.messages', ['to jane@example.com']);
+      span.addEvent('ai.stream.firstChunk', { 'ai.response.msToFirstChunk': 5, note: 'from 203.0.113.42' });
+      span.end();
+    });
+    const [span] = exporter.getFinishedSpans();
+    expect(span!.attributes).toEqual({
+      'ai.prompt': '{"messages":[{"role":"user","content":"I am [email]"}]}',
+      'ai.response.text': 'Call [phone] about card [card].',
+      'ai.usage.promptTokens': 12,
+      'ai.prompt.messages': ['to [email]'],
+    });
+    expect(span!.events[0]!.attributes).toEqual({ 'ai.response.msToFirstChunk': 5, note: 'from [ip]' });
+  });
+
+  it('without content capture the tracer is the plain one (nothing to redact)', () => {
+    const provider = new BasicTracerProvider();
+    const tracer = provider.getTracer('test');
+    expect(startTurnTelemetry('c', { enabled: true, captureContent: false, tracer, redact: (t) => t }).model.tracer).toBe(tracer);
   });
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { context, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
 import type { TelemetrySettings } from 'ai';
 import type { Explanation, RetrievalIndex } from '../retrieval/index';
+import { redactingTracer } from './redacting-tracer';
 
 /**
  * OpenTelemetry spans of one chat turn, exported when OTEL_EXPORTER_OTLP_ENDPOINT (or
@@ -16,8 +17,9 @@ import type { Explanation, RetrievalIndex } from '../retrieval/index';
  *
  * Content (the customer's question on the retrieval span, prompts and replies on the AI SDK
  * spans) is recorded only with OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true, the
- * GenAI instrumentations' standard switch. The variables are the OTel SDK's own, read here
- * from process.env rather than lib/env.ts.
+ * GenAI instrumentations' standard switch — and with TRACE_REDACT on, every string attribute
+ * passes through the redactor first (redacting-tracer.ts), so content carries no personal data.
+ * The variables are the OTel SDK's own, read here from process.env rather than lib/env.ts.
  */
 
 export const TRACER_NAME = 'support-chat';
@@ -27,6 +29,8 @@ export interface TelemetryOptions {
   /** Record message content (query text, prompts, replies). */
   captureContent: boolean;
   tracer?: Tracer;
+  /** TRACE_REDACT: applied to every string attribute of the turn's spans when content is captured. */
+  redact?: (text: string) => string;
 }
 
 export function telemetryOptions(environment: Record<string, string | undefined> = process.env): TelemetryOptions {
@@ -107,7 +111,8 @@ const DISABLED: TurnTelemetry = {
 /** The telemetry of one turn; a no-op unless an OTLP endpoint is configured. */
 export function startTurnTelemetry(conversationId: string, options: TelemetryOptions = telemetryOptions()): TurnTelemetry {
   if (!options.enabled) return DISABLED;
-  const tracer = options.tracer ?? trace.getTracer(TRACER_NAME);
+  const base = options.tracer ?? trace.getTracer(TRACER_NAME);
+  const tracer = options.captureContent && options.redact ? redactingTracer(base, options.redact) : base;
   const turn: Span = tracer.startSpan('chat turn', { kind: SpanKind.INTERNAL, attributes: { 'gen_ai.conversation.id': conversationId } });
   const turnContext = trace.setSpan(context.active(), turn);
   let ended = false;

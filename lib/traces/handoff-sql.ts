@@ -6,6 +6,7 @@ import type {
   DeliveryState,
   DeliveryStatus,
   HandoffChannel,
+  HandoffCustomerData,
   HandoffDetail,
   HandoffList,
   HandoffReason,
@@ -16,6 +17,7 @@ import type {
   HandoffStart,
   SectionBeforeHandoff,
 } from './handoff-types';
+import type { DataSubject, SubjectLinks } from './access-types';
 import { SqlInspector, type InspectorDialect } from './inspector';
 import type { Query } from './inspector-types';
 
@@ -292,7 +294,7 @@ function attemptFromRow(a: AttemptRow): DeliveryAttempt {
  * The reads both stores share: the inspector's (SqlInspector) and the hand-offs' — the
  * widget's state, the chat's signals, /debug's reports. Both stores extend it.
  */
-export class SqlHandoffInspector extends SqlInspector implements HandoffReports {
+export class SqlHandoffInspector extends SqlInspector implements HandoffReports, HandoffCustomerData {
   private readonly p: Placeholder;
 
   constructor(query: Query, dialect: InspectorDialect) {
@@ -305,6 +307,24 @@ export class SqlHandoffInspector extends SqlInspector implements HandoffReports 
     if (rows.length === 0) return [];
     const seqs = rows.map((r) => r.seq);
     return this.query<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM handoff_deliveries WHERE handoff_seq IN (${seqs.map((_, i) => this.p(i + 1)).join(', ')})`, seqs);
+  }
+
+  async findCustomerHandoffs(subject: DataSubject): Promise<SubjectLinks> {
+    if (subject.kind === 'user') return { visitors: [], conversations: [] }; // found by the visitor keys the turn log links to the user
+    const where = subject.kind === 'email' ? `LOWER(email) = ${this.p(1)}` : `visitor_id = ${this.p(1)}`;
+    const rows = await this.query<{ visitor_id: string; conversation_id: string }>(`SELECT visitor_id, conversation_id FROM handoffs WHERE ${where}`, [
+      subject.kind === 'email' ? subject.value.toLowerCase() : subject.value,
+    ]);
+    return { visitors: [...new Set(rows.map((r) => r.visitor_id))], conversations: [...new Set(rows.map((r) => r.conversation_id))] };
+  }
+
+  async deleteCustomerHandoffs(links: SubjectLinks): Promise<number> {
+    if (links.visitors.length === 0) return 0;
+    const seqs = `SELECT seq FROM handoffs WHERE visitor_id IN (${links.visitors.map((_, i) => this.p(i + 1)).join(', ')})`;
+    // Children first: the same statements serve both stores, whatever their foreign-key setting.
+    await this.query(`DELETE FROM handoff_attempts WHERE handoff_seq IN (${seqs}) RETURNING handoff_seq`, links.visitors);
+    await this.query(`DELETE FROM handoff_deliveries WHERE handoff_seq IN (${seqs}) RETURNING handoff_seq`, links.visitors);
+    return (await this.query(`DELETE FROM handoffs WHERE seq IN (${seqs}) RETURNING seq`, links.visitors)).length;
   }
 
   async conversationHandoff(conversationId: string, visitorId: string): Promise<HandoffRecord | undefined> {

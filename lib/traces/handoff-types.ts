@@ -1,3 +1,4 @@
+import type { DataSubject, SubjectLinks } from './access-types';
 /**
  * Hand-offs to a person (issue 24): what the store keeps of them and the ports that read and
  * write them. A hand-off is written with one delivery per channel (webhook, email) before the
@@ -136,6 +137,14 @@ export interface HandoffStore {
   finishAttempt(result: AttemptResult): Promise<void>;
   /** /debug "retry now": the hand-off's failed deliveries are due again at `now`, retried until `retryUntil`. Returns how many. */
   retryFailed(handoffId: string, now: string, retryUntil: string): Promise<number>;
+}
+
+/** A customer's hand-offs, for deleting their data on request (lib/traces/erase.ts). */
+export interface HandoffCustomerData {
+  /** The visitors and conversations of the subject's hand-offs: by visitor id, or by the email address they gave (any case). */
+  findCustomerHandoffs(subject: DataSubject): Promise<SubjectLinks>;
+  /** Deletes the hand-offs of these visitors, with their deliveries and attempts; returns how many hand-offs went. */
+  deleteCustomerHandoffs(links: SubjectLinks): Promise<number>;
 }
 
 /** One UTC day's conversations (by the day of their first turn) and how many were handed off. */

@@ -1,3 +1,4 @@
+import type { RedactionCounts } from '../privacy/redact';
 import type { TurnStatus, Vote } from './types';
 
 /**
@@ -36,6 +37,8 @@ export interface TurnSummary {
   feedback: Vote | null;
   /** Numbers the reply states that the sent knowledge does not; null until the turn ended. */
   unverifiedNumbers: number | null;
+  /** Personal data replaced in the turn's messages and reply before they were stored (TRACE_REDACT); null when none. */
+  redacted: RedactionCounts | null;
 }
 
 export interface TurnPage {

@@ -1,3 +1,5 @@
+import { addCounts } from '../privacy/redact';
+import { decodeRedactions } from './access-sql';
 import { LOOP_FILTERS, LOOP_SUMMARY_COLUMNS, LoopQueries } from './loop-sql';
 import type { ConversationTurn, DownVotedSection, FeedbackDay, InspectorStore, Query, RecentQuestion, RecentTurnScore, SectionTraffic, ThinMatchTurn, TurnFilter, TurnPage, TurnSummary } from './inspector-types';
 import type { TurnStatus, Vote } from './types';
@@ -33,10 +35,12 @@ export interface SummaryRow {
   error: string | null;
   feedback?: Vote | null;
   n_unverified: number | null;
+  redactions?: string | null;
+  reply_redactions?: string | null;
 }
 
 const SUMMARY_COLUMNS = `id, conversation_id, created_at, question, status, floor_used, top_score, budget,
-  tokens_pinned, tokens_scored, tokens_floor, tokens_total, provider, model_id, total_ms, error, ${LOOP_SUMMARY_COLUMNS}`;
+  tokens_pinned, tokens_scored, tokens_floor, tokens_total, provider, model_id, total_ms, error, ${LOOP_SUMMARY_COLUMNS}, redactions, reply_redactions`;
 
 function summary(row: SummaryRow): TurnSummary {
   return {
@@ -55,7 +59,14 @@ function summary(row: SummaryRow): TurnSummary {
     error: row.error,
     feedback: row.feedback ?? null,
     unverifiedNumbers: row.n_unverified === null ? null : Number(row.n_unverified),
+    redacted: redactedOf(row),
   };
+}
+
+/** The personal data redacted from a turn's messages and reply, summed; null when none was. */
+function redactedOf(row: SummaryRow): TurnSummary['redacted'] {
+  if (!row.redactions && !row.reply_redactions) return null;
+  return addCounts(decodeRedactions(row.redactions) ?? {}, decodeRedactions(row.reply_redactions) ?? {});
 }
 
 /** The customer's words in a question filter: letters and digits only (no operators reach the engine), at most 12. */

@@ -1,5 +1,8 @@
 import pg from 'pg';
-import type { AdminSessionStore, TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
+import type { CustomerDataStore, DataSubject, SubjectLinks } from './access-types';
+import { ACCESS_POSTGRES_MIGRATION } from './access-sql';
+import { SqlAccessStore } from './access-store';
+import type { TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
 import { compactTurn, textHash, type KbVersion, type PromptFrame } from './compact';
 import { tsQuery, type InspectorStore } from './inspector';
 import type { AttemptResult, ClaimedDelivery, HandoffRecord, HandoffStart, HandoffStore } from './handoff-types';
@@ -17,7 +20,6 @@ import {
   insertHandoffSql,
   refreshStatusSql,
   retryFailedSql,
-  SqlHandoffInspector,
   type ClaimedHandoffRow,
   type ClaimRow,
 } from './handoff-sql';
@@ -191,6 +193,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   `,
   // 4: hand-offs to a person and their deliveries, and each turn's BM25 confidence (handoff-sql.ts, as SQLite's schema 6).
   HANDOFF_POSTGRES_MIGRATION,
+  // 5: /debug's access (access-sql.ts, as SQLite's schema 7).
+  ACCESS_POSTGRES_MIGRATION,
 ];
 
 /** Advisory lock keys (any two 32-bit numbers; these spell "trst" and a purpose). */
@@ -281,6 +285,17 @@ async function transaction<T>(client: pg.PoolClient, work: () => Promise<T>): Pr
   }
 }
 
+/** Deletes these turns (ascending seqs): their sections first (found through the primary key: one range seek per section ref), the rest cascades. */
+async function deleteSeqs(client: pg.PoolClient, seqs: number[]): Promise<void> {
+  if (seqs.length === 0) return;
+  await client.query(
+    `DELETE FROM turn_sections
+     WHERE section_ref IN (SELECT ref FROM section_refs) AND turn_seq BETWEEN $1 AND $2 AND turn_seq = ANY($3::bigint[])`,
+    [seqs[0], seqs.at(-1), seqs],
+  );
+  await client.query('DELETE FROM turns WHERE seq = ANY($1::bigint[])', [seqs]);
+}
+
 const PG_DIALECT = {
   placeholder: (n: number) => `$${n}`,
   questionMatch(text: string, param: (value: unknown) => string) {
@@ -348,7 +363,7 @@ export class Migrations {
 }
 
 /** The trace store, the inspector's queries and the admin state over one PostgreSQL database. */
-export class PostgresTraceStore extends SqlHandoffInspector implements TraceStore, InspectorStore, AdminSessionStore, HandoffStore {
+export class PostgresTraceStore extends SqlAccessStore implements TraceStore, InspectorStore, CustomerDataStore, HandoffStore {
   private readonly written = new WeakMap<KbVersion, { id: number; refs: number[] }>();
   private readonly read = new KbVersionCache();
   private readonly frames = new Map<string, number>();
@@ -569,18 +584,23 @@ export class PostgresTraceStore extends SqlHandoffInspector implements TraceStor
         if (!lock[0]!.locked) return 0;
         const { rows } = await client.query<{ seq: number }>('SELECT seq FROM turns WHERE created_at < $1 ORDER BY seq LIMIT $2', [cutoff, batchSize]);
         const seqs = rows.map((r) => r.seq);
-        if (seqs.length === 0) return 0;
-        await client.query(
-          `DELETE FROM turn_sections
-           WHERE section_ref IN (SELECT ref FROM section_refs) AND turn_seq BETWEEN $1 AND $2 AND turn_seq = ANY($3::bigint[])`,
-          [seqs[0], seqs.at(-1), seqs],
-        );
-        await client.query('DELETE FROM turns WHERE seq = ANY($1::bigint[])', [seqs]);
+        await deleteSeqs(client, seqs);
         return seqs.length;
       });
     } finally {
       client.release();
     }
+  }
+
+  async deleteCustomerTurns(subject: DataSubject, links: SubjectLinks): Promise<{ turns: number; conversations: number; feedback: number }> {
+    const rows = await this.access.customerTurnSeqs(subject, links);
+    const client = await this.pool.connect();
+    try {
+      await transaction(client, () => deleteSeqs(client, rows.map((r) => r.seq)));
+    } finally {
+      client.release();
+    }
+    return SqlAccessStore.deletionCounts(rows);
   }
 
   /** Rows another transaction holds (a finishTurn in flight) are skipped, not waited for: that ending wins. */
@@ -592,19 +612,6 @@ export class PostgresTraceStore extends SqlHandoffInspector implements TraceStor
       [reason, new Date().toISOString(), cutoff, batchSize],
     );
     return result.rowCount ?? 0;
-  }
-
-  async sessionGeneration(): Promise<number> {
-    const [row] = await this.query<{ value: number }>('SELECT value FROM admin_state WHERE key = $1', ['session_generation']);
-    return row?.value ?? 0;
-  }
-
-  async endAllSessions(): Promise<number> {
-    const [row] = await this.query<{ value: number }>(
-      'INSERT INTO admin_state (key, value) VALUES ($1, 1) ON CONFLICT (key) DO UPDATE SET value = admin_state.value + 1 RETURNING value',
-      ['session_generation'],
-    );
-    return row!.value;
   }
 
   /** Ends the pool. */

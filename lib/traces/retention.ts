@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { AuditStore } from './access-types';
 import type { TraceStore } from './types';
 
 /**
@@ -65,4 +66,24 @@ export function startRetention(store: () => TraceStore, days: number, everyMs = 
   };
   setTimeout(round, 1000).unref();
   return { status };
+}
+
+/**
+ * AUDIT_RETENTION_DAYS: the audit trail's own retention, apart from the turns' — entries older
+ * than that go in batches, 1 s after start and then every `everyMs`. Nothing else ever deletes
+ * or changes an entry (access-sql.ts: the schema refuses updates).
+ */
+export function startAuditRetention(store: () => AuditStore, days: number, everyMs = 600_000): void {
+  const round = async () => {
+    try {
+      const cutoff = retentionCutoff(days);
+      let deleted = 0;
+      for (let n = 500; n === 500; deleted += n) n = await store().deleteAuditBefore(cutoff, 500);
+      if (deleted > 0) console.log(`[retention] deleted ${deleted} audit entries older than ${days} days`);
+    } catch (error) {
+      console.error(`[retention] the audit trail's retention stopped: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    setTimeout(round, everyMs).unref();
+  };
+  setTimeout(round, 1000).unref();
 }

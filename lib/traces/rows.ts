@@ -13,6 +13,7 @@ import {
   type TurnRecord,
 } from './compact';
 import type { SummaryRow } from './inspector';
+import { decodeRedactions, encodeRedactions } from './access-sql';
 import { decodeNumberCheck, decodeSources, encodeNumberCheck, encodeSources, feedbackOf, LOOP_TURN_COLUMNS, LOOP_TURN_JOIN } from './loop-sql';
 import type { TurnEnd, TurnStart, TurnTrace, TurnTrigger, TurnUsage } from './types';
 
@@ -59,6 +60,9 @@ export interface TurnRow extends SummaryRow {
   page_url: string | null;
   page_title: string | null;
   user_id: string | null;
+  /** /debug's access (access-sql.ts): the personal data redacted from the turn. */
+  redactions: string | null;
+  reply_redactions: string | null;
 }
 
 export const SELECT_TURNS = `SELECT t.*, p.explanation AS payload_explanation, p.system_prompt AS payload_system_prompt, ${LOOP_TURN_COLUMNS}
@@ -99,7 +103,7 @@ export const TURN_INSERT_COLUMNS = [
   'id', 'conversation_id', 'visitor_id', 'created_at', 'trigger', 'status', 'question', 'customer_messages', 'query',
   'kb_version', 'floor_used', 'top_score', 'budget', 'tokens_pinned', 'tokens_scored', 'tokens_floor', 'tokens_total',
   'n_sections', 'n_pinned', 'n_matched', 'n_scored', 'n_floor', 'n_over_budget', 'n_no_match', 'n_omitted',
-  'selection', 'prompt_frame', 'provider', 'model_id', 'selection_us', 'sources', 'page_url', 'page_title', 'user_id', 'bm25_confidence',
+  'selection', 'prompt_frame', 'provider', 'model_id', 'selection_us', 'sources', 'page_url', 'page_title', 'user_id', 'bm25_confidence', 'redactions',
 ] as const;
 
 export type TurnInsertColumn = (typeof TURN_INSERT_COLUMNS)[number];
@@ -144,13 +148,14 @@ export function turnInsertValues(turn: TurnStart, record: TurnRecord, kbVersion:
     page_title: turn.page?.title ?? null,
     user_id: turn.userId ?? null,
     bm25_confidence: turn.confidence ?? null,
+    redactions: encodeRedactions(turn.redactions),
   };
 }
 
 /** The columns a finished turn sets, in update order. */
 export const TURN_FINISH_COLUMNS = [
   'status', 'reply', 'usage', 'input_tokens', 'output_tokens', 'finish_reason', 'first_token_ms', 'total_ms', 'error', 'finished_at',
-  'number_check', 'n_unverified',
+  'number_check', 'n_unverified', 'reply_redactions',
 ] as const;
 
 export function turnFinishValues(end: TurnEnd, finishedAt = new Date().toISOString()): Record<(typeof TURN_FINISH_COLUMNS)[number], unknown> {
@@ -166,6 +171,7 @@ export function turnFinishValues(end: TurnEnd, finishedAt = new Date().toISOStri
     error: end.error ?? null,
     finished_at: finishedAt,
     ...encodeNumberCheck(end.numbers),
+    reply_redactions: encodeRedactions(end.replyRedactions),
   };
 }
 
@@ -271,6 +277,11 @@ export function traceFromRow(row: TurnRow, kb: KbVersion | undefined, frame: (id
   }
   if (kb) trace.kbVersion = kb.hash;
   if (row.visitor_id !== null) trace.visitorId = row.visitor_id;
+  if (row.user_id !== null && row.user_id !== undefined) trace.userId = row.user_id;
+  const redactions = decodeRedactions(row.redactions);
+  if (redactions) trace.redactions = redactions;
+  const replyRedactions = decodeRedactions(row.reply_redactions);
+  if (replyRedactions) trace.replyRedactions = replyRedactions;
   if (row.usage !== null) trace.usage = JSON.parse(row.usage) as TurnUsage;
   if (row.finish_reason !== null) trace.finishReason = row.finish_reason;
   if (row.first_token_ms !== null) trace.firstTokenMs = row.first_token_ms;
@@ -284,7 +295,6 @@ export function traceFromRow(row: TurnRow, kb: KbVersion | undefined, frame: (id
   const feedback = feedbackOf(row);
   if (feedback) trace.feedback = feedback;
   if (row.page_url) trace.page = { url: row.page_url, ...(row.page_title ? { title: row.page_title } : {}) };
-  if (row.user_id !== null) trace.userId = row.user_id;
   return trace;
 }
 

@@ -1,7 +1,10 @@
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { AdminSessionStore, TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
+import type { CustomerDataStore, DataSubject, SubjectLinks } from './access-types';
+import { ACCESS_SQLITE_MIGRATION } from './access-sql';
+import { SqlAccessStore } from './access-store';
+import type { TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
 import { storagePathProblem } from '../storage-path';
 import { compactTurn, textHash, type KbVersion, type PromptFrame } from './compact';
 import { ftsQuery, type InspectorStore } from './inspector';
@@ -20,7 +23,6 @@ import {
   insertHandoffSql,
   refreshStatusSql,
   retryFailedSql,
-  SqlHandoffInspector,
   type ClaimedHandoffRow,
   type ClaimRow,
 } from './handoff-sql';
@@ -298,6 +300,9 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 6: hand-offs to a person and their deliveries, and each turn's BM25 confidence (handoff-sql.ts).
   HANDOFF_SQLITE_MIGRATION,
+  // 7: /debug's access (access-sql.ts): sessions, API keys, members, the audit trail; a turn's
+  // verified user and the personal data redacted from it.
+  ACCESS_SQLITE_MIGRATION,
 ];
 
 /**
@@ -377,7 +382,7 @@ const SQLITE_DIALECT = {
 };
 
 /** The trace store (write path, TraceStore) and the inspector's queries (InspectorStore) over one SQLite database. */
-export class SqliteTraceStore extends SqlHandoffInspector implements TraceStore, InspectorStore, AdminSessionStore, HandoffStore {
+export class SqliteTraceStore extends SqlAccessStore implements TraceStore, InspectorStore, CustomerDataStore, HandoffStore {
   readonly db: Database.Database;
   private readonly ownsDb: boolean;
   private readonly sql: ReturnType<typeof statements>;
@@ -525,7 +530,19 @@ export class SqliteTraceStore extends SqlHandoffInspector implements TraceStore,
    */
   async deleteTurnsBefore(cutoff: string, batchSize: number): Promise<number> {
     const seqs = this.sql.oldTurns.all(cutoff, batchSize) as number[];
-    if (seqs.length === 0) return 0;
+    this.deleteSeqs(seqs);
+    return seqs.length;
+  }
+
+  async deleteCustomerTurns(subject: DataSubject, links: SubjectLinks): Promise<{ turns: number; conversations: number; feedback: number }> {
+    const rows = await this.access.customerTurnSeqs(subject, links);
+    for (let i = 0; i < rows.length; i += 500) this.deleteSeqs(rows.slice(i, i + 500).map((r) => r.seq));
+    return SqlAccessStore.deletionCounts(rows);
+  }
+
+  /** Deletes these turns (ascending seqs) with everything stored for them alone, in one transaction (see deleteTurnsBefore). */
+  private deleteSeqs(seqs: number[]): void {
+    if (seqs.length === 0) return;
     const list = JSON.stringify(seqs);
     this.db.pragma('foreign_keys = OFF');
     try {
@@ -538,7 +555,6 @@ export class SqliteTraceStore extends SqlHandoffInspector implements TraceStore,
     } finally {
       this.db.pragma('foreign_keys = ON');
     }
-    return seqs.length;
   }
 
   async closePendingTurnsBefore(cutoff: string, reason: string, batchSize: number): Promise<number> {
@@ -547,14 +563,6 @@ export class SqliteTraceStore extends SqlHandoffInspector implements TraceStore,
 
   async ready(): Promise<void> {
     if (!this.db.open) throw new Error(`trace database ${this.db.name} is closed`);
-  }
-
-  async sessionGeneration(): Promise<number> {
-    return (this.sql.adminState.get('session_generation') as number | undefined) ?? 0;
-  }
-
-  async endAllSessions(): Promise<number> {
-    return this.sql.bumpAdminState.get('session_generation') as number;
   }
 
   async close(): Promise<void> {
@@ -659,9 +667,5 @@ function statements(db: Database.Database) {
     // With foreign keys off for the batch nothing cascades: every table keyed by turn_seq is listed here.
     deleteTurnFeedback: db.prepare('DELETE FROM turn_feedback WHERE turn_seq IN (SELECT value FROM json_each(?))'),
     deleteTurns: db.prepare('DELETE FROM turns WHERE seq IN (SELECT value FROM json_each(?))'),
-    adminState: db.prepare('SELECT value FROM admin_state WHERE key = ?').pluck(),
-    bumpAdminState: db.prepare(
-      'INSERT INTO admin_state (key, value) VALUES (?, 1) ON CONFLICT (key) DO UPDATE SET value = value + 1 RETURNING value',
-    ).pluck(),
   };
 }

@@ -9,11 +9,12 @@ import { testIndex } from '../testing/kb';
 import { kbVersionOf } from './compact';
 import type { TurnFilter } from './inspector';
 import { createPostgresPool, PostgresTraceStore } from './postgres';
+import { customerDataDeleters, eraseCustomerData } from './erase';
 import { deleteExpiredTurns } from './retention';
 import { closeStaleTurns } from './stale';
 import { SqliteTraceStore } from './sqlite';
 import type { ServerStore } from './store';
-import type { AttemptResult, ClaimedDelivery, HandoffStart, TurnStart, TurnStatus } from './types';
+import type { AdminSession, AttemptResult, ClaimedDelivery, HandoffStart, TurnStart, TurnStatus } from './types';
 import { staleTurnReason } from './unrecorded';
 
 /**
@@ -613,12 +614,176 @@ describe.each(BACKENDS)('trace store contract: $name', (backend) => {
   });
 
   describe('admin sessions', () => {
-    it('keeps one session generation for every store on the database', async () => {
+    const at = (minute: number) => `2026-03-01T10:${String(minute).padStart(2, '0')}:00.000Z`;
+    const session = (id: string, actor: string, overrides: Partial<AdminSession> = {}) => ({
+      id, secretHash: `hash-${id}`, actor, role: 'viewer' as const, via: 'oidc' as const, createdAt: at(0), expiresAt: at(30), ...overrides,
+    });
+
+    it('keeps sessions server-side: found by the secret hash until ended or expired, on every store of the database', async () => {
       const { store, reopen } = await backend.open();
-      expect(await store.sessionGeneration()).toBe(0);
-      expect(await store.endAllSessions()).toBe(1);
-      expect(await reopen().endAllSessions()).toBe(2);
-      expect(await store.sessionGeneration()).toBe(2);
+      await store.createSession(session('s1', 'ann@acme.test'));
+      await store.createSession(session('s2', 'ann@acme.test', { createdAt: at(1) }));
+      await store.createSession(session('s3', 'admin-token', { role: 'admin', via: 'token', createdAt: at(2) }));
+      const other = reopen();
+      expect(await other.findSession('hash-s1', at(10))).toEqual({ id: 's1', actor: 'ann@acme.test', role: 'viewer', via: 'oidc', createdAt: at(0), expiresAt: at(30) });
+      expect(await other.findSession('hash-s1', at(30))).toBeUndefined(); // expired
+      expect(await other.findSession('no-such-hash', at(10))).toBeUndefined();
+      expect((await store.listSessions(at(10))).map((s) => s.id)).toEqual(['s3', 's2', 's1']);
+
+      expect(await other.endSession('s3', at(11))).toBe(true);
+      expect(await store.endSession('s3', at(12))).toBe(false);
+      expect(await store.findSession('hash-s3', at(12))).toBeUndefined(); // signed out on one instance: refused on the other
+      expect(await store.setSessionsRole('ann@acme.test', 'admin')).toBe(2);
+      expect((await other.findSession('hash-s2', at(12)))!.role).toBe('admin');
+      expect(await store.endSessionsOf('ann@acme.test', at(13))).toBe(2);
+      expect(await store.listSessions(at(14))).toEqual([]);
+    });
+
+    it('API keys: found by hash while live, one live key per name, revoked once, last use recorded', async () => {
+      const { store } = await backend.open();
+      const key = { id: 'k1', secretHash: 'kh1', name: 'ci export', role: 'admin' as const, prefix: 'tsk_k1ab', createdAt: at(0), createdBy: 'admin-token' };
+      await store.createApiKey(key);
+      await expect(store.createApiKey({ ...key, id: 'k2', secretHash: 'kh2' })).rejects.toThrow();
+      expect(await store.findApiKey('kh1')).toMatchObject({ id: 'k1', name: 'ci export', role: 'admin', prefix: 'tsk_k1ab' });
+      await store.touchApiKey('k1', at(5));
+      await store.touchApiKey('k1', at(3)); // never back in time
+      expect((await store.findApiKey('kh1'))!.lastUsedAt).toBe(at(5));
+      expect(await store.revokeApiKey('k1', at(6), 'ann@acme.test')).toMatchObject({ id: 'k1', revokedAt: at(6), revokedBy: 'ann@acme.test' });
+      expect(await store.revokeApiKey('k1', at(7), 'ann@acme.test')).toBeUndefined();
+      expect(await store.findApiKey('kh1')).toBeUndefined();
+      await store.createApiKey({ ...key, id: 'k3', secretHash: 'kh3', createdAt: at(8) }); // the name is free again
+      expect((await store.listApiKeys()).map((k) => [k.id, k.revokedAt ?? null])).toEqual([['k3', null], ['k1', at(6)]]);
+    });
+
+    it('members: set (lowercased), changed, removed', async () => {
+      const { store } = await backend.open();
+      expect(await store.setMember({ email: 'Bo@Acme.test', role: 'viewer', updatedAt: at(0), updatedBy: 'admin-token' })).toBeUndefined();
+      expect(await store.setMember({ email: 'bo@acme.test', role: 'admin', updatedAt: at(1), updatedBy: 'ann@acme.test' })).toMatchObject({ role: 'viewer' });
+      await store.setMember({ email: 'cy@acme.test', role: 'none', updatedAt: at(2), updatedBy: 'ann@acme.test' });
+      expect(await store.getMember('BO@acme.test')).toEqual({ email: 'bo@acme.test', role: 'admin', updatedAt: at(1), updatedBy: 'ann@acme.test' });
+      expect((await store.listMembers()).map((m) => [m.email, m.role])).toEqual([['bo@acme.test', 'admin'], ['cy@acme.test', 'none']]);
+      expect(await store.removeMember('cy@acme.test')).toMatchObject({ role: 'none' });
+      expect(await store.removeMember('cy@acme.test')).toBeUndefined();
+    });
+  });
+
+  describe('the audit trail', () => {
+    it('appends, lists newest first with filters, refuses any change of an entry, and keeps its own retention', async () => {
+      const { store } = await backend.open();
+      const event = (at: string, action: string, actor = 'ann@acme.test') => ({ at, actor, role: 'admin' as const, via: 'oidc', action, outcome: 'ok' as const, source: 'ip:203.0.113.7' });
+      await store.appendAudit(event('2020-01-01T00:00:00.000Z', 'sign-in'));
+      await store.appendAudit({ ...event('2026-01-01T00:00:00.000Z', 'turn.view'), target: 'turn-9' });
+      await store.appendAudit({ ...event('2026-01-01T00:01:00.000Z', 'sign-in.failed', 'eve@evil.test'), role: undefined, outcome: 'refused', detail: { reason: 'domain' } });
+      const all = await store.listAudit({}, 1, 10);
+      expect(all.total).toBe(3);
+      expect(all.entries.map((e) => e.action)).toEqual(['sign-in.failed', 'turn.view', 'sign-in']);
+      expect(all.entries[0]).toMatchObject({ actor: 'eve@evil.test', outcome: 'refused', detail: { reason: 'domain' }, source: 'ip:203.0.113.7' });
+      expect(all.entries[0]!.role).toBeUndefined();
+      expect((await store.listAudit({ action: 'turn.view' }, 1, 10)).entries.map((e) => e.target)).toEqual(['turn-9']);
+      expect((await store.listAudit({ actor: 'eve@evil.test' }, 1, 10)).total).toBe(1);
+
+      // Append-only in the schema: an UPDATE is refused by the database itself.
+      const update = "UPDATE audit_log SET actor = 'someone-else'";
+      if (store instanceof SqliteTraceStore) expect(() => store.db.exec(update)).toThrow(/append-only/);
+      else await expect((store as PostgresTraceStore).pool.query(update)).rejects.toThrow(/append-only/);
+
+      expect(await store.deleteAuditBefore('2025-01-01T00:00:00.000Z', 10)).toBe(1);
+      expect((await store.listAudit({}, 1, 10)).total).toBe(2);
+    });
+  });
+
+  describe("deleting a customer's data", () => {
+    /** Two visitors, one sharing a conversation id with the other, one verified user, and an old turn with no visitor. */
+    async function customers() {
+      const { store } = await backend.open();
+      const made = [
+        turn('refund for jane@example.com please', { id: 'a1', visitorId: 'visitor-a', conversationId: 'conv-a' }),
+        turn('and the annual plan?', { id: 'a2', visitorId: 'visitor-a', conversationId: 'conv-a' }),
+        turn('live streaming', { id: 'a3', visitorId: 'visitor-a', conversationId: 'conv-a2' }),
+        turn('refund', { id: 'b1', visitorId: 'visitor-b', conversationId: 'conv-a' }), // same conversation id, another visitor
+        turn('webhooks', { id: 'b2', visitorId: 'visitor-b', conversationId: 'conv-b' }),
+        turn('my account', { id: 'u1', visitorId: 'visitor-u', userId: 'user-42', conversationId: 'conv-u' }),
+        turn('old question from JANE@example.com', { id: 'o1', conversationId: 'conv-old' }),
+      ];
+      for (const t of made) {
+        await store.startTurn(t);
+        await store.finishTurn(t.id, { status: 'ok', reply: `reply to ${t.id}`, totalMs: 1 });
+      }
+      await store.setFeedback('a1', { vote: 'down', at: '2026-01-01T00:00:00.000Z' });
+      await store.setFeedback('b1', { vote: 'up', at: '2026-01-01T00:00:00.000Z' });
+      return store;
+    }
+    const remaining = async (store: Store) => (await store.listTurns({}, 1, 100)).turns.map((t) => t.id).sort();
+
+    it('by visitor id: every conversation of theirs, their votes, nothing any inspector read returns; other visitors untouched', async () => {
+      const store = await customers();
+      const subject = { kind: 'visitor', value: 'visitor-a' } as const;
+      const links = await store.findCustomerTurns(subject);
+      expect({ visitors: links.visitors, conversations: [...links.conversations].sort() }).toEqual({ visitors: ['visitor-a'], conversations: ['conv-a', 'conv-a2'] });
+      expect(await store.deleteCustomerTurns(subject, links)).toEqual({ turns: 3, conversations: 2, feedback: 1 });
+      expect(await remaining(store)).toEqual(['b1', 'b2', 'o1', 'u1']);
+      for (const id of ['a1', 'a2', 'a3']) expect(await store.getTurn(id)).toBeUndefined();
+      expect(await store.listVisitorConversation('conv-a', 'visitor-a')).toEqual([]);
+      expect((await store.listVisitorConversation('conv-a', 'visitor-b')).map((t) => t.id)).toEqual(['b1']);
+      expect((await store.listTurns({ text: 'jane' }, 1, 10)).turns.map((t) => t.id)).toEqual(['o1']);
+      expect((await store.listTurns({ feedback: 'any' }, 1, 10)).turns.map((t) => t.id)).toEqual(['b1']);
+      const reads = JSON.stringify([
+        await store.recentTurnScores(100), await store.thinMatchTurns(), await store.conversationTurns(100), await store.recentQuestions(100),
+        await store.listTurnsByConversation('conv-a'), await store.listTurnsByConversation('conv-a2'),
+      ]);
+      for (const gone of ['a1', 'a2', 'a3', 'visitor-a', 'annual plan', 'jane@example.com', 'live streaming']) expect(reads).not.toContain(gone);
+      expect(await store.feedbackByDay({ since: '2000-01-01T00:00:00.000Z' })).toEqual([{ day: expect.any(String), turns: 4, up: 1, down: 0 }]);
+      expect(await store.deleteCustomerTurns(subject, await store.findCustomerTurns(subject))).toEqual({ turns: 0, conversations: 0, feedback: 0 });
+    });
+
+    it('by email: the visitors who wrote it (all their turns) and, for turns without a visitor, that conversation', async () => {
+      const store = await customers();
+      const subject = { kind: 'email', value: 'Jane@Example.com' } as const;
+      const links = await store.findCustomerTurns(subject);
+      expect(links.visitors).toEqual(['visitor-a']);
+      expect(await store.deleteCustomerTurns(subject, links)).toEqual({ turns: 4, conversations: 3, feedback: 1 });
+      expect(await remaining(store)).toEqual(['b1', 'b2', 'u1']);
+    });
+
+    it('by verified user id', async () => {
+      const store = await customers();
+      const subject = { kind: 'user', value: 'user-42' } as const;
+      expect(await store.deleteCustomerTurns(subject, await store.findCustomerTurns(subject))).toEqual({ turns: 1, conversations: 1, feedback: 0 });
+      expect(await remaining(store)).toEqual(['a1', 'a2', 'a3', 'b1', 'b2', 'o1']);
+      expect(await store.findCustomerTurns({ kind: 'user', value: 'user-nobody' })).toEqual({ visitors: [], conversations: [] });
+    });
+
+    it("with every port's deleter: the email a customer gave in a hand-off finds their visitor, whose hand-offs, deliveries and turns all go", async () => {
+      const store = await customers();
+      // visitor-c only ever typed their address into the hand-off form, never into the chat.
+      await store.startTurn(turn('I need a person', { id: 'c1', visitorId: 'visitor-c', conversationId: 'conv-c' }));
+      const theirs = await store.createHandoff(handoff({ id: 'ho-c', conversationId: 'conv-c', visitorId: 'visitor-c', email: 'Chris@Example.com' }));
+      const claimed = await store.claimDeliveries(at(), at(60_000), 10);
+      for (const c of claimed.filter((d) => d.handoffId === 'ho-c')) await store.finishAttempt(attempt(c, { status: 'failed', error: 'receiver down' }));
+      const kept = await store.createHandoff(handoff({ id: 'ho-b', conversationId: 'conv-b', visitorId: 'visitor-b', email: 'bo@example.com' }));
+
+      const erased = await eraseCustomerData(customerDataDeleters(store), { kind: 'email', value: 'chris@example.com' });
+      expect(erased.counts).toEqual({ turns: 1, conversations: 1, feedback: 0, 'hand-offs': 1 });
+      expect(await store.getHandoff(theirs.handoff.id)).toBeUndefined();
+      expect(await store.conversationHandoff('conv-c', 'visitor-c')).toBeUndefined();
+      expect(await store.getTurn('c1')).toBeUndefined();
+      expect(JSON.stringify(await store.listHandoffs({}, 1, 50))).not.toContain('ho-c');
+      expect((await store.getHandoff(kept.handoff.id))?.email).toBe('bo@example.com');
+    });
+  });
+
+  describe('redactions', () => {
+    it("keeps a turn's redaction counts (messages at start, reply at the end) and the list shows their sum", async () => {
+      const { store } = await backend.open();
+      const start = turn('card [card] and [email]', { redactions: { card: 1, email: 1 }, userId: 'user-7' });
+      await store.startTurn(start);
+      await store.finishTurn(start.id, { status: 'ok', reply: 'write to [email]', totalMs: 1, replyRedactions: { email: 1 } });
+      const plainTurn = turn('refund');
+      await store.startTurn(plainTurn);
+      expect(await store.getTurn(start.id)).toMatchObject({ redactions: { card: 1, email: 1 }, replyRedactions: { email: 1 }, userId: 'user-7' });
+      const listed = (await store.listTurns({}, 1, 10)).turns;
+      expect(listed.find((t) => t.id === start.id)!.redacted).toEqual({ email: 2, card: 1 });
+      expect(listed.find((t) => t.id === plainTurn.id)!.redacted).toBeNull();
     });
   });
 });

@@ -1,4 +1,5 @@
 import type { ReplySource } from '../knowledge/sources';
+import type { RedactionCounts } from '../privacy/redact';
 import type { Explanation } from '../retrieval/index';
 import type { KbVersion } from './compact';
 
@@ -64,10 +65,15 @@ export interface TurnStart {
    * input (any page script can say anything), shown in /debug, never sent to the model.
    */
   page?: PageContext;
-  /** The signed-in customer the embed verified (EMBED_IDENTITY_SECRET): their conversations are bound to them. */
+  /**
+   * The signed-in customer the embed verified (EMBED_IDENTITY_SECRET): their conversations are
+   * bound to them, and `data:delete --user` finds them by it.
+   */
   userId?: string;
   /** BM25's confidence for the question, 0–1 (lib/retrieval/select/score.ts): with the floor, what makes a turn thin (lib/handoff/offer.ts). */
   confidence?: number;
+  /** Personal data replaced in the customer's messages before they were stored (TRACE_REDACT, lib/privacy/redact.ts). */
+  redactions?: RedactionCounts;
 }
 
 /** Where an embedded chat was used: the host page's URL and title (untrusted). */
@@ -91,6 +97,8 @@ export interface TurnEnd {
   error?: string;
   /** The reply's numbers checked against the knowledge sent (lib/chat/numbers.ts). */
   numbers?: NumberCheck;
+  /** Personal data replaced in the reply before it was stored. */
+  replyRedactions?: RedactionCounts;
 }
 
 export type Vote = 'up' | 'down';
@@ -121,6 +129,7 @@ export interface TurnTrace extends Omit<TurnStart, 'kb'> {
   /** Absent until the turn ended (and for turns recorded before the check). */
   numbers?: NumberCheck;
   feedback?: TurnFeedback;
+  replyRedactions?: RedactionCounts;
 }
 
 /**
@@ -172,17 +181,8 @@ export interface FeedbackStore {
   setFeedback(turnId: string, feedback: TurnFeedback): Promise<boolean>;
 }
 
-/**
- * The admin session generation, kept in the database (table `admin_state`) so that every
- * instance sharing the database agrees: a session cookie carries the generation it was
- * issued in, and signing out bumps it, which ends every session issued before (one shared
- * token, so one shared generation).
- */
-export interface AdminSessionStore {
-  sessionGeneration(): Promise<number>;
-  /** Ends every session issued so far; returns the new generation. */
-  endAllSessions(): Promise<number>;
-}
+// The ports of /debug's access (sessions, API keys, members, the audit trail, deleting a customer's data).
+export type * from './access-types';
 
 /** The reply's number check (lib/chat/numbers.ts), as stored with the turn. */
 export type NumberKind = 'price' | 'percent' | 'duration' | 'amount';

@@ -4,7 +4,7 @@ import { KnowledgeUnavailableError } from '@/lib/knowledge/holder';
 import { createRateLimiter } from '@/lib/rate-limit/index';
 import { PEER_HEADER } from '@/lib/rate-limit/client';
 import { UNAVAILABLE_MESSAGE } from './handler';
-import { chatBody, chatRequest, harness, recordingModel, uiMessage, validBody } from './testing';
+import { chatBody, chatRequest, cookieFrom, harness, recordingModel, uiMessage, validBody } from './testing';
 
 async function json(response: Response): Promise<{ error?: string }> {
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
@@ -200,5 +200,60 @@ describe('chat handler: sources and the number check', () => {
     await response.text();
     const trace = (await h.store.getTurn(response.headers.get('x-turn-id')!))!;
     expect(trace.numbers).toEqual({ checked: 2, unverified: [{ text: '$1,234.56', kind: 'price', value: 1234.56, unit: 'USD' }] });
+  });
+});
+
+describe('chat handler: personal data out of the trace (TRACE_REDACT)', () => {
+  const QUESTION = 'I am jane.doe@example.com, card 4111 1111 1111 1111 was charged twice: refund order 10023344?';
+  const STORED = 'I am [email], card [card] was charged twice: refund order 10023344?';
+  const userText = (prompt: { role: string; content: unknown }[]) =>
+    JSON.stringify(prompt.filter((m) => m.role === 'user'));
+
+  it('store (the default): the question, the customer messages, the query and the reply are stored redacted; the model gets the customer’s words', async () => {
+    const model = recordingModel('Write to support@lumacast.com or to jane.doe@example.com, and call +44 20 7946 0958.');
+    const h = harness({ model });
+    const response = await h.handle(chatRequest(validBody(QUESTION)));
+    await response.text();
+    const trace = (await h.store.getTurn(response.headers.get('x-turn-id')!))!;
+    expect(trace.question).toBe(STORED);
+    expect(trace.customerMessages).toEqual([STORED]);
+    expect(trace.explanation.query.question).toBe(STORED);
+    // What the turn stores of the customer (the system prompt is the KB's own text).
+    const customer = JSON.stringify({ q: trace.question, m: trace.customerMessages, r: trace.reply, query: trace.explanation.query, s: trace.explanation.sections });
+    expect(customer).not.toMatch(/jane|doe@|"4111"|4111 1111|example\.com/);
+    expect(trace.redactions).toEqual({ email: 1, card: 1 });
+    // The company's own address (the KB states it) stays; the customer's and the phone number go.
+    expect(trace.reply).toBe('Write to support@lumacast.com or to [email], and call [phone].');
+    expect(trace.replyRedactions).toEqual({ email: 1, phone: 1 });
+    expect(userText(model.prompts[0] as never)).toContain('jane.doe@example.com, card 4111 1111 1111 1111');
+    const listed = (await h.store.listTurns({}, 1, 1)).turns[0]!;
+    expect(listed.redacted).toEqual({ email: 2, card: 1, phone: 1 });
+  });
+
+  it('store: Retry (regenerate) of that question is the same question, not a new one', async () => {
+    const model = recordingModel('Noted.');
+    const h = harness({ model });
+    const first = await h.handle(chatRequest(validBody(QUESTION, 'conv-redact-1')));
+    await first.text();
+    const cookie = cookieFrom(first);
+    const again = await h.handle(chatRequest(chatBody([{ role: 'user', text: QUESTION }], 'conv-redact-1', 'regenerate-message'), { cookie }));
+    await again.text();
+    const turn = (await h.store.getTurn(again.headers.get('x-turn-id')!))!;
+    expect(turn.trigger).toBe('regenerate-message');
+    expect(userText(model.prompts[1] as never)).toContain('4111 1111 1111 1111');
+  });
+
+  it('model: the model is sent the redacted text too; off: nothing is redacted', async () => {
+    const redacting = recordingModel();
+    const h = harness({ model: redacting, env: { TRACE_REDACT: 'model' } });
+    await (await h.handle(chatRequest(validBody(QUESTION)))).text();
+    expect(userText(redacting.prompts[0] as never)).toContain(STORED);
+    expect(userText(redacting.prompts[0] as never)).not.toContain('4111');
+
+    const plainModel = recordingModel();
+    const off = harness({ model: plainModel, env: { TRACE_REDACT: 'off' } });
+    const response = await off.handle(chatRequest(validBody(QUESTION)));
+    await response.text();
+    expect((await off.store.getTurn(response.headers.get('x-turn-id')!))!.question).toBe(QUESTION);
   });
 });

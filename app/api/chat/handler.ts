@@ -13,8 +13,10 @@ import type { TurnRecorder } from '@/lib/chat/recorder';
 import { streamReply } from '@/lib/chat/stream-reply';
 import { conversationOwner, VISITOR_HEADER } from '@/lib/chat/owner';
 import { customerMessagesOf } from '@/lib/chat/turn';
+import { turnRedaction } from '@/lib/chat/redaction';
 import { visitorConversation } from '@/lib/chat/visitor-conversation';
-import { startTurnTelemetry } from '@/lib/telemetry/turn';
+import type { TraceRedactor } from '@/lib/privacy/redact';
+import { startTurnTelemetry, telemetryOptions } from '@/lib/telemetry/turn';
 import { parseChatRequest } from './schema';
 
 /**
@@ -44,6 +46,8 @@ export interface ChatDependencies {
   visitorSecret: () => Uint8Array;
   /** EMBED_IDENTITY_SECRET: verifies the embed's signed-in users (lib/chat/identity.ts); undefined: none accepted. */
   identitySecret?: () => string | undefined;
+  /** Personal data out of the trace (TRACE_REDACT): lib/chat/redaction.ts. */
+  redactor: () => TraceRedactor;
 }
 
 export const UNAVAILABLE_MESSAGE = 'The assistant is not available right now. Please try again later.';
@@ -112,6 +116,9 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
     });
     if (!parsed.ok) return bodyFailureResponse(parsed);
     const { conversationId } = parsed.data;
+    // Personal data in the question is replaced before anything is built from it (TRACE_REDACT).
+    const redactor = deps.redactor();
+    const redaction = turnRedaction(redactor, parsed.data.question, knowledge);
 
     // 3. History: whose conversation (a verified user, the visitor's signed cookie or the embed's
     //    own credential, or a new visitor sent with the reply: lib/chat/owner.ts) and the server's
@@ -122,7 +129,9 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
     if (!who.ok) return jsonError(who.status, who.error);
     const traces = await orUnavailable('the conversation could not be read', deps.traces);
     if (traces instanceof Response) return traces;
-    const conversation = await orUnavailable('the conversation could not be read', () => visitorConversation(request, traces, secret, who, parsed.data));
+    const conversation = await orUnavailable('the conversation could not be read', () =>
+      visitorConversation(request, traces, secret, who, { ...parsed.data, question: redaction.question.text }),
+    );
     if (conversation instanceof Response) return conversation;
     const { visitorId, userId, setCookie, credential, history } = conversation;
     if (history.messages.length > settings.CHAT_MAX_MESSAGES) {
@@ -131,7 +140,10 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
 
     // 4. Retrieve: the knowledge for this question (lib/knowledge/retrieve.ts), traced as the
     //    turn's retrieval span when OpenTelemetry export is on (lib/telemetry).
-    const telemetry = startTurnTelemetry(conversationId);
+    const telemetry = startTurnTelemetry(conversationId, {
+      ...telemetryOptions(),
+      ...(redactor.mode === 'off' ? {} : { redact: (text: string) => redaction.reply(text).text }),
+    });
     const retrieval = await telemetry.retrieval(knowledge, () =>
       retrieveForTurn(knowledge, customerMessagesOf(history.messages), { signal: request.signal }),
     );
@@ -141,7 +153,7 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
     // 5. Record the turn before the model is called, so even a crash mid-stream leaves a trace.
     let recorder: TurnRecorder;
     try {
-      recorder = await recordTurnStart(traces, { conversationId, visitorId, userId, page: parsed.data.page, trigger: history.trigger, retrieval, knowledge, chat, startedAt });
+      recorder = await recordTurnStart(traces, { conversationId, visitorId, userId, page: parsed.data.page, trigger: history.trigger, retrieval, knowledge, chat, startedAt, redaction });
     } catch (error) {
       telemetry.end(error);
       return unavailable('the turn could not be recorded', error);
@@ -152,7 +164,7 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
     return streamReply({
       chat,
       retrieval,
-      messages: history.messages,
+      messages: redaction.forModel(history.messages),
       company: knowledge.kb.identity.company,
       conversationId,
       recorder,

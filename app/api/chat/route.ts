@@ -15,6 +15,7 @@ const handle = createChatHandler({
   traces: () => serverApp().store(),
   visitorSecret: () => serverApp().visitorSecret(),
   identitySecret: () => serverEnv().EMBED_IDENTITY_SECRET,
+  redactor: () => serverApp().redactor,
 });
 
 /** Not behind proxy.ts (its body cap is the chat's own), so it checks the development Host itself: the model costs money. */

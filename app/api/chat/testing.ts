@@ -10,6 +10,7 @@ import { withRetry } from '@/lib/ai/retry';
 import { withSilenceTimeout } from '@/lib/ai/timeout';
 import { parseEnv } from '@/lib/env';
 import { loadKnowledge, type Knowledge } from '@/lib/knowledge/load';
+import { createRedactor } from '@/lib/privacy/redact';
 import { createRateLimiter, type RateLimiter } from '@/lib/rate-limit/index';
 import { SqliteTraceStore } from '@/lib/traces/sqlite';
 import { createChatHandler, type ChatDependencies } from './handler';
@@ -75,6 +76,7 @@ export function harness(
   const limiter =
     options.limiter ?? createRateLimiter({ perMinute: settings.CHAT_RATE_LIMIT_PER_MINUTE, burst: settings.CHAT_RATE_LIMIT_BURST });
   const knowledge = demoKnowledge();
+  const redactor = createRedactor({ mode: settings.TRACE_REDACT, phoneRegion: settings.TRACE_REDACT_PHONE_REGION });
   const handle = createChatHandler({
     settings: () => settings,
     limiter: () => limiter,
@@ -83,6 +85,7 @@ export function harness(
     traces: () => store,
     visitorSecret: () => TEST_VISITOR_SECRET,
     identitySecret: () => options.identitySecret,
+    redactor: () => redactor,
   });
   return { handle, store, knowledge };
 }

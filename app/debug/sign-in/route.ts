@@ -1,7 +1,9 @@
+import { adminSettings } from '@/lib/admin/auth';
 import { adminLoginPage } from '@/lib/admin/login-page';
 import { safeNext } from '@/lib/admin/origin';
 import { adminAccess } from '@/lib/debug/access';
 import { viaHttps } from '@/lib/http';
+import { serverEnv } from '@/lib/server/registry';
 import { createNonce, pageCsp } from '@/lib/security/headers.mjs';
 
 export const runtime = 'nodejs';
@@ -15,6 +17,10 @@ const ERRORS = new Map<string, { status: number; message: (retry: number) => str
   ['wrong', { status: 401, message: () => 'Wrong admin token.' }],
   ['throttled', { status: 401, message: (retry) => `Too many wrong admin tokens. Try again in ${retry} second${retry === 1 ? '' : 's'}.` }],
   ['not-configured', { status: 401, message: () => 'No ADMIN_TOKEN is configured on this server.' }],
+  // Sign-in with the company's provider: refused by the allow-list or the members list, or not completed (both in the audit trail).
+  ['not-allowed', { status: 403, message: () => 'That account may not use the inspector. Ask an admin to add you to the members list.' }],
+  ['oidc-failed', { status: 401, message: () => 'The sign-in with your company account did not complete. Try again.' }],
+  ['oidc-off', { status: 401, message: () => 'Sign-in with a company account is not configured on this server.' }],
   // The database (where sessions are kept) is down: said without its details, this page is open to anyone.
   ['unavailable', { status: 503, message: () => 'The inspector is unavailable right now: its database cannot be reached. Try again in a moment.' }],
   [
@@ -42,7 +48,8 @@ export async function GET(request: Request): Promise<Response> {
   const nonce = createNonce();
   const retry = Math.max(1, Number.parseInt(params.get('retry') ?? '1', 10) || 1);
   const failure = ERRORS.get(access.reason === 'unavailable' ? 'unavailable' : (params.get('error') ?? ''));
-  const html = adminLoginPage({ notConfigured: access.reason === 'not-configured', error: failure?.message(retry), next, nonce });
+  const settings = adminSettings(serverEnv());
+  const html = adminLoginPage({ notConfigured: access.reason === 'not-configured', error: failure?.message(retry), next, nonce, token: Boolean(settings.token), oidc: settings.oidc });
   const https = viaHttps(request);
   return new Response(html, {
     status: failure?.status ?? 200,

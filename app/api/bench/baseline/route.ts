@@ -32,6 +32,8 @@ export async function POST(request: Request): Promise<Response> {
     { throttle: adminThrottle() },
   );
   if (!access.ok) return adminRefusal(access);
+  // ADMIN_TOKEN only: an API key's or a cookie's shape passes checkAdminAccess, but only the store could tell whether it is real.
+  if (access.via !== 'header' && access.via !== 'development') return adminRefusal({ ok: false, reason: 'invalid' });
   const body = await readBody(request, settings.CHAT_MAX_BODY_BYTES);
   if (!body.ok) return bodyFailureResponse(body);
   const openai = createOpenAI({ apiKey: settings.OPENAI_API_KEY, baseURL: settings.OPENAI_BASE_URL });

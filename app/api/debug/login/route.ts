@@ -1,5 +1,7 @@
-import { ADMIN_COOKIE, adminSettings, checkToken, createSessionValue, SESSION_TTL_MS } from '@/lib/admin/auth';
+import { audit, auditRefusal } from '@/lib/admin/audit';
+import { adminSettings, checkToken, sessionSetCookie } from '@/lib/admin/auth';
 import { originProblem, safeNext, signInUrl } from '@/lib/admin/origin';
+import { startSession } from '@/lib/admin/sessions';
 import { databaseFault, faultMessage, faultResponse } from '@/lib/debug/faults';
 import { bodyFailureResponse, json, jsonError, readTextBody, viaHttps } from '@/lib/http';
 import { clientKey } from '@/lib/rate-limit/client';
@@ -16,8 +18,9 @@ const redirect = (location: string, headers: Record<string, string> = {}) =>
   new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store', ...headers } });
 
 /**
- * Sign in to /debug: the admin token from the sign-in form (or JSON `{"token": …}`) → an
- * httpOnly session cookie of the current session generation, and a 303 to `next`.
+ * Sign in to /debug with ADMIN_TOKEN: the token from the sign-in form (or JSON `{"token": …}`)
+ * → a session record in the store (role admin, lib/admin/sessions.ts), its httpOnly cookie,
+ * and a 303 to `next`. Both outcomes are in the audit trail.
  * - Only from this site (Origin check), with a small body read under a byte cap.
  * - Wrong tokens are throttled per address and globally (lib/admin/throttle.ts): while
  *   throttled the token is not even checked (JSON: 429 + Retry-After).
@@ -53,19 +56,27 @@ export async function POST(request: Request): Promise<Response> {
 
   const settings = adminSettings(serverEnv());
   if (!settings.token) return wantsJson ? jsonError(401, 'No ADMIN_TOKEN is configured on this server.') : redirect(signInUrl(next, 'not-configured'));
-  const result = checkToken(token, settings.token, clientKey(request.headers, serverEnv().TRUST_PROXY).key, adminThrottle());
+  const source = clientKey(request.headers, serverEnv().TRUST_PROXY).key;
+  const result = checkToken(token, settings.token, source, adminThrottle());
+  const who = { actor: 'admin-token', role: 'admin' as const, via: 'token', source };
   if (result !== 'ok') {
-    if (result === 'invalid') return wantsJson ? jsonError(401, 'Wrong admin token.') : redirect(signInUrl(next, 'wrong'));
+    if (result === 'invalid') {
+      await auditRefusal(serverApp().store(), who, { action: 'sign-in.failed', detail: { reason: 'wrong admin token' } });
+      return wantsJson ? jsonError(401, 'Wrong admin token.') : redirect(signInUrl(next, 'wrong'));
+    }
     const retryAfter = { 'retry-after': String(result.retryAfterSeconds) };
     return wantsJson
       ? jsonError(429, `Too many wrong admin tokens. Try again in ${result.retryAfterSeconds} seconds.`, retryAfter)
       : redirect(signInUrl(next, 'throttled', result.retryAfterSeconds), retryAfter);
   }
 
-  // The cookie carries the session generation, kept in the database: no database, no session.
-  let generation: number;
+  // Sessions live in the database: no database, no session.
+  let cookie: string;
   try {
-    generation = await serverApp().store().sessionGeneration();
+    const app = serverApp();
+    const started = await startSession(app.store(), app.sessionKey(), { actor: 'admin-token', role: 'admin', via: 'token' });
+    cookie = started.cookie;
+    await audit(app.store(), who, { action: 'sign-in', target: started.session.id });
   } catch (error) {
     const fault = databaseFault(error);
     console.error(`[debug] sign-in refused: ${faultMessage(fault)}`);
@@ -73,11 +84,6 @@ export async function POST(request: Request): Promise<Response> {
   }
   // A relative Location: request.url names the host Next was started with, not the one the browser used.
   const response = wantsJson ? json({ ok: true }) : redirect(next);
-  const secure = viaHttps(request);
-  const value = createSessionValue(settings.token, generation);
-  response.headers.append(
-    'set-cookie',
-    `${ADMIN_COOKIE}=${value}; Path=/; Max-Age=${SESSION_TTL_MS / 1000}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`,
-  );
+  response.headers.append('set-cookie', sessionSetCookie(cookie, viaHttps(request)));
   return response;
 }

@@ -1,4 +1,5 @@
-import { refuseNonAdmin } from '@/lib/debug/access';
+import { guardApi } from '@/lib/debug/access';
+import { auditConversationView } from '@/lib/debug/views';
 import { faultSafe } from '@/lib/debug/faults';
 import { getInspector } from '@/lib/debug/data';
 import { parseTurnFilter } from '@/lib/debug/filters';
@@ -9,10 +10,14 @@ export const dynamic = 'force-dynamic';
 
 /** GET /api/debug/turns?q=&status=&floor=yes|no&section=&state=sent|dropped|any&conversation=&page=&pageSize= */
 export async function GET(request: Request) {
-  const refused = await refuseNonAdmin();
+  const { refused, principal } = await guardApi();
   if (refused) return refused;
   const params = Object.fromEntries(new URL(request.url).searchParams);
   const { filter, page } = parseTurnFilter(params);
   const pageSize = Number.parseInt(params.pageSize ?? '25', 10);
-  return faultSafe(async () => json(await getInspector().listTurns(filter, page, Number.isFinite(pageSize) ? pageSize : 25)));
+  return faultSafe(async () => {
+    const result = await getInspector().listTurns(filter, page, Number.isFinite(pageSize) ? pageSize : 25);
+    if (filter.conversationId) await auditConversationView(principal, filter.conversationId, result.total);
+    return json(result);
+  });
 }

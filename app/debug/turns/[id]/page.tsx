@@ -11,6 +11,9 @@ import { SPLIT_COLORS, TokenBar } from '@/components/debug/token-bar';
 import { turnDetail } from '@/lib/debug/data';
 import { testCaseFromTurn } from '@/lib/kb-test/from-turn';
 import { requireAdmin } from '@/lib/debug/access';
+import { auditTurnView } from '@/lib/debug/views';
+import { addCounts } from '@/lib/privacy/redact';
+import { RedactedBadge } from '@/components/debug/redacted-badge';
 import { formatNumber as n } from '@/lib/format';
 import { isUnrecordedEnding } from '@/lib/traces/unrecorded';
 import { inspectorPage } from '@/components/debug/inspector-page';
@@ -19,11 +22,12 @@ export const dynamic = 'force-dynamic';
 
 
 export default inspectorPage(async function TurnPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requireAdmin(); // before anything is read: see lib/debug/access.ts
+  const principal = await requireAdmin(); // before anything is read: see lib/debug/access.ts
   const { id } = await params;
   const { test } = await searchParams;
   const detail = await turnDetail(decodeURIComponent(id));
   if (!detail) notFound();
+  await auditTurnView(principal, detail.trace);
   const { trace, split } = detail;
   const e = trace.explanation;
   const requestParts = [
@@ -45,6 +49,7 @@ export default inspectorPage(async function TurnPage({ params, searchParams }: {
         <div className="mt-2 flex flex-wrap items-center gap-3">
           <h1 className="text-xl font-semibold text-slate-900">“{trace.question}”</h1>
           <StatusBadge status={trace.status} />
+          <RedactedBadge counts={addCounts(trace.redactions ?? {}, trace.replyRedactions ?? {})} />
         </div>
         <p className="mt-1 font-mono text-xs text-slate-500">
           {trace.createdAt} · turn {trace.id} ·{' '}

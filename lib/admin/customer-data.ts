@@ -1,0 +1,62 @@
+import { createHmac } from 'node:crypto';
+import { z } from 'zod';
+import type { ServerStore } from '../traces/store';
+import type { DataSubject } from '../traces/access-types';
+import { customerDataDeleters, eraseCustomerData, type Erasure } from '../traces/erase';
+import { audit, type AuditActor } from './audit';
+
+/**
+ * A customer's data on request, for admins on /debug/customer-data and for
+ * `npm run data:delete`: find it by visitor id, verified user id or email, export it (their
+ * turns: questions, replies, votes, times) or delete it from every port of the store
+ * (lib/traces/erase.ts). Both are in the audit trail — the subject only as a keyed hash
+ * (`subjectRef`: the same subject gives the same reference, which proves a request was
+ * handled without keeping who it was about), with the counts.
+ */
+
+export const subjectSchema = z.object({
+  kind: z.enum(['visitor', 'user', 'email'], { error: 'kind must be visitor, user or email' }),
+  value: z.string().trim().min(1, 'give the visitor id, user id or email').max(320, 'at most 320 characters'),
+}).refine((s) => s.kind !== 'email' || /^[^@\s]+@[^@\s]+$/.test(s.value), { path: ['value'], message: 'not an email address' });
+
+/** A keyed reference to the subject for the audit trail (HMAC with the server's session key: not reversible by guessing without it). */
+export function subjectRef(subject: DataSubject, key: Uint8Array): string {
+  const value = subject.kind === 'email' ? subject.value.toLowerCase() : subject.value;
+  return `${subject.kind}:${createHmac('sha256', key).update(`${subject.kind}\0${value}`).digest('hex').slice(0, 16)}`;
+}
+
+export async function deleteCustomerData(store: ServerStore, key: Uint8Array, who: AuditActor, subject: DataSubject): Promise<Erasure> {
+  const erased = await eraseCustomerData(customerDataDeleters(store), subject);
+  await audit(store, who, { action: 'data.delete', target: subjectRef(subject, key), detail: { ...erased.counts, visitors: erased.visitors } });
+  return erased;
+}
+
+export interface CustomerExport {
+  subject: { kind: DataSubject['kind'] };
+  exportedAt: string;
+  turns: { id: string; conversationId: string; createdAt: string; question: string; reply: string; status: string; feedback?: { vote: string; reason?: string } }[];
+}
+
+/** The subject's turns (what the customer wrote and was answered), oldest first. */
+export async function exportCustomerData(store: ServerStore, key: Uint8Array, who: AuditActor, subject: DataSubject): Promise<CustomerExport> {
+  const links = await store.findCustomerTurns(subject);
+  const turns = [];
+  for (const conversation of links.conversations) {
+    for (const t of await store.listTurnsByConversation(conversation)) {
+      const theirs = t.visitorId === undefined ? true : links.visitors.includes(t.visitorId) || (subject.kind === 'user' && t.userId === subject.value);
+      if (!theirs) continue;
+      turns.push({
+        id: t.id,
+        conversationId: t.conversationId,
+        createdAt: t.createdAt,
+        question: t.question,
+        reply: t.reply,
+        status: t.status,
+        ...(t.feedback ? { feedback: { vote: t.feedback.vote, ...(t.feedback.reason ? { reason: t.feedback.reason } : {}) } } : {}),
+      });
+    }
+  }
+  turns.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  await audit(store, who, { action: 'data.export', target: subjectRef(subject, key), detail: { turns: turns.length } });
+  return { subject: { kind: subject.kind }, exportedAt: new Date().toISOString(), turns };
+}

@@ -1,0 +1,426 @@
+import type { RedactionCounts } from '../privacy/redact';
+import type {
+  AdminSession,
+  ApiKey,
+  AuditEntry,
+  AuditEvent,
+  AuditFilter,
+  AuditPage,
+  DataSubject,
+  Member,
+  Role,
+  SubjectLinks,
+} from './access-types';
+import type { Query } from './inspector-types';
+
+/**
+ * The SQL of /debug's access (issue 27), once for both stores, as loop-sql.ts is for the
+ * support lead's loop: the tables (one migration per store), and the queries behind the
+ * ports of access-types.ts. Every write ends in RETURNING, so one `query` function (a
+ * statement that returns rows) serves SQLite and PostgreSQL alike.
+ *
+ * The audit trail is append-only in the schema itself: a trigger refuses every UPDATE.
+ * Rows go only by audit retention (deleteAuditBefore).
+ */
+
+/**
+ * SQLite schema version 7 (appended to sqlite.ts MIGRATIONS). `turns.user_id` (the verified
+ * user) came with the embed's migration (5).
+ */
+export const ACCESS_SQLITE_MIGRATION = `
+  ALTER TABLE turns ADD COLUMN redactions TEXT;
+  ALTER TABLE turns ADD COLUMN reply_redactions TEXT;
+  CREATE INDEX turns_user ON turns (user_id) WHERE user_id IS NOT NULL;
+  CREATE TABLE admin_sessions (
+    id          TEXT PRIMARY KEY,
+    secret_hash TEXT NOT NULL UNIQUE,
+    actor       TEXT NOT NULL,
+    role        TEXT NOT NULL CHECK (role IN ('viewer', 'admin')),
+    via         TEXT NOT NULL,
+    created_at  TEXT NOT NULL,
+    expires_at  TEXT NOT NULL,
+    ended_at    TEXT
+  );
+  CREATE INDEX admin_sessions_actor ON admin_sessions (actor);
+  CREATE TABLE api_keys (
+    id           TEXT PRIMARY KEY,
+    secret_hash  TEXT NOT NULL UNIQUE,
+    name         TEXT NOT NULL,
+    role         TEXT NOT NULL CHECK (role IN ('viewer', 'admin')),
+    prefix       TEXT NOT NULL,
+    created_at   TEXT NOT NULL,
+    created_by   TEXT NOT NULL,
+    last_used_at TEXT,
+    revoked_at   TEXT,
+    revoked_by   TEXT
+  );
+  CREATE UNIQUE INDEX api_keys_live_name ON api_keys (name) WHERE revoked_at IS NULL;
+  CREATE TABLE members (
+    email      TEXT PRIMARY KEY,
+    role       TEXT NOT NULL CHECK (role IN ('viewer', 'admin', 'none')),
+    updated_at TEXT NOT NULL,
+    updated_by TEXT NOT NULL
+  );
+  CREATE TABLE audit_log (
+    seq     INTEGER PRIMARY KEY,
+    at      TEXT NOT NULL,
+    actor   TEXT NOT NULL,
+    role    TEXT,
+    via     TEXT NOT NULL,
+    action  TEXT NOT NULL,
+    target  TEXT,
+    outcome TEXT NOT NULL CHECK (outcome IN ('ok', 'refused')),
+    detail  TEXT,
+    source  TEXT NOT NULL
+  );
+  CREATE INDEX audit_log_at ON audit_log (at);
+  CREATE INDEX audit_log_action ON audit_log (action, seq);
+  CREATE TRIGGER audit_log_append_only BEFORE UPDATE ON audit_log BEGIN
+    SELECT RAISE(ABORT, 'the audit trail is append-only');
+  END;
+`;
+
+/** The same in PostgreSQL: its version 5 (appended to postgres.ts POSTGRES_MIGRATIONS). */
+export const ACCESS_POSTGRES_MIGRATION = `
+  ALTER TABLE turns ADD COLUMN redactions text, ADD COLUMN reply_redactions text;
+  CREATE INDEX turns_user ON turns (user_id) WHERE user_id IS NOT NULL;
+  CREATE TABLE admin_sessions (
+    id          text        PRIMARY KEY,
+    secret_hash text        NOT NULL UNIQUE,
+    actor       text        NOT NULL,
+    role        text        NOT NULL CHECK (role IN ('viewer', 'admin')),
+    via         text        NOT NULL,
+    created_at  timestamptz NOT NULL,
+    expires_at  timestamptz NOT NULL,
+    ended_at    timestamptz
+  );
+  CREATE INDEX admin_sessions_actor ON admin_sessions (actor);
+  CREATE TABLE api_keys (
+    id           text        PRIMARY KEY,
+    secret_hash  text        NOT NULL UNIQUE,
+    name         text        NOT NULL,
+    role         text        NOT NULL CHECK (role IN ('viewer', 'admin')),
+    prefix       text        NOT NULL,
+    created_at   timestamptz NOT NULL,
+    created_by   text        NOT NULL,
+    last_used_at timestamptz,
+    revoked_at   timestamptz,
+    revoked_by   text
+  );
+  CREATE UNIQUE INDEX api_keys_live_name ON api_keys (name) WHERE revoked_at IS NULL;
+  CREATE TABLE members (
+    email      text        PRIMARY KEY,
+    role       text        NOT NULL CHECK (role IN ('viewer', 'admin', 'none')),
+    updated_at timestamptz NOT NULL,
+    updated_by text        NOT NULL
+  );
+  CREATE TABLE audit_log (
+    seq     bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    at      timestamptz NOT NULL,
+    actor   text        NOT NULL,
+    role    text,
+    via     text        NOT NULL,
+    action  text        NOT NULL,
+    target  text,
+    outcome text        NOT NULL CHECK (outcome IN ('ok', 'refused')),
+    detail  text,
+    source  text        NOT NULL
+  );
+  CREATE INDEX audit_log_at ON audit_log (at);
+  CREATE INDEX audit_log_action ON audit_log (action, seq);
+  CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    RAISE EXCEPTION 'the audit trail is append-only';
+  END $$;
+  CREATE TRIGGER audit_log_append_only BEFORE UPDATE ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();
+`;
+
+/** A turn's redaction counts as stored (JSON text), and back. */
+export function encodeRedactions(counts: RedactionCounts | undefined): string | null {
+  return counts && Object.keys(counts).length > 0 ? JSON.stringify(counts) : null;
+}
+
+export function decodeRedactions(text: string | null | undefined): RedactionCounts | undefined {
+  if (!text) return undefined;
+  const parsed = JSON.parse(text) as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(parsed).filter(([, n]) => typeof n === 'number')) as RedactionCounts;
+}
+
+interface SessionRow {
+  id: string;
+  actor: string;
+  role: Role;
+  via: AdminSession['via'];
+  created_at: string;
+  expires_at: string;
+  ended_at: string | null;
+}
+
+interface KeyRow {
+  id: string;
+  name: string;
+  role: Role;
+  prefix: string;
+  created_at: string;
+  created_by: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  revoked_by: string | null;
+}
+
+interface MemberRow {
+  email: string;
+  role: Member['role'];
+  updated_at: string;
+  updated_by: string;
+}
+
+interface AuditRow {
+  seq: number;
+  at: string;
+  actor: string;
+  role: Role | null;
+  via: string;
+  action: string;
+  target: string | null;
+  outcome: AuditEvent['outcome'];
+  detail: string | null;
+  source: string;
+}
+
+const session = (r: SessionRow): AdminSession => ({
+  id: r.id,
+  actor: r.actor,
+  role: r.role,
+  via: r.via,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  ...(r.ended_at ? { endedAt: r.ended_at } : {}),
+});
+
+const apiKey = (r: KeyRow): ApiKey => ({
+  id: r.id,
+  name: r.name,
+  role: r.role,
+  prefix: r.prefix,
+  createdAt: r.created_at,
+  createdBy: r.created_by,
+  ...(r.last_used_at ? { lastUsedAt: r.last_used_at } : {}),
+  ...(r.revoked_at ? { revokedAt: r.revoked_at } : {}),
+  ...(r.revoked_by ? { revokedBy: r.revoked_by } : {}),
+});
+
+const member = (r: MemberRow): Member => ({ email: r.email, role: r.role, updatedAt: r.updated_at, updatedBy: r.updated_by });
+
+const auditEntry = (r: AuditRow): AuditEntry => ({
+  seq: Number(r.seq),
+  at: r.at,
+  actor: r.actor,
+  ...(r.role ? { role: r.role } : {}),
+  via: r.via,
+  action: r.action,
+  ...(r.target ? { target: r.target } : {}),
+  outcome: r.outcome,
+  ...(r.detail ? { detail: JSON.parse(r.detail) as AuditEvent['detail'] } : {}),
+  source: r.source,
+});
+
+const KEY_COLUMNS = 'id, name, role, prefix, created_at, created_by, last_used_at, revoked_at, revoked_by';
+const SESSION_COLUMNS = 'id, actor, role, via, created_at, expires_at, ended_at';
+
+/** `%value%` for LIKE, with the pattern characters escaped (ESCAPE '\'). */
+const containing = (value: string) => `%${value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The access ports' queries, with a store's query function and placeholders. */
+export class AccessQueries {
+  constructor(
+    private readonly query: Query,
+    private readonly p: (n: number) => string,
+  ) {}
+
+  /** `(p1, p2, …)` for a list parameter starting at placeholder `from`. */
+  private list(values: readonly unknown[], from: number): string {
+    return `(${values.map((_, i) => this.p(from + i)).join(', ')})`;
+  }
+
+  async createSession(s: AdminSession & { secretHash: string }): Promise<void> {
+    const p = this.p;
+    await this.query(
+      `INSERT INTO admin_sessions (id, secret_hash, actor, role, via, created_at, expires_at)
+       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}) RETURNING id`,
+      [s.id, s.secretHash, s.actor, s.role, s.via, s.createdAt, s.expiresAt],
+    );
+  }
+
+  async findSession(secretHash: string, now: string): Promise<AdminSession | undefined> {
+    const [row] = await this.query<SessionRow>(
+      `SELECT ${SESSION_COLUMNS} FROM admin_sessions WHERE secret_hash = ${this.p(1)} AND ended_at IS NULL AND expires_at > ${this.p(2)}`,
+      [secretHash, now],
+    );
+    return row && session(row);
+  }
+
+  async endSession(id: string, at: string): Promise<boolean> {
+    const rows = await this.query(`UPDATE admin_sessions SET ended_at = ${this.p(1)} WHERE id = ${this.p(2)} AND ended_at IS NULL RETURNING id`, [at, id]);
+    return rows.length === 1;
+  }
+
+  async endSessionsOf(actor: string, at: string): Promise<number> {
+    return (await this.query(`UPDATE admin_sessions SET ended_at = ${this.p(1)} WHERE actor = ${this.p(2)} AND ended_at IS NULL RETURNING id`, [at, actor])).length;
+  }
+
+  async setSessionsRole(actor: string, role: Role): Promise<number> {
+    return (await this.query(`UPDATE admin_sessions SET role = ${this.p(1)} WHERE actor = ${this.p(2)} AND ended_at IS NULL RETURNING id`, [role, actor])).length;
+  }
+
+  async listSessions(now: string): Promise<AdminSession[]> {
+    const rows = await this.query<SessionRow>(
+      `SELECT ${SESSION_COLUMNS} FROM admin_sessions WHERE ended_at IS NULL AND expires_at > ${this.p(1)} ORDER BY created_at DESC, id`,
+      [now],
+    );
+    return rows.map(session);
+  }
+
+  async createApiKey(k: ApiKey & { secretHash: string }): Promise<void> {
+    const p = this.p;
+    await this.query(
+      `INSERT INTO api_keys (id, secret_hash, name, role, prefix, created_at, created_by)
+       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}) RETURNING id`,
+      [k.id, k.secretHash, k.name, k.role, k.prefix, k.createdAt, k.createdBy],
+    );
+  }
+
+  async findApiKey(secretHash: string): Promise<ApiKey | undefined> {
+    const [row] = await this.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE secret_hash = ${this.p(1)} AND revoked_at IS NULL`, [secretHash]);
+    return row && apiKey(row);
+  }
+
+  async touchApiKey(id: string, at: string): Promise<void> {
+    await this.query(
+      `UPDATE api_keys SET last_used_at = ${this.p(1)} WHERE id = ${this.p(2)} AND (last_used_at IS NULL OR last_used_at < ${this.p(3)}) RETURNING id`,
+      [at, id, at],
+    );
+  }
+
+  async revokeApiKey(id: string, at: string, by: string): Promise<ApiKey | undefined> {
+    const [row] = await this.query<KeyRow>(
+      `UPDATE api_keys SET revoked_at = ${this.p(1)}, revoked_by = ${this.p(2)} WHERE id = ${this.p(3)} AND revoked_at IS NULL RETURNING ${KEY_COLUMNS}`,
+      [at, by, id],
+    );
+    return row && apiKey(row);
+  }
+
+  async listApiKeys(): Promise<ApiKey[]> {
+    return (await this.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at DESC, id`, [])).map(apiKey);
+  }
+
+  async getMember(email: string): Promise<Member | undefined> {
+    const [row] = await this.query<MemberRow>(`SELECT email, role, updated_at, updated_by FROM members WHERE email = ${this.p(1)}`, [email.toLowerCase()]);
+    return row && member(row);
+  }
+
+  async setMember(m: Member): Promise<Member | undefined> {
+    const before = await this.getMember(m.email);
+    const p = this.p;
+    await this.query(
+      `INSERT INTO members (email, role, updated_at, updated_by) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)})
+       ON CONFLICT (email) DO UPDATE SET role = excluded.role, updated_at = excluded.updated_at, updated_by = excluded.updated_by RETURNING email`,
+      [m.email.toLowerCase(), m.role, m.updatedAt, m.updatedBy],
+    );
+    return before;
+  }
+
+  async removeMember(email: string): Promise<Member | undefined> {
+    const [row] = await this.query<MemberRow>(`DELETE FROM members WHERE email = ${this.p(1)} RETURNING email, role, updated_at, updated_by`, [email.toLowerCase()]);
+    return row && member(row);
+  }
+
+  async listMembers(): Promise<Member[]> {
+    return (await this.query<MemberRow>('SELECT email, role, updated_at, updated_by FROM members ORDER BY email', [])).map(member);
+  }
+
+  async appendAudit(e: AuditEvent): Promise<void> {
+    const p = this.p;
+    await this.query(
+      `INSERT INTO audit_log (at, actor, role, via, action, target, outcome, detail, source)
+       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}) RETURNING seq`,
+      [e.at, e.actor, e.role ?? null, e.via, e.action, e.target ?? null, e.outcome, e.detail ? JSON.stringify(e.detail) : null, e.source],
+    );
+  }
+
+  async listAudit(filter: AuditFilter, page: number, pageSize: number): Promise<AuditPage> {
+    const params: unknown[] = [];
+    const param = (value: unknown) => {
+      params.push(value);
+      return this.p(params.length);
+    };
+    const where: string[] = [];
+    if (filter.action) where.push(`action = ${param(filter.action)}`);
+    if (filter.actor) where.push(`actor = ${param(filter.actor)}`);
+    const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const total = Number((await this.query<{ n: number }>(`SELECT COUNT(*) AS n FROM audit_log ${whereSql}`, params))[0]!.n);
+    const size = Math.min(Math.max(1, Math.floor(pageSize)), 200);
+    const pages = Math.max(1, Math.ceil(total / size));
+    const current = Math.min(Math.max(1, Math.floor(page)), pages);
+    const limit = param(size);
+    const offset = param((current - 1) * size);
+    const rows = await this.query<AuditRow>(`SELECT * FROM audit_log ${whereSql} ORDER BY seq DESC LIMIT ${limit} OFFSET ${offset}`, params);
+    return { entries: rows.map(auditEntry), total, page: current, pageSize: size, pages };
+  }
+
+  async deleteAuditBefore(cutoff: string, batchSize: number): Promise<number> {
+    const rows = await this.query(
+      `DELETE FROM audit_log WHERE seq IN (SELECT seq FROM audit_log WHERE at < ${this.p(1)} ORDER BY seq LIMIT ${this.p(2)}) RETURNING seq`,
+      [cutoff, batchSize],
+    );
+    return rows.length;
+  }
+
+  async findCustomerTurns(subject: DataSubject): Promise<SubjectLinks> {
+    const p = this.p;
+    let rows: { visitor_id: string | null; conversation_id: string }[];
+    if (subject.kind === 'visitor') {
+      rows = await this.query(`SELECT DISTINCT visitor_id, conversation_id FROM turns WHERE visitor_id = ${p(1)}`, [subject.value]);
+      return { visitors: [subject.value], conversations: [...new Set(rows.map((r) => r.conversation_id))] };
+    }
+    if (subject.kind === 'user') {
+      rows = await this.query(`SELECT DISTINCT visitor_id, conversation_id FROM turns WHERE user_id = ${p(1)}`, [subject.value]);
+    } else {
+      const like = containing(subject.value);
+      rows = await this.query(
+        `SELECT DISTINCT visitor_id, conversation_id FROM turns
+         WHERE lower(question) LIKE ${p(1)} ESCAPE '\\' OR lower(customer_messages) LIKE ${p(2)} ESCAPE '\\' OR lower(reply) LIKE ${p(3)} ESCAPE '\\'`,
+        [like, like, like],
+      );
+    }
+    return {
+      visitors: [...new Set(rows.flatMap((r) => (r.visitor_id === null ? [] : [r.visitor_id])))],
+      conversations: [...new Set(rows.map((r) => r.conversation_id))],
+    };
+  }
+
+  /** The turns deleteCustomerTurns deletes: seq, conversation and whether it has feedback. */
+  async customerTurnSeqs(subject: DataSubject, links: SubjectLinks): Promise<{ seq: number; conversation_id: string; voted: number }[]> {
+    const params: unknown[] = [];
+    const where: string[] = [];
+    if (links.visitors.length) {
+      where.push(`visitor_id IN ${this.list(links.visitors, params.length + 1)}`);
+      params.push(...links.visitors);
+    }
+    if (links.conversations.length) {
+      where.push(`(visitor_id IS NULL AND conversation_id IN ${this.list(links.conversations, params.length + 1)})`);
+      params.push(...links.conversations);
+    }
+    if (subject.kind === 'user') {
+      params.push(subject.value);
+      where.push(`user_id = ${this.p(params.length)}`);
+    }
+    if (where.length === 0) return [];
+    const rows = await this.query<{ seq: number; conversation_id: string; voted: number }>(
+      `SELECT seq, conversation_id, (SELECT COUNT(*) FROM turn_feedback f WHERE f.turn_seq = turns.seq) AS voted
+       FROM turns WHERE ${where.join(' OR ')} ORDER BY seq`,
+      params,
+    );
+    return rows.map((r) => ({ seq: Number(r.seq), conversation_id: r.conversation_id, voted: Number(r.voted) }));
+  }
+}

@@ -1,0 +1,100 @@
+import type {
+  AdminSession,
+  AdminSessionStore,
+  ApiKey,
+  ApiKeyStore,
+  AuditEvent,
+  AuditFilter,
+  AuditPage,
+  AuditStore,
+  DataSubject,
+  Member,
+  MemberStore,
+  Role,
+  SubjectLinks,
+} from './access-types';
+import { AccessQueries } from './access-sql';
+import { SqlHandoffInspector } from './handoff-sql';
+import type { InspectorDialect } from './inspector';
+import type { Query } from './inspector-types';
+
+/**
+ * What both SQL stores share beyond the inspector's and the hand-offs' reads (SqlHandoffInspector): the access ports (sessions, API
+ * keys, members, the audit trail) over access-sql.ts's queries, and finding a customer's
+ * turns. Deleting them is each adapter's own (its batch delete of turns).
+ */
+export abstract class SqlAccessStore extends SqlHandoffInspector implements AdminSessionStore, ApiKeyStore, MemberStore, AuditStore {
+  protected readonly access: AccessQueries;
+
+  constructor(query: Query, dialect: InspectorDialect) {
+    super(query, dialect);
+    this.access = new AccessQueries(query, dialect.placeholder);
+  }
+
+  createSession(session: AdminSession & { secretHash: string }): Promise<void> {
+    return this.access.createSession(session);
+  }
+  findSession(secretHash: string, now: string): Promise<AdminSession | undefined> {
+    return this.access.findSession(secretHash, now);
+  }
+  endSession(id: string, at: string): Promise<boolean> {
+    return this.access.endSession(id, at);
+  }
+  endSessionsOf(actor: string, at: string): Promise<number> {
+    return this.access.endSessionsOf(actor, at);
+  }
+  setSessionsRole(actor: string, role: Role): Promise<number> {
+    return this.access.setSessionsRole(actor, role);
+  }
+  listSessions(now: string): Promise<AdminSession[]> {
+    return this.access.listSessions(now);
+  }
+
+  createApiKey(key: ApiKey & { secretHash: string }): Promise<void> {
+    return this.access.createApiKey(key);
+  }
+  findApiKey(secretHash: string): Promise<ApiKey | undefined> {
+    return this.access.findApiKey(secretHash);
+  }
+  touchApiKey(id: string, at: string): Promise<void> {
+    return this.access.touchApiKey(id, at);
+  }
+  revokeApiKey(id: string, at: string, by: string): Promise<ApiKey | undefined> {
+    return this.access.revokeApiKey(id, at, by);
+  }
+  listApiKeys(): Promise<ApiKey[]> {
+    return this.access.listApiKeys();
+  }
+
+  setMember(member: Member): Promise<Member | undefined> {
+    return this.access.setMember(member);
+  }
+  removeMember(email: string): Promise<Member | undefined> {
+    return this.access.removeMember(email);
+  }
+  getMember(email: string): Promise<Member | undefined> {
+    return this.access.getMember(email);
+  }
+  listMembers(): Promise<Member[]> {
+    return this.access.listMembers();
+  }
+
+  appendAudit(event: AuditEvent): Promise<void> {
+    return this.access.appendAudit(event);
+  }
+  listAudit(filter: AuditFilter, page: number, pageSize: number): Promise<AuditPage> {
+    return this.access.listAudit(filter, page, pageSize);
+  }
+  deleteAuditBefore(cutoff: string, batchSize: number): Promise<number> {
+    return this.access.deleteAuditBefore(cutoff, batchSize);
+  }
+
+  findCustomerTurns(subject: DataSubject): Promise<SubjectLinks> {
+    return this.access.findCustomerTurns(subject);
+  }
+
+  /** Counts of what deleteCustomerTurns removes, from the turns it found. */
+  protected static deletionCounts(rows: { conversation_id: string; voted: number }[]): { turns: number; conversations: number; feedback: number } {
+    return { turns: rows.length, conversations: new Set(rows.map((r) => r.conversation_id)).size, feedback: rows.reduce((n, r) => n + r.voted, 0) };
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * npm run data:delete -- --visitor ID | --user ID | --email ADDRESS
+ *
+ * Deletes one customer's data on request from the app's store — PostgreSQL at DATABASE_URL
+ * when set, else the SQLite file at TRACE_DB_PATH: their conversations, turns and votes, and
+ * what other ports hold of them (lib/traces/erase.ts), as /debug/customer-data does. The
+ * deletion is recorded in the audit trail (who ran it, the counts, the subject as a keyed
+ * hash — never the data), as `cli:<user>`.
+ */
+import { userInfo } from 'node:os';
+import { deleteCustomerData, subjectSchema } from '@/lib/admin/customer-data';
+import { sessionKey } from '@/lib/admin/sessions';
+import { loadVisitorSecret } from '@/lib/chat/visitor';
+import { EnvError } from '@/lib/env';
+import { formatIssues } from '@/lib/format';
+import { serverSettings } from '@/lib/server/paths';
+import { createPostgresPool, PostgresTraceStore } from '@/lib/traces/postgres';
+import { SqliteTraceStore } from '@/lib/traces/sqlite';
+import type { ServerStore } from '@/lib/traces/store';
+import { parseCommandLineOrExit, usageExit, type Cli } from './cli';
+
+const cli: Cli = {
+  name: 'data:delete',
+  usage: `usage: npm run data:delete -- --visitor ID | --user ID | --email ADDRESS [--json]
+
+Deletes one customer's conversations, turns and votes (and what else the store holds of
+them, such as hand-offs) from the app's store: PostgreSQL at DATABASE_URL when set, else the
+SQLite file at TRACE_DB_PATH (default: data/traces.db). Recorded in the audit trail.
+
+  --visitor ID      the anonymous visitor (the id in their support_visitor cookie, or a turn's visitorId)
+  --user ID         the verified user id your site passed with their conversations
+  --email ADDRESS   every visitor who wrote this address (and conversations with it that have no visitor)
+  --json            the counts as one JSON document
+  -h, --help        this text
+
+Exit status: 0 done (also when nothing was found), 1 the store is unreachable or the settings are invalid, 2 usage.`,
+};
+
+const { values } = parseCommandLineOrExit(cli, {
+  visitor: { type: 'string' },
+  user: { type: 'string' },
+  email: { type: 'string' },
+  json: { type: 'boolean' },
+});
+const given = (['visitor', 'user', 'email'] as const).filter((kind) => values[kind] !== undefined);
+if (given.length !== 1) usageExit(cli, 'give exactly one of --visitor, --user, --email');
+const kind = given[0]!;
+const subject = subjectSchema.safeParse({ kind, value: values[kind] });
+if (!subject.success) usageExit(cli, formatIssues(subject.error.issues, `--${kind}`));
+
+let store: ServerStore | undefined;
+try {
+  const { env, paths } = serverSettings();
+  store = env.DATABASE_URL ? new PostgresTraceStore(createPostgresPool(env.DATABASE_URL, { max: 2, connectionTimeoutMillis: 10_000 })) : new SqliteTraceStore(paths.traceDb);
+  const key = sessionKey(loadVisitorSecret({ envSecret: env.VISITOR_SECRET, dataDir: paths.dataDir }));
+  const who = { actor: `cli:${userInfo().username}`, via: 'cli', source: 'cli' };
+  const erased = await deleteCustomerData(store, key, who, subject.data);
+  if (values.json) console.log(JSON.stringify(erased));
+  else {
+    const counts = Object.entries(erased.counts).map(([what, n]) => `${n} ${what}`).join(', ');
+    console.log(`deleted ${counts || 'nothing'} (${erased.visitors} visitor${erased.visitors === 1 ? '' : 's'}); recorded in the audit trail`);
+  }
+} catch (error) {
+  console.error(`data:delete: ${error instanceof EnvError || error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+} finally {
+  await store?.close();
+}
