@@ -74,6 +74,8 @@ test.beforeAll(async () => {
   stub = await startStub(EXTRA_PORT + 9);
   app = await startApp(EXTRA_PORT + 8, appEnv());
   await app.waitForOutput(/\[semantic\] embedded \d+ sections with stub-embed in \d+ ms \(0 of \d+ from the cache\)/, 20_000);
+  // The KB's own tests run once the sections are embedded (their questions are embedded too): done before a test counts requests.
+  await app.waitForOutput(/\[kb-test\] (all \d+ KB tests pass|\d+ of \d+ KB tests fail)/, 20_000);
 });
 
 test.afterAll(async () => {

@@ -220,11 +220,11 @@ test('data:delete for a visitor: no /debug page or API returns anything of their
   expect((await get(`/api/debug/customer-data/export?kind=visitor&value=${a.visitor}`)).text).toContain(QUESTION_A);
 
   const output = await new Promise<string>((resolve, reject) =>
-    execFile(process.execPath, ['--import', 'tsx', 'scripts/data-delete.mts', '--visitor', a.visitor], { cwd: ROOT, env: { ...process.env, TRACE_DB_PATH: dbFile } }, (error, stdout, stderr) =>
+    execFile(process.execPath, ['--import', 'tsx', 'scripts/data-delete.mts', `--visitor=${a.visitor}`], { cwd: ROOT, env: { ...process.env, TRACE_DB_PATH: dbFile } }, (error, stdout, stderr) =>
       error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
     ),
   );
-  expect(output).toBe('deleted 1 turns, 1 conversations, 1 feedback (1 visitor); recorded in the audit trail\n');
+  expect(output).toBe('deleted 1 turns, 1 conversations, 1 feedback, 0 hand-offs (1 visitor); recorded in the audit trail\n');
 
   for (const url of READS) {
     const { status, text } = await get(url);

@@ -27,7 +27,8 @@ Deletes one customer's conversations, turns and votes (and what else the store h
 them, such as hand-offs) from the app's store: PostgreSQL at DATABASE_URL when set, else the
 SQLite file at TRACE_DB_PATH (default: data/traces.db). Recorded in the audit trail.
 
-  --visitor ID      the anonymous visitor (the id in their support_visitor cookie, or a turn's visitorId)
+  --visitor ID      the anonymous visitor (the id in their support_visitor cookie, or a turn's visitorId;
+                    an id that starts with - as --visitor=ID)
   --user ID         the verified user id your site passed with their conversations
   --email ADDRESS   every visitor who wrote this address (and conversations with it that have no visitor)
   --json            the counts as one JSON document
