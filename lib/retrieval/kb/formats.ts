@@ -58,6 +58,8 @@ export interface DocumentTree {
   isPinMarker(node: RootContent): boolean;
   /** The page title from the document itself (HTML `<title>`). */
   title?: string;
+  /** The language the document declares itself (HTML `<html lang>` or `xml:lang`). */
+  lang?: string;
 }
 
 const PIN_COMMENT = /^<!--\s*pinned\s*-->$/i;
@@ -176,6 +178,8 @@ function htmlTree(source: string): DocumentTree {
   const hast: HastRoot = fromHtml(source);
   const titleElement = findElement(hast, 'title');
   const title = titleElement ? toString(toMdast(titleElement)).replace(/\s+/g, ' ').trim() : undefined;
+  const htmlProps = findElement(hast, 'html')?.properties ?? {};
+  const lang = [htmlProps.lang, htmlProps.xmlLang].find((v): v is string => typeof v === 'string' && v.trim() !== '');
   const content = findElement(hast, 'main') ?? findElement(hast, 'article') ?? findElement(hast, 'body') ?? hast;
   prune(content);
   const root = toMdast({ type: 'root', children: content.type === 'root' ? content.children : [content] }) as Root;
@@ -183,6 +187,7 @@ function htmlTree(source: string): DocumentTree {
     format: 'html',
     root,
     title: title || undefined,
+    ...(lang ? { lang } : {}),
     textOf: serialise,
     headingTitle: (heading) => toString(heading).replace(/\s+/g, ' ').trim(),
     isPinMarker: () => false,

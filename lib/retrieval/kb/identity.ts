@@ -2,7 +2,44 @@ import { LineCounter, parseDocument as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { KnowledgeBaseError } from '../errors';
 import { isPageUrl } from './pages';
-import type { AssistantIdentity } from '../types';
+import { ENGLISH } from '../query/languages';
+import { languageOf } from '../query/language-tags';
+import type { AssistantIdentity, IdentityTexts, OfflineText, WidgetText } from '../types';
+
+/** The widget's fixed strings and their English defaults (identity file `widget:`, snake_case keys). */
+export const WIDGET_LABELS = {
+  placeholder: 'Ask a question…',
+  send: 'Send message',
+  input_label: 'Your message',
+  hint: 'Enter to send · Shift+Enter for a new line · Answers can be wrong; check the help center.',
+  subtitle: 'Answers from the help center',
+  subtitle_offline: 'Offline demo · quotes the help center',
+  offline_note: 'Offline demo mode: no language model is connected, so I answer by quoting the help center.',
+  new_chat: 'New chat',
+  new_chat_title: 'Start a new conversation',
+  close: 'Close support chat',
+  open: 'Open support chat',
+  launcher: 'Ask support',
+  launcher_close: 'Close',
+  loading: 'Loading your conversation…',
+  writing: 'The assistant is writing…',
+  suggestions_label: 'Suggested questions',
+  retry: 'Try again',
+  start_over: 'Start a new conversation',
+  error: 'The assistant could not answer just now. Please try again in a moment.',
+  network_error: 'The chat could not reach the server. Check your connection and try again.',
+} as const;
+
+/** The offline model's fixed phrases and their English defaults (identity file `offline:`); `{company}` is the company's name and a space, or nothing. */
+export const OFFLINE_PHRASES = {
+  notice: '_Offline demo mode: no language model is connected, so this answer is quoted straight from the {company}help center._',
+  from: 'From **{section}**:',
+  related: 'Related sections:',
+  no_match: "I don't know the answer to that: nothing in the help center matched your question.",
+  topics: 'Here are some topics I can help with:',
+  ask_topic: 'Ask about one of them, or rephrase your question with a few more details.',
+  rephrase: 'Try rephrasing your question with a few more details.',
+} as const;
 
 /**
  * Who the assistant is, for whom: the KB's `assistant.md`, so a company changes files
@@ -15,10 +52,14 @@ import type { AssistantIdentity } from '../types';
  *     website: acme.example
  *     docs_url: https://acme.example/help/
  *     handoff: email help@acme.example, or use Contact support in the dashboard
- *     widget:
+ *     language: de                # the pages' language (front matter `lang:` overrides it per page)
+ *     widget:                     # the widget's text in that language (English defaults)
  *       title: Acme support
  *       greeting: Hi! I'm the Acme support assistant. Ask me about …
  *       suggestions: [Can I get a refund?, How do I go live?]
+ *     offline: { no_match: … }    # the offline model's phrases (OFFLINE_PHRASES)
+ *     translations:               # the same in other languages
+ *       en: { widget: { title: Acme help }, offline: { … } }
  *     rules:
  *       count: 13
  *       required: [rules/assistant-rules.md#refunds]
@@ -32,6 +73,20 @@ import type { AssistantIdentity } from '../types';
 export const IDENTITY_FILE = 'assistant.md';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
+
+/** The widget's strings (title, greeting, suggestions, and its buttons, labels and errors), as written in the identity file. */
+const widgetSchema = z.strictObject({
+  /** The chat panel's title; default "<company> support". */
+  title: text(60).optional(),
+  /** The first message shown in an empty chat. */
+  greeting: text(400).optional(),
+  /** Questions offered as buttons in an empty chat (at most 6). */
+  suggestions: z.array(text(120)).max(6).optional(),
+  ...Object.fromEntries(Object.keys(WIDGET_LABELS).map((key) => [key, text(200).optional()])),
+} as unknown as Record<keyof typeof WIDGET_LABELS | 'title' | 'greeting', z.ZodOptional<z.ZodString>> & { suggestions: z.ZodOptional<z.ZodArray<z.ZodString>> });
+
+/** The offline model's phrases, as written in the identity file. */
+const offlineSchema = z.strictObject(Object.fromEntries(Object.keys(OFFLINE_PHRASES).map((key) => [key, text(400).optional()])) as unknown as Record<keyof typeof OFFLINE_PHRASES, z.ZodOptional<z.ZodString>>);
 
 export const identitySchema = z.strictObject({
   /** The company's name, as customers know it. */
@@ -49,15 +104,18 @@ export const identitySchema = z.strictObject({
    * extension (`billing/faq.md` → `<docs_url>billing/faq`), unless its front matter gives a `url` (pages.ts).
    */
   docs_url: text(500).refine(isPageUrl, 'must be an http(s) URL or a path on this site starting with "/"').optional(),
-  widget: z
-    .strictObject({
-      /** The chat panel's title; default "<company> support". */
-      title: text(60).optional(),
-      /** The first message shown in an empty chat. */
-      greeting: text(400).optional(),
-      /** Questions offered as buttons in an empty chat (at most 6). */
-      suggestions: z.array(text(120)).max(6).optional(),
-    })
+  /** The KB's default language: every page's unless its front matter says `lang:` (a language code such as "de"; default "en"). */
+  language: text(20).refine((tag) => languageOf(tag) !== undefined, 'must be a language code such as "de" or "pt-BR"').optional(),
+  /** The widget's text in the default language; every string has an English default. */
+  widget: widgetSchema.optional(),
+  /** The offline model's fixed phrases in the default language (English defaults). */
+  offline: offlineSchema.optional(),
+  /** The widget's and the offline model's text in other languages, by language code: `translations: { en: { widget: {…}, offline: {…} } }`. */
+  translations: z
+    .record(
+      z.string().refine((tag) => languageOf(tag) === tag, 'must be a language code such as "de" (lowercase, no region)'),
+      z.strictObject({ widget: widgetSchema.optional(), offline: offlineSchema.optional() }),
+    )
     .optional(),
   /**
    * The pinned sections this KB must have (declared-rules.ts): a load that finds fewer is
@@ -78,8 +136,37 @@ export function defaultIdentity(): AssistantIdentity {
   return identityFrom({});
 }
 
+type WidgetInput = z.infer<typeof widgetSchema>;
+type OfflineInput = z.infer<typeof offlineSchema>;
+
+/** The widget's text: what the identity file gives, English defaults for the rest. */
+function widgetText(given: WidgetInput | undefined, company: string | undefined): WidgetText {
+  const labels = Object.fromEntries(Object.entries(WIDGET_LABELS).map(([key, english]) => [key, (given?.[key as keyof WidgetInput] as string | undefined) ?? english]));
+  return {
+    title: (given?.title as string | undefined) ?? (company ? `${company} support` : 'Support'),
+    greeting:
+      (given?.greeting as string | undefined) ??
+      `Hi! I'm ${company ? `the ${company} support assistant` : 'the support assistant'}. Ask me a question and I'll answer from the help center.`,
+    suggestions: (given?.suggestions as string[] | undefined) ?? [],
+    labels: labels as WidgetText['labels'],
+  };
+}
+
+/** The offline model's phrases: what the identity file gives, English defaults for the rest. */
+function offlineText(given: OfflineInput | undefined): OfflineText {
+  return Object.fromEntries(Object.entries(OFFLINE_PHRASES).map(([key, english]) => [key, given?.[key as keyof OfflineInput] ?? english])) as OfflineText;
+}
+
+/** The widget's and the offline model's text in `language`: its translation, else the default language's (each string English by default). */
+export function identityTexts(identity: Pick<AssistantIdentity, 'widget' | 'offline' | 'translations'>, language: string | undefined): IdentityTexts {
+  return (language !== undefined && identity.translations[language]) || { widget: identity.widget, offline: identity.offline };
+}
+
 function identityFrom(data: Partial<z.infer<typeof identitySchema>>, instructions?: string, file?: string, rulesLine = 1): AssistantIdentity {
   const company = data.company;
+  const translations = Object.fromEntries(
+    Object.entries(data.translations ?? {}).map(([l, t]) => [l, { widget: widgetText({ ...data.widget, ...t.widget } as WidgetInput, company), offline: offlineText({ ...data.offline, ...t.offline }) }]),
+  );
   return {
     company,
     assistant: data.assistant ?? 'the support assistant',
@@ -87,13 +174,10 @@ function identityFrom(data: Partial<z.infer<typeof identitySchema>>, instruction
     website: data.website,
     handoff: data.handoff,
     docsUrl: data.docs_url,
-    widget: {
-      title: data.widget?.title ?? (company ? `${company} support` : 'Support'),
-      greeting:
-        data.widget?.greeting ??
-        `Hi! I'm ${company ? `the ${company} support assistant` : 'the support assistant'}. Ask me a question and I'll answer from the help center.`,
-      suggestions: data.widget?.suggestions ?? [],
-    },
+    language: languageOf(data.language) ?? ENGLISH,
+    widget: widgetText(data.widget, company),
+    offline: offlineText(data.offline),
+    translations,
     instructions: instructions || undefined,
     ...(data.rules && file ? { rules: { count: data.rules.count, required: data.rules.required ?? [], file, line: rulesLine } } : {}),
     file,
@@ -129,8 +213,9 @@ export function parseIdentity(file: string, source: string): AssistantIdentity {
 }
 
 function knownFields(path: PropertyKey[]): string {
-  const shape =
-    path[0] === 'widget' ? identitySchema.shape.widget.unwrap().shape : path[0] === 'rules' ? identitySchema.shape.rules.unwrap().shape : identitySchema.shape;
+  const shapes: Record<string, object> = { widget: widgetSchema.shape, offline: offlineSchema.shape, rules: identitySchema.shape.rules.unwrap().shape };
+  const inner = path[0] === 'translations' ? (path[2] === undefined ? { widget: 1, offline: 1 } : shapes[String(path[2])]) : shapes[String(path[0])];
+  const shape = inner ?? identitySchema.shape;
   return Object.keys(shape).join(', ');
 }
 

@@ -245,7 +245,7 @@ describe('the identity file', () => {
       '---\ncompany: Acme\nabout: a maker of rockets\nwidget:\n  title: Acme help\n  suggestions: [Where is my rocket?]\n---\nAlways be brief.\n',
     );
     expect(identity).toMatchObject({ company: 'Acme', about: 'a maker of rockets', instructions: 'Always be brief.', file: 'assistant.md' });
-    expect(identity.widget).toEqual({ title: 'Acme help', greeting: expect.stringContaining('Acme'), suggestions: ['Where is my rocket?'] });
+    expect(identity.widget).toMatchObject({ title: 'Acme help', greeting: expect.stringContaining('Acme'), suggestions: ['Where is my rocket?'], labels: { send: 'Send message' } });
 
     const without = loadKnowledgeBase(kbFolder({ 'a.md': '# A\nText.' }));
     expect(without.identity).toMatchObject({ company: undefined, widget: { title: 'Support' } });
