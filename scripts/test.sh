@@ -9,8 +9,9 @@ echo "== types and lint (tsc --noEmit: TypeScript 7; ESLint; the import rules: .
 npx tsc --noEmit
 npm run -s lint
 
-echo "== unit tests (vitest; the store tests start a throwaway PostgreSQL)"
+echo "== unit tests (vitest; the store tests start a throwaway PostgreSQL; the language eval reads Debian's translated docs)"
 bash scripts/ensure-postgres.sh
+bash scripts/ensure-debian-docs.sh
 npx vitest run
 npm run -s kb:check
 

@@ -254,7 +254,8 @@ export function createAnalyzer(language: string, { vocabulary }: { vocabulary?: 
     if (COMPOUND_SEPARATOR.test(word)) {
       const parts = word.split(COMPOUND_SEPARATOR).filter(Boolean);
       for (const part of parts) push(part, out);
-      push(parts.join(''), out);
+      // Only stop words joined ("est-ce", "peut-être"): no term of its own either.
+      if (out.length > 0) push(parts.join(''), out);
     } else push(word, out);
     terms = out;
     if (memoising) {
