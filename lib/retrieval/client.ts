@@ -3,4 +3,5 @@
  * with no file system and no tokenizer. Everything else comes from index.ts, on the server.
  */
 export { isPageUrl } from './kb/pages';
+export { languageOf, textDirection } from './query/language-tags';
 export type { WidgetText } from './types';
