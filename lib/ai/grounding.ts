@@ -1,4 +1,4 @@
-import type { Selection } from '../retrieval/index';
+import type { OfflineText, Selection } from '../retrieval/index';
 
 /**
  * What the offline model answers from: the question and the non-pinned sections that were
@@ -19,17 +19,19 @@ export type Grounding = {
   sections: GroundingSection[];
   /** The company the help center belongs to (the KB's identity), for the offline notice. */
   company?: string;
+  /** The offline model's phrases in the customer's language (the identity file's; English by default). */
+  texts?: OfflineText;
 };
 
 export const GROUNDING_KEY = 'offline';
 
-export function groundingFor(selection: Selection, company?: string): Grounding {
+export function groundingFor(selection: Selection, company?: string, texts?: OfflineText): Grounding {
   const { index } = selection;
   const sections = selection.sent.map(({ doc, reason, score }): GroundingSection => {
     const section = index.pool[doc]!;
     return { id: section.id, path: index.poolPaths[doc]!, text: section.text, reason, score };
   });
-  return { question: selection.query.question, sections, company };
+  return { question: selection.query.question, sections, company, ...(texts ? { texts } : {}) };
 }
 
 /** The `providerOptions` for streamText that carry the grounding. */

@@ -3,6 +3,7 @@ import type { Env } from '@/lib/env';
 import { bodyFailureResponse, jsonError } from '@/lib/http';
 import type { Knowledge } from '@/lib/knowledge/load';
 import { retrieveForTurn } from '@/lib/knowledge/retrieve';
+import { acceptedLanguages, identityTexts } from '@/lib/retrieval/index';
 import type { RateLimiter } from '@/lib/rate-limit/index';
 import type { ConversationStore, TraceStore } from '@/lib/traces/types';
 import { createRateGuard } from '@/lib/chat/rate-guard';
@@ -97,7 +98,10 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
     //    turn's retrieval span when OpenTelemetry export is on (lib/telemetry).
     const telemetry = startTurnTelemetry(conversationId);
     const retrieval = await telemetry.retrieval(knowledge, () =>
-      retrieveForTurn(knowledge, customerMessagesOf(history.messages), { signal: request.signal }),
+      retrieveForTurn(knowledge, customerMessagesOf(history.messages), {
+        signal: request.signal,
+        languages: { widget: parsed.data.lang, accepted: acceptedLanguages(request.headers.get('accept-language')) },
+      }),
     );
     const chat = deps.chat();
 
@@ -117,6 +121,7 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
       retrieval,
       messages: history.messages,
       company: knowledge.kb.identity.company,
+      offlineTexts: identityTexts(knowledge.kb.identity, retrieval.selection.query.language?.customer).offline,
       conversationId,
       recorder,
       telemetry,
