@@ -53,4 +53,4 @@ export type { Sent, Selection, SemanticSelection } from './select/select';
 export { explain, selectContext } from './explain/explain';
 export { PINNED_SHARE_WARNING, PINNED_SHARE_ERROR, budgetHealth } from './explain/budget-health';
 export type { BudgetHealth } from './explain/budget-health';
-export { formatExplanation, formatHealth, formatSection } from './explain/format';
+export { formatExplanation, formatHealth, formatSection, languageLine } from './explain/format';
