@@ -13,8 +13,8 @@ import type { LanguageSource } from '../types';
  * 2. The latest message, detected among the candidates: by its script where the script names one
  *    language (Hebrew, Arabic, Japanese kana, Korean Hangul, Chinese Han); else by its function
  *    words (a chat question is full of them: "how do I", "wie kann ich", "comment"): the
- *    candidate whose stop words and chat fillers (stopwords-iso) it uses most, by a margin of
- *    VOTE_MARGIN words; else by franc's trigram model (`franc-min`), which is unreliable on short
+ *    candidate whose own stop words and chat fillers (stopwords-iso; those no other candidate
+ *    has) it uses most, by a margin of VOTE_MARGIN words; else by franc's trigram model (`franc-min`), which is unreliable on short
  *    texts ("Can I get a refund?" scores German first), so it is taken only with at least
  *    MIN_LETTERS letters and a clear lead over the runner-up (DETECTION_LEAD).
  * 3. Else the latest and the previous message together (a short follow-up keeps the
@@ -70,11 +70,28 @@ function functionWordsOf(language: string): ReadonlySet<string> {
   return set;
 }
 
-/** The candidate whose function words the text uses most, by VOTE_MARGIN words or more; undefined when none leads so. */
+// Each candidate's function words that no other candidate has ("de" is French, Spanish and, in
+// stopwords-iso's merged English list, English too: it tells none of them apart), per candidate set.
+const distinctByCandidates = new Map<string, ReadonlyMap<string, ReadonlySet<string>>>();
+
+function distinctFunctionWords(candidates: readonly string[]): ReadonlyMap<string, ReadonlySet<string>> {
+  const key = [...candidates].sort().join(',');
+  let distinct = distinctByCandidates.get(key);
+  if (!distinct) {
+    const all = candidates.map((c) => [c, functionWordsOf(c)] as const);
+    distinct = new Map(all.map(([c, set]) => [c, new Set([...set].filter((w) => all.every(([o, other]) => o === c || !other.has(w))))]));
+    if (distinctByCandidates.size >= 100) distinctByCandidates.clear();
+    distinctByCandidates.set(key, distinct);
+  }
+  return distinct;
+}
+
+/** The candidate whose own function words (distinctFunctionWords) the text uses most, by VOTE_MARGIN words or more; undefined when none leads so. */
 function voteByFunctionWords(text: string, candidates: readonly string[]): string | undefined {
   const words = (text.match(WORDS) ?? []).map(normalizeWord);
+  const distinct = distinctFunctionWords(candidates);
   const counts = candidates.map((c) => {
-    const set = functionWordsOf(c);
+    const set = distinct.get(c)!;
     return { c, n: words.filter((w) => set.has(w)).length };
   });
   counts.sort((a, b) => b.n - a.n);
