@@ -4,7 +4,8 @@ import { OpenChatButton } from '@/components/chat/open-chat-button';
 import { chatMode } from '@/lib/ai/providers';
 import { serverEnv } from '@/lib/server/registry';
 import { serverApp } from '@/lib/server/server-app';
-import { defaultIdentity, type AssistantIdentity, type Section } from '@/lib/retrieval/index';
+import { headers } from 'next/headers';
+import { acceptedLanguages, defaultIdentity, identityTexts, widgetLanguage, type AssistantIdentity, type Section } from '@/lib/retrieval/index';
 
 // The widget is told at request time whether a model is connected (OPENAI_API_KEY), and
 // the page shows the KB in service: its identity (assistant.md) and its pages.
@@ -49,9 +50,11 @@ function knowledge(): { identity: AssistantIdentity; topics: Topic[] } {
 
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-export default function HomePage() {
+export default async function HomePage() {
   const { mode, maxMessageChars } = settings();
   const { identity, topics } = knowledge();
+  // The widget speaks the visitor's language when the identity file has text in it (Accept-Language).
+  const lang = widgetLanguage(identity, acceptedLanguages((await headers()).get('accept-language')));
   const name = identity.company ?? 'Help center';
   return (
     <>
@@ -146,7 +149,7 @@ export default function HomePage() {
         </div>
       </footer>
 
-      <ChatWidget mode={mode} maxMessageChars={maxMessageChars} widget={identity.widget} />
+      <ChatWidget mode={mode} maxMessageChars={maxMessageChars} widget={identityTexts(identity, lang).widget} lang={lang} />
     </>
   );
 }

@@ -3,6 +3,7 @@
 import { useChat } from '@ai-sdk/react';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { ChatMode } from '@/lib/ai/providers';
+import { textDirection } from '@/lib/retrieval/client';
 import type { WidgetText } from '@/lib/retrieval/index';
 import type { ChatUIMessage } from '@/lib/chat/message';
 import { AlertIcon, CloseIcon, PlusIcon, RetryIcon, SendIcon, StopIcon } from './icons';
@@ -19,16 +20,18 @@ export interface ChatPanelProps {
   open: boolean;
   mode: ChatMode;
   maxMessageChars: number;
-  /** Title, greeting and suggested questions: the KB's identity file (assistant.md). */
+  /** Title, greeting, suggested questions and the widget's strings: the KB's identity file (assistant.md), in `lang`. */
   widget: WidgetText;
+  /** The language the widget shows (its `lang` and `dir`; sent with each question as a hint). */
+  lang?: string;
   onClose: () => void;
   onNewConversation: () => void;
 }
 
-function TypingDots() {
+function TypingDots({ label }: { label: string }) {
   return (
     <span className="inline-flex items-center gap-1 py-1">
-      <span className="sr-only">The assistant is writing…</span>
+      <span className="sr-only">{label}</span>
       {[0, 150, 300].map((delay) => (
         <span
           key={delay}
@@ -52,14 +55,15 @@ function AssistantAvatar() {
   );
 }
 
-export function ChatPanel({ conversationId, initialMessages, open, mode, maxMessageChars, widget, onClose, onNewConversation }: ChatPanelProps) {
-  const [transport] = useState(() => createChatTransport());
+export function ChatPanel({ conversationId, initialMessages, open, mode, maxMessageChars, widget, lang, onClose, onNewConversation }: ChatPanelProps) {
+  const [transport] = useState(() => createChatTransport(undefined, undefined, lang));
   const { messages, sendMessage, status, stop, error, regenerate, clearError } = useChat<ChatUIMessage>({
     id: conversationId,
     messages: initialMessages,
     transport,
   });
   const [input, setInput] = useState('');
+  const { labels } = widget;
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
   // Scrolling: follow the reply as it streams, until the customer's question reaches the
@@ -142,6 +146,8 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
       role="dialog"
       aria-labelledby={titleId}
       data-testid="chat-panel"
+      lang={lang}
+      dir={textDirection(lang)}
       data-conversation-id={conversationId}
       onKeyDown={onPanelKeyDown}
       className="flex min-h-0 flex-1 flex-col"
@@ -155,25 +161,25 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
             {widget.title}
           </h2>
           <p className="truncate text-xs text-brand-100" data-testid="chat-mode">
-            {mode === 'offline' ? 'Offline demo · quotes the help center' : 'Answers from the help center'}
+            {mode === 'offline' ? labels.subtitle_offline : labels.subtitle}
           </p>
         </div>
         <button
           type="button"
           onClick={newConversation}
           data-testid="chat-new"
-          title="Start a new conversation"
+          title={labels.new_chat_title}
           className="flex shrink-0 items-center gap-1 rounded-lg px-2 py-1.5 text-xs font-medium text-white/90 transition hover:bg-white/15 hover:text-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white"
         >
           <PlusIcon className="h-4 w-4" />
-          New chat
+          {labels.new_chat}
         </button>
         <button
           type="button"
           onClick={onClose}
           data-testid="chat-close"
-          aria-label="Close support chat"
-          title="Close (Esc)"
+          aria-label={labels.close}
+          title={`${labels.close} (Esc)`}
           className="rounded-lg p-1.5 text-white/90 transition hover:bg-white/15 hover:text-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white"
         >
           <CloseIcon className="h-5 w-5" />
@@ -203,12 +209,12 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
                 <p>{widget.greeting}</p>
                 {mode === 'offline' && (
                   <p className="mt-2 text-xs text-slate-500">
-                    Offline demo mode: no language model is connected, so I answer by quoting the help center.
+                    {labels.offline_note}
                   </p>
                 )}
               </div>
             </div>
-            <div className="flex flex-wrap gap-2 pl-9" aria-label="Suggested questions">
+            <div className="flex flex-wrap gap-2 pl-9" aria-label={labels.suggestions_label}>
               {widget.suggestions.map((question) => (
                 <button
                   key={question}
@@ -230,7 +236,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
               <div key={message.id} className="flex justify-end" data-testid="chat-message" data-role="user" data-message-id={message.id}>
                 <div className="max-w-[85%] whitespace-pre-wrap break-words rounded-2xl rounded-br-sm bg-brand-600 px-3.5 py-2.5 text-white shadow-sm">
                   <span className="sr-only">You: </span>
-                  <span data-testid="chat-message-text">{text}</span>
+                  <span data-testid="chat-message-text" dir="auto">{text}</span>
                 </div>
               </div>
             );
@@ -250,7 +256,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
               <div className="min-w-0 max-w-[85%]">
                 <div className="rounded-2xl rounded-tl-sm border border-slate-200 bg-white px-3.5 py-2.5 shadow-sm">
                   <span className="sr-only">Assistant: </span>
-                  <div data-testid="chat-message-text">
+                  <div data-testid="chat-message-text" dir="auto">
                     <MessageText text={text} />
                   </div>
                   <ReplySources parts={message.parts} />
@@ -265,7 +271,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
           <div className="flex gap-2.5" data-testid="chat-typing">
             <AssistantAvatar />
             <div className="rounded-2xl rounded-tl-sm border border-slate-200 bg-white px-3.5 py-2 shadow-sm">
-              <TypingDots />
+              <TypingDots label={labels.writing} />
             </div>
           </div>
         )}
@@ -278,7 +284,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
           >
             <div className="flex gap-2">
               <AlertIcon className="mt-0.5 h-4 w-4 shrink-0 text-red-600" />
-              <p>{errorMessage(error)}</p>
+              <p>{errorMessage(error, labels)}</p>
             </div>
             <div className="mt-2.5 flex flex-wrap gap-2 pl-6">
               <button
@@ -288,14 +294,14 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
                 className="inline-flex items-center gap-1.5 rounded-lg bg-red-600 px-3 py-1.5 text-xs font-semibold text-white transition hover:bg-red-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-400 focus-visible:ring-offset-1"
               >
                 <RetryIcon className="h-3.5 w-3.5" />
-                Try again
+                {labels.retry}
               </button>
               <button
                 type="button"
                 onClick={newConversation}
                 className="rounded-lg px-3 py-1.5 text-xs font-semibold text-red-800 transition hover:bg-red-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-400"
               >
-                Start a new conversation
+                {labels.start_over}
               </button>
             </div>
           </div>
@@ -305,7 +311,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
       <form onSubmit={onSubmit} className="border-t border-slate-200 bg-white p-3">
         <div className="flex items-end gap-2 rounded-xl border border-slate-300 bg-white px-3 py-2 shadow-sm focus-within:border-brand-500 focus-within:ring-2 focus-within:ring-brand-500/30">
           <label htmlFor={inputId} className="sr-only">
-            Your message
+            {labels.input_label}
           </label>
           <textarea
             ref={inputRef}
@@ -316,7 +322,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
             maxLength={maxMessageChars}
             onChange={(event) => setInput(event.target.value)}
             onKeyDown={onInputKeyDown}
-            placeholder="Ask a question…"
+            placeholder={labels.placeholder}
             aria-describedby={`${inputId}-hint`}
             className="max-h-[132px] min-h-[24px] flex-1 resize-none bg-transparent py-1 text-base leading-6 text-slate-900 placeholder:text-slate-400 focus:outline-none sm:text-sm"
           />
@@ -335,7 +341,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
               type="submit"
               data-testid="chat-send"
               disabled={!input.trim()}
-              aria-label="Send message"
+              aria-label={labels.send}
               className="inline-flex h-9 w-9 shrink-0 items-center justify-center rounded-lg bg-brand-600 text-white transition hover:bg-brand-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-1 disabled:cursor-not-allowed disabled:bg-slate-300"
             >
               <SendIcon className="h-4 w-4" />
@@ -343,7 +349,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
           )}
         </div>
         <p id={`${inputId}-hint`} className="mt-1.5 px-1 text-[11px] text-slate-400">
-          Enter to send · Shift+Enter for a new line · Answers can be wrong; check the help center.
+          {labels.hint}
         </p>
       </form>
     </div>

@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ChatMode } from '@/lib/ai/providers';
+import { textDirection } from '@/lib/retrieval/client';
 import type { WidgetText } from '@/lib/retrieval/index';
 import type { ChatUIMessage } from '@/lib/chat/message';
 import { ChatPanel } from './chat-panel';
@@ -13,8 +14,10 @@ export const OPEN_CHAT_EVENT = 'support-chat:open';
 export interface ChatWidgetProps {
   mode: ChatMode;
   maxMessageChars: number;
-  /** Title, greeting and suggested questions from the KB's identity file. */
+  /** Title, greeting, suggested questions and the widget's strings from the KB's identity file, in `lang`. */
   widget: WidgetText;
+  /** The language the widget is shown in (its `lang` and `dir`). */
+  lang?: string;
 }
 
 /**
@@ -22,7 +25,8 @@ export interface ChatWidgetProps {
  * lives in localStorage and the history is reloaded from the server, so a conversation
  * survives a page reload; whether the panel was open survives it too (sessionStorage).
  */
-export function ChatWidget({ mode, maxMessageChars, widget }: ChatWidgetProps) {
+export function ChatWidget({ mode, maxMessageChars, widget, lang }: ChatWidgetProps) {
+  const { labels } = widget;
   const [open, setOpen] = useState(false);
   const [conversationId, setConversationId] = useState<string>();
   const [history, setHistory] = useState<ChatUIMessage[]>();
@@ -88,6 +92,8 @@ export function ChatWidget({ mode, maxMessageChars, widget }: ChatWidgetProps) {
         <div
           id="support-chat"
           hidden={!open}
+          lang={lang}
+          dir={textDirection(lang)}
           className="fixed inset-0 z-50 flex flex-col bg-white sm:inset-auto sm:bottom-24 sm:right-6 sm:h-[min(680px,calc(100dvh-8rem))] sm:w-[400px] sm:overflow-hidden sm:rounded-2xl sm:shadow-2xl sm:ring-1 sm:ring-slate-900/10"
         >
           {ready ? (
@@ -99,12 +105,13 @@ export function ChatWidget({ mode, maxMessageChars, widget }: ChatWidgetProps) {
               mode={mode}
               maxMessageChars={maxMessageChars}
               widget={widget}
+              lang={lang}
               onClose={closeChat}
               onNewConversation={startNewConversation}
             />
           ) : (
             <div className="flex flex-1 items-center justify-center text-sm text-slate-500" role="status">
-              Loading your conversation…
+              {labels.loading}
             </div>
           )}
         </div>
@@ -115,12 +122,14 @@ export function ChatWidget({ mode, maxMessageChars, widget }: ChatWidgetProps) {
         data-testid="chat-launcher"
         aria-controls="support-chat"
         aria-expanded={open}
-        aria-label={open ? 'Close support chat' : 'Open support chat'}
+        aria-label={open ? labels.close : labels.open}
+        lang={lang}
+        dir={textDirection(lang)}
         onClick={open ? closeChat : openChat}
         className={`fixed bottom-5 right-5 z-40 items-center gap-2 rounded-full bg-brand-600 py-3.5 pl-4 pr-5 text-sm font-semibold text-white shadow-lg shadow-brand-900/20 transition hover:bg-brand-700 focus-visible:outline-none focus-visible:ring-4 focus-visible:ring-brand-300 sm:bottom-6 sm:right-6 ${open ? 'hidden sm:flex' : 'flex'}`}
       >
         {open ? <CloseIcon className="h-5 w-5" /> : <ChatIcon className="h-5 w-5" />}
-        <span>{open ? 'Close' : 'Ask support'}</span>
+        <span>{open ? labels.launcher_close : labels.launcher}</span>
       </button>
     </>
   );

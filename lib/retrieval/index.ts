@@ -31,7 +31,7 @@ export type { DocumentFormat, DocumentTree } from './kb/formats';
 export { parseDocument, looksPinned } from './kb/parse-document';
 export type { ParsedSection, ParsedDocument } from './kb/parse-document';
 export { assignSectionIds } from './kb/section-ids';
-export { IDENTITY_FILE, identitySchema, defaultIdentity, parseIdentity, identityTexts, WIDGET_LABELS, OFFLINE_PHRASES } from './kb/identity';
+export { IDENTITY_FILE, identitySchema, defaultIdentity, parseIdentity, identityTexts, identityLanguages, widgetLanguage, WIDGET_LABELS, OFFLINE_PHRASES } from './kb/identity';
 export { isPageUrl, pageUrl, kbPages } from './kb/pages';
 export type { KbPage } from './kb/pages';
 export { missingRules, rulesRefusal } from './kb/declared-rules';

@@ -5,41 +5,9 @@ import { isPageUrl } from './pages';
 import { ENGLISH } from '../query/languages';
 import { languageOf } from '../query/language-tags';
 import type { AssistantIdentity, IdentityTexts, OfflineText, WidgetText } from '../types';
+import { OFFLINE_PHRASES, WIDGET_LABELS } from './texts';
 
-/** The widget's fixed strings and their English defaults (identity file `widget:`, snake_case keys). */
-export const WIDGET_LABELS = {
-  placeholder: 'Ask a question…',
-  send: 'Send message',
-  input_label: 'Your message',
-  hint: 'Enter to send · Shift+Enter for a new line · Answers can be wrong; check the help center.',
-  subtitle: 'Answers from the help center',
-  subtitle_offline: 'Offline demo · quotes the help center',
-  offline_note: 'Offline demo mode: no language model is connected, so I answer by quoting the help center.',
-  new_chat: 'New chat',
-  new_chat_title: 'Start a new conversation',
-  close: 'Close support chat',
-  open: 'Open support chat',
-  launcher: 'Ask support',
-  launcher_close: 'Close',
-  loading: 'Loading your conversation…',
-  writing: 'The assistant is writing…',
-  suggestions_label: 'Suggested questions',
-  retry: 'Try again',
-  start_over: 'Start a new conversation',
-  error: 'The assistant could not answer just now. Please try again in a moment.',
-  network_error: 'The chat could not reach the server. Check your connection and try again.',
-} as const;
-
-/** The offline model's fixed phrases and their English defaults (identity file `offline:`); `{company}` is the company's name and a space, or nothing. */
-export const OFFLINE_PHRASES = {
-  notice: '_Offline demo mode: no language model is connected, so this answer is quoted straight from the {company}help center._',
-  from: 'From **{section}**:',
-  related: 'Related sections:',
-  no_match: "I don't know the answer to that: nothing in the help center matched your question.",
-  topics: 'Here are some topics I can help with:',
-  ask_topic: 'Ask about one of them, or rephrase your question with a few more details.',
-  rephrase: 'Try rephrasing your question with a few more details.',
-} as const;
+export { OFFLINE_PHRASES, WIDGET_LABELS };
 
 /**
  * Who the assistant is, for whom: the KB's `assistant.md`, so a company changes files
@@ -155,6 +123,17 @@ function widgetText(given: WidgetInput | undefined, company: string | undefined)
 /** The offline model's phrases: what the identity file gives, English defaults for the rest. */
 function offlineText(given: OfflineInput | undefined): OfflineText {
   return Object.fromEntries(Object.entries(OFFLINE_PHRASES).map(([key, english]) => [key, given?.[key as keyof OfflineInput] ?? english])) as OfflineText;
+}
+
+/** The languages the identity file has text in: the default, then its translations. */
+export function identityLanguages(identity: Pick<AssistantIdentity, 'language' | 'translations'>): string[] {
+  return [...new Set([identity.language, ...Object.keys(identity.translations)])];
+}
+
+/** The language to show the widget in: the visitor's first accepted language the identity file has text in, else the KB's default. */
+export function widgetLanguage(identity: Pick<AssistantIdentity, 'language' | 'translations'>, accepted: readonly string[]): string {
+  const have = identityLanguages(identity);
+  return accepted.find((l) => have.includes(l)) ?? identity.language;
 }
 
 /** The widget's and the offline model's text in `language`: its translation, else the default language's (each string English by default). */
