@@ -9,7 +9,7 @@
  *
  *   npm run bench:languages        (needs Debian's debian-reference-* packages: scripts/ensure-debian-docs.sh)
  */
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadKnowledge, type Knowledge } from '@/lib/knowledge/load';
@@ -60,7 +60,7 @@ const kbs = [
 
 const times = kbs.map(() => [] as number[]);
 const heaps = kbs.map(() => [] as number[]);
-let summary = kbs.map(() => '');
+const summary = kbs.map(() => '');
 for (let round = 0; round < ROUNDS; round++) {
   kbs.forEach((kb, i) => {
     gc();
@@ -88,3 +88,4 @@ kbs.forEach((kb, i) => {
 });
 console.log('\n(ratios against "analysed as English only": the same files, the analyzer before languages)');
 kbs.forEach((kb, i) => console.log(`${kb.label}: ${summary[i]}`));
+for (const kb of kbs) rmSync(kb.dir, { recursive: true, force: true });
