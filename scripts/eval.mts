@@ -11,6 +11,7 @@
  *                                --no-debian is the older name of the same flag
  *   npm run eval -- --no-translations  without the translated Debian documentation (Debian's packages,
  *                                scripts/ensure-debian-docs.sh installs them)
+ *   npm run eval -- --languages  only the translated Debian documentation (the "Languages" tables)
  *   npm run eval -- --write      also write eval/results.md
  *   npm run eval -- --set k1=0.9 --set headingField=false   selector settings other than the defaults (a sweep)
  *   npm run eval -- --record "X" also append the selector's rows to eval/history.json as step "X"
@@ -56,12 +57,13 @@ import { parseCommandLine, usageExit, type Cli } from './cli';
 
 const cli: Cli = {
   name: 'eval',
-  usage: `usage: npm run eval [-- --semantic] [--misses] [--no-corpora] [--set KEY=VALUE …] [--write] [--record STEP]
+  usage: `usage: npm run eval [-- --semantic] [--misses] [--no-corpora] [--no-translations | --languages] [--set KEY=VALUE …] [--write] [--record STEP]
 
   --semantic        also the selector with the semantic stage on (local:universal-sentence-encoder, in process)
   --misses          also list every question where the selector did not send a gold section
   --no-corpora      without the Debian and Python FAQs (../shared/corpora); --no-debian is the older name
   --no-translations without the translated Debian Reference and FAQ (Debian packages: scripts/ensure-debian-docs.sh)
+  --languages       only the translated Debian Reference and FAQ (not with --semantic, --write, --record)
   --set KEY=VALUE   a selector setting other than its default (repeatable), e.g. --set k1=0.9
   --write           also write eval/results.md
   --record STEP     also append the selector's rows to eval/history.json as step STEP
@@ -72,11 +74,15 @@ const { values } = parseCommandLine(cli, {
   'no-debian': { type: 'boolean' },
   'no-corpora': { type: 'boolean' },
   'no-translations': { type: 'boolean' },
+  languages: { type: 'boolean' },
   write: { type: 'boolean' },
   record: { type: 'string' },
   set: { type: 'string', multiple: true },
   semantic: { type: 'boolean' },
 });
+if (values.languages && (values.semantic || values.write || values.record || values['no-translations'])) {
+  usageExit(cli, '--languages runs only the translated documentation: it does not go with --semantic, --write, --record or --no-translations');
+}
 for (const pair of values.set ?? []) if (!/^\w+=/.test(pair)) usageExit(cli, `--set needs KEY=VALUE, got "${pair}"`);
 const SEMANTIC = 'selector + semantic';
 const SEMANTIC_EVERY = 'selector + semantic, every turn';
@@ -226,15 +232,17 @@ function reportTranslated(result: KbResult, heading: string, englishOnly: boolea
 
 const results: KbResult[] = [];
 
-const demo = demoKb(settings);
-const demoResult = await evaluateKb(demo, readGolden(DEMO_GOLDEN));
-results.push(demoResult);
-report(
-  demoResult,
-  `Demo KB (${demo.sections.length} sections, ${demoResult.pinned} pinned; budget ${demo.index.config.budget} tokens, floor ${demo.index.config.floor}) — ${demoResult.questions.length} golden questions`,
-);
+if (!values.languages) {
+  const demo = demoKb(settings);
+  const demoResult = await evaluateKb(demo, readGolden(DEMO_GOLDEN));
+  results.push(demoResult);
+  report(
+    demoResult,
+    `Demo KB (${demo.sections.length} sections, ${demoResult.pinned} pinned; budget ${demo.index.config.budget} tokens, floor ${demo.index.config.floor}) — ${demoResult.questions.length} golden questions`,
+  );
+}
 
-if (!values['no-debian'] && !values['no-corpora']) {
+if (!values.languages && !values['no-debian'] && !values['no-corpora']) {
   const debian = await debianFaqKb(settings);
   const result = await evaluateKb(debian, readGolden(DEBIAN_GOLDEN));
   results.push(result);
@@ -251,7 +259,7 @@ if (!values['no-debian'] && !values['no-corpora']) {
   );
 }
 
-for (const docs of DOCS_KBS) {
+for (const docs of values.languages ? [] : DOCS_KBS) {
   const kb = docsFolderKb(docs.name, docs.dir, docs.rules, settings);
   const result = await evaluateKb(kb, readGolden(docs.golden));
   results.push(result);
@@ -262,24 +270,26 @@ for (const docs of DOCS_KBS) {
   );
 }
 
-// One line per KB: ours against the others, all questions.
-log('## Summary: gold sent / MRR over all questions with gold, per KB');
-log('');
-const semanticColumn = values.semantic ? ` ${SEMANTIC} | ${SEMANTIC_EVERY} |` : '';
-log(`| KB | questions | selector |${semanticColumn} plain BM25 | best peer | first-N cut | margin over the best of the others |`);
-log(`|---|---:|---:|${values.semantic ? '---:|---:|' : ''}---:|---:|---:|---:|`);
-for (const r of results) {
-  const cell = (name: string) => {
-    const s = overall(r.rows.get(name)!);
-    return `${formatPercent(s.goldSent, 0)} / ${formatNumber(s.mrr, 2)}`;
-  };
-  const ours = overall(r.rows.get('selector')!).goldSent;
-  const best = Math.max(overall(r.rows.get('plain BM25')!).goldSent, overall(r.rows.get(r.bestPeer)!).goldSent);
-  const margin = Math.round((ours - best) * 100);
-  const semanticCell = values.semantic ? ` ${cell(SEMANTIC)} | ${cell(SEMANTIC_EVERY)} |` : '';
-  log(`| ${r.kb.name} | ${r.questions.length} | ${cell('selector')} |${semanticCell} ${cell('plain BM25')} | ${cell(r.bestPeer)} (${r.bestPeer}) | ${cell('first-N cut')} | ${margin >= 0 ? '+' : ''}${margin} points |`);
+// One line per KB (none with --languages): ours against the others, all questions.
+if (results.length) {
+  log('## Summary: gold sent / MRR over all questions with gold, per KB');
+  log('');
+  const semanticColumn = values.semantic ? ` ${SEMANTIC} | ${SEMANTIC_EVERY} |` : '';
+  log(`| KB | questions | selector |${semanticColumn} plain BM25 | best peer | first-N cut | margin over the best of the others |`);
+  log(`|---|---:|---:|${values.semantic ? '---:|---:|' : ''}---:|---:|---:|---:|`);
+  for (const r of results) {
+    const cell = (name: string) => {
+      const s = overall(r.rows.get(name)!);
+      return `${formatPercent(s.goldSent, 0)} / ${formatNumber(s.mrr, 2)}`;
+    };
+    const ours = overall(r.rows.get('selector')!).goldSent;
+    const best = Math.max(overall(r.rows.get('plain BM25')!).goldSent, overall(r.rows.get(r.bestPeer)!).goldSent);
+    const margin = Math.round((ours - best) * 100);
+    const semanticCell = values.semantic ? ` ${cell(SEMANTIC)} | ${cell(SEMANTIC_EVERY)} |` : '';
+    log(`| ${r.kb.name} | ${r.questions.length} | ${cell('selector')} |${semanticCell} ${cell('plain BM25')} | ${cell(r.bestPeer)} (${r.bestPeer}) | ${cell('first-N cut')} | ${margin >= 0 ? '+' : ''}${margin} points |`);
+  }
+  log('');
 }
-log('');
 if (values.semantic) {
   const { sections, sectionMs, sectionTexts, queries, queryMs, queryTexts } = semanticCost;
   const cost = (n: number, of: number, ms: number, what: string) =>
@@ -369,7 +379,7 @@ if (values.record) {
   writeFileSync(HISTORY, JSON.stringify({ steps: history }, null, 1) + '\n');
   console.error(`eval: recorded step "${step.step}" in eval/history.json`);
 }
-if (history.length) {
+if (history.length && !values.languages) {
   log('## Ranking changes, before and after (selector only; gold sent / MRR)');
   log('');
   log('Each row was produced by `npm run eval -- --record STEP` on the commit named; eval/README.md says which steps were kept and why.');
