@@ -22,7 +22,7 @@ import stopwordsIso from 'stopwords-iso' with { type: 'json' };
  * - **stop words**: the `stopwords-iso` list of the language, plus a few **chat fillers**: the
  *   greetings, thanks and "help / question" words of a support chat, which name no subject
  *   (the English list is analyzer.ts's CHAT_FILLER_WORDS);
- * - **elisions** (French, Italian, Catalan): the elided article or pronoun before an apostrophe is
+ * - **elisions** (French, Italian): the elided article or pronoun before an apostrophe is
  *   dropped ("l'abonnement" → "abonnement", "dell'account" → "account");
  * - **compounds** (German, Dutch, Swedish, Danish, Norwegian): a long word is split into words
  *   the KB uses on their own (decompound.ts), with the language's linking letters;
