@@ -49,7 +49,7 @@ async function pooled<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]
 describe('the CLIs: --help and bad flags', () => {
   it('lists every CLI of package.json', () => {
     expect(CLIS.map((c) => c.name).sort()).toEqual(
-      ['bench', 'bench:help', 'bench:load', 'bench:quick', 'bench:route', 'bench:traces', 'db:migrate', 'eval', 'explain', 'kb:check', 'kb:impact', 'load', 'test:crash'].sort(),
+      ['bench', 'bench:help', 'bench:languages', 'bench:load', 'bench:quick', 'bench:route', 'bench:traces', 'db:migrate', 'eval', 'explain', 'kb:check', 'kb:impact', 'load', 'test:crash'].sort(),
     );
   });
 
