@@ -1,4 +1,4 @@
-import { API_CSP, SECURITY_HEADERS } from './lib/security/headers.mjs';
+import { API_CSP, NO_FRAMING_HEADERS, SECURITY_HEADERS } from './lib/security/headers.mjs';
 
 const headerList = (headers) => Object.entries(headers).map(([key, value]) => ({ key, value }));
 
@@ -25,6 +25,10 @@ const nextConfig = {
   async headers() {
     return [
       { source: '/:path*', headers: headerList(SECURITY_HEADERS) },
+      // Every path but /embed (the chat frame that EMBED_ALLOWED_ORIGINS may embed: proxy.ts).
+      { source: '/:path((?!embed$).*)', headers: headerList(NO_FRAMING_HEADERS) },
+      // The embed loader is a script other sites load (public/embed.js).
+      { source: '/embed.js', headers: headerList({ 'Cross-Origin-Resource-Policy': 'cross-origin' }) },
       { source: '/api/:path*', headers: headerList({ 'Content-Security-Policy': API_CSP }) },
     ];
   },

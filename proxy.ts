@@ -5,7 +5,7 @@ import { helpGate } from '@/lib/help/gate';
 import { clientKey } from '@/lib/rate-limit/client';
 import { hasMalformedEscape, malformedEscapeResponse } from '@/lib/security/malformed-url';
 import { devHostRefusal } from '@/lib/security/dev-host';
-import { createNonce, pageCsp } from '@/lib/security/headers.mjs';
+import { createNonce, EMBED_PATH, NO_FRAMING_HEADERS, pageCsp } from '@/lib/security/headers.mjs';
 import { adminThrottle, serverEnv } from '@/lib/server/registry';
 
 /**
@@ -23,6 +23,8 @@ import { adminThrottle, serverEnv } from '@/lib/server/registry';
  *   Next.js would answer it a bare 500 (lib/security/malformed-url.ts).
  * - Under `next dev`, a Host that is not loopback (nor in DEV_ALLOWED_HOSTS) gets 403
  *   (lib/security/dev-host.ts: DNS rebinding).
+ * - /embed (the chat in a frame of a company's site): its CSP lets EMBED_ALLOWED_ORIGINS frame it;
+ *   every other page keeps frame-ancestors 'none'.
  * - /help/*: the client's help page limit, 503 while no KB is loaded, 304 for a page the
  *   browser already has, and the page's ETag and Cache-Control (lib/help/gate.ts).
  * The other security headers (nosniff, referrer policy, framing, the API's CSP) come from
@@ -35,10 +37,12 @@ export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   const isApi = pathname.startsWith('/api/');
   const nonce = createNonce();
+  const embed = pathname === EMBED_PATH;
   const csp = pageCsp({
     nonce,
     dev: process.env.NODE_ENV === 'development',
     https: request.nextUrl.protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https',
+    frameAncestors: embed ? (env.EMBED_ALLOWED_ORIGINS ?? []) : [],
   });
   if (hasMalformedEscape(pathname)) return malformedEscapeResponse(isApi, csp);
 
@@ -77,6 +81,8 @@ export async function proxy(request: NextRequest) {
   if (isApi || pathname === '/debug/sign-in') return NextResponse.next();
 
   let pageHeaders: Record<string, string> = {};
+  // next.config.mjs sends X-Frame-Options everywhere but here: while embedding is off, here too.
+  if (embed && !env.EMBED_ALLOWED_ORIGINS?.length) pageHeaders = { ...NO_FRAMING_HEADERS };
   if (pathname.startsWith('/help/')) {
     const client = clientKey(request.headers, env.TRUST_PROXY).key;
     const help = await helpGate({ path: pathname, ifNoneMatch: request.headers.get('if-none-match'), client, nonce, csp });

@@ -1,24 +1,14 @@
 import Link from 'next/link';
+import { headers } from 'next/headers';
 import { ChatWidget } from '@/components/chat/chat-widget';
 import { OpenChatButton } from '@/components/chat/open-chat-button';
-import { chatMode } from '@/lib/ai/providers';
-import { serverEnv } from '@/lib/server/registry';
 import { serverApp } from '@/lib/server/server-app';
-import { headers } from 'next/headers';
-import { acceptedLanguages, defaultIdentity, identityTexts, widgetLanguage, type AssistantIdentity, type Section } from '@/lib/retrieval/index';
+import { widgetSettings, widgetTextFor } from '@/lib/server/widget-settings';
+import type { Section } from '@/lib/retrieval/index';
 
 // The widget is told at request time whether a model is connected (OPENAI_API_KEY), and
 // the page shows the KB in service: its identity (assistant.md) and its pages.
 export const dynamic = 'force-dynamic';
-
-function settings() {
-  try {
-    const e = serverEnv();
-    return { mode: chatMode(e), maxMessageChars: e.CHAT_MAX_MESSAGE_CHARS };
-  } catch {
-    return { mode: 'offline' as const, maxMessageChars: 4000 };
-  }
-}
 
 interface Topic {
   title: string;
@@ -39,22 +29,21 @@ function topicsOf(sections: readonly Section[], max = 9): Topic[] {
   return [...byFile.values()].slice(0, max);
 }
 
-function knowledge(): { identity: AssistantIdentity; topics: Topic[] } {
+function topics(): Topic[] {
   try {
-    const k = serverApp().knowledge.get();
-    return { identity: k.kb.identity, topics: topicsOf(k.index.sections) };
+    return topicsOf(serverApp().knowledge.get().index.sections);
   } catch {
-    return { identity: defaultIdentity(), topics: [] };
+    return [];
   }
 }
 
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 export default async function HomePage() {
-  const { mode, maxMessageChars } = settings();
-  const { identity, topics } = knowledge();
+  const { mode, maxMessageChars, identity } = widgetSettings();
   // The widget speaks the visitor's language when the identity file has text in it (Accept-Language).
-  const lang = widgetLanguage(identity, acceptedLanguages((await headers()).get('accept-language')));
+  const { lang, widget } = widgetTextFor(identity, (await headers()).get('accept-language'));
+  const topicList = topics();
   const name = identity.company ?? 'Help center';
   return (
     <>
@@ -109,12 +98,12 @@ export default async function HomePage() {
           </div>
         </section>
 
-        {topics.length > 0 && (
+        {topicList.length > 0 && (
           <section id="topics" className="mx-auto max-w-6xl px-5 py-16 sm:px-8">
             <h2 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Browse the help center</h2>
             <p className="mt-2 max-w-2xl text-slate-600">The assistant answers from these pages, and shows you what it used.</p>
             <div className="mt-10 grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
-              {topics.map((t) => (
+              {topicList.map((t) => (
                 <div key={t.title} className="rounded-2xl border border-slate-200 p-6 transition hover:border-brand-200 hover:shadow-sm">
                   <h3 className="font-semibold text-slate-900">{t.title}</h3>
                   <p className="mt-2 text-sm leading-relaxed text-slate-600">
@@ -149,7 +138,7 @@ export default async function HomePage() {
         </div>
       </footer>
 
-      <ChatWidget mode={mode} maxMessageChars={maxMessageChars} widget={identityTexts(identity, lang).widget} lang={lang} />
+      <ChatWidget mode={mode} maxMessageChars={maxMessageChars} widget={widget} look={identity.look} lang={lang} />
     </>
   );
 }

@@ -47,7 +47,7 @@ test('a help page answers 304 to its ETag until the KB is reloaded after an edit
     const newEtag = edited.headers.get('etag')!;
     expect(newEtag).toMatch(/^W\/".+"$/);
     expect(newEtag).not.toBe(etag);
-    expect(await edited.text()).toContain('A pigeon brings the refund within <strong class="font-semibold text-slate-900">three days</strong>.');
+    expect(await edited.text()).toMatch(/A pigeon brings the refund within <strong class="[^"]*">three days<\/strong>\./);
     expect((await fetch(url, { headers: { 'if-none-match': newEtag } })).status).toBe(304);
     expect((await fetch(`${server.app.url}/help/billing/no-such-page`)).status).toBe(404);
 

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { expect, type Page } from '@playwright/test';
+import { expect, type FrameLocator, type Page } from '@playwright/test';
 import { SqliteTraceStore } from '@/lib/traces/sqlite';
 import { STUB_URL } from './env';
 
@@ -133,8 +133,11 @@ export function traces(file: string) {
   };
 }
 
+/** Where the widget is: this app's page, or the embed's frame on another site (e2e/embed.spec.ts). */
+export type ChatSurface = Page | FrameLocator;
+
 /** Opens the widget from the launcher and returns the panel. */
-export async function openChat(page: Page) {
+export async function openChat(page: ChatSurface) {
   await page.getByTestId('chat-launcher').click();
   const panel = page.getByTestId('chat-panel');
   await expect(panel).toBeVisible();
@@ -143,7 +146,7 @@ export async function openChat(page: Page) {
 }
 
 /** Types a question and presses Enter. */
-export async function ask(page: Page, question: string) {
+export async function ask(page: ChatSurface, question: string) {
   const input = page.getByTestId('chat-input');
   await input.fill(question);
   await input.press('Enter');
@@ -151,12 +154,12 @@ export async function ask(page: Page, question: string) {
 }
 
 /** The assistant messages in the panel. */
-export function replies(page: Page) {
+export function replies(page: ChatSurface) {
   return page.locator('[data-testid="chat-message"][data-role="assistant"]');
 }
 
 /** Waits for the reply to finish streaming; returns its turn id and text. */
-export async function lastReply(page: Page, count: number): Promise<{ turnId: string; text: string }> {
+export async function lastReply(page: ChatSurface, count: number): Promise<{ turnId: string; text: string }> {
   await expect(replies(page)).toHaveCount(count);
   await expect(page.getByTestId('chat-send')).toBeVisible({ timeout: 15_000 }); // Stop turns back into Send
   const reply = replies(page).nth(count - 1);

@@ -10,8 +10,9 @@ import { startApp, startStub, type Server } from './spawn';
  * A KB in two languages (issue 26): an English and a German page, and an identity file with the
  * widget's text in English (the default), German and Hebrew. A German question gets the German
  * section sent and a system prompt that asks for German; a visitor whose browser asks for German
- * sees the widget's German strings; one asking for Hebrew sees them right to left. The server
- * runs the real OpenAI provider against the stub, which records what the model received.
+ * sees the widget's German strings, on the home page and in the embed frame; one asking for
+ * Hebrew sees them right to left. The server runs the real OpenAI provider against the stub,
+ * which records what the model received.
  */
 
 test.describe.configure({ mode: 'serial' });
@@ -33,7 +34,7 @@ translations:
       greeting: Hallo! Fragen Sie mich zu Ihrem Netzwerk.
       placeholder: Stellen Sie eine Frage…
       send: Nachricht senden
-      launcher: Hilfe fragen
+      label: Hilfe fragen
       hint: Eingabetaste zum Senden
   he:
     widget:
@@ -101,6 +102,22 @@ test.describe('a visitor whose browser asks for German', () => {
   });
 });
 
+test.describe('the embed frame (/embed), for a visitor whose browser asks for German', () => {
+  test.use({ locale: 'de-DE' });
+
+  test('shows the same German strings as the app\'s own widget', async ({ page }) => {
+    await page.goto(`${app.url}/embed`);
+    await expect(page.getByTestId('chat-launcher')).toHaveText('Hilfe fragen');
+    await page.getByTestId('chat-launcher').click();
+    const panel = page.getByTestId('chat-panel');
+    await expect(panel).toHaveAttribute('lang', 'de');
+    await expect(panel).toHaveAttribute('dir', 'ltr');
+    await expect(panel.getByRole('heading', { level: 2 })).toHaveText('Acme Hilfe');
+    await expect(page.getByTestId('chat-input')).toHaveAttribute('placeholder', 'Stellen Sie eine Frage…');
+    await expect(page).toHaveTitle('Acme Hilfe');
+  });
+});
+
 test.describe('a visitor whose browser asks for Hebrew', () => {
   test.use({ locale: 'he-IL' });
 
@@ -116,6 +133,12 @@ test.describe('a visitor whose browser asks for Hebrew', () => {
     await expect(page.getByTestId('chat-input')).toHaveCSS('direction', 'rtl');
     // A string the identity file does not translate falls back to English, still inside the right-to-left panel.
     await expect(page.getByTestId('chat-send')).toHaveAttribute('aria-label', 'Send message');
+
+    // The embed frame too.
+    await page.goto(`${app.url}/embed`);
+    await page.getByTestId('chat-launcher').click();
+    await expect(page.getByTestId('chat-panel')).toHaveAttribute('dir', 'rtl');
+    await expect(page.getByTestId('chat-welcome')).toContainText('שלום! שאלו אותי על הרשת שלכם.');
   });
 });
 

@@ -114,6 +114,19 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ BENCH_BASELINE_ROUTE: 'yes' })).toThrow(/BENCH_BASELINE_ROUTE must be 1 or unset/);
   });
 
+  it('EMBED_ALLOWED_ORIGINS: origins separated by commas or spaces; a path, a trailing slash, a wildcard or another scheme is refused', () => {
+    expect(parseEnv({}).EMBED_ALLOWED_ORIGINS).toBeUndefined();
+    expect(parseEnv({ EMBED_ALLOWED_ORIGINS: ' https://www.acme.example, http://localhost:8080  https://docs.acme.example' }).EMBED_ALLOWED_ORIGINS).toEqual([
+      'https://www.acme.example',
+      'http://localhost:8080',
+      'https://docs.acme.example',
+    ]);
+    for (const bad of ['https://acme.example/', 'https://acme.example/help', 'https://*.acme.example', 'acme.example', 'ftp://acme.example', 'https://ACME.example', "'self'"]) {
+      expect(() => parseEnv({ EMBED_ALLOWED_ORIGINS: bad }), bad).toThrow(/EMBED_ALLOWED_ORIGINS must be origins such as https:\/\/www\.acme\.example/);
+    }
+    expect(() => parseEnv({ EMBED_IDENTITY_SECRET: 'short' })).toThrow(/EMBED_IDENTITY_SECRET must be at least 32 characters/);
+  });
+
   it('semantic stage: off by default; EMBEDDING_MODEL turns it on, with its defaults; it needs a key and sound numbers', () => {
     expect(parseEnv({}).EMBEDDING_MODEL).toBeUndefined();
     expect(parseEnv({ EMBEDDING_MODEL: 'text-embedding-3-small', OPENAI_API_KEY: 'sk-test' })).toMatchObject({

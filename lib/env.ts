@@ -25,6 +25,16 @@ export function isKnownLocalEmbeddingModel(name: string): boolean {
 /** How long a turn's ending is retried after a failed write (lib/traces/finish.ts): TRACE_PENDING_LIMIT_MINUTES must be longer. */
 export const FINISH_RETRY_WINDOW_MS = 60_000;
 
+/** True for an http(s) origin written as the browser writes it: `https://host[:port]`, lowercase, nothing after. */
+export function isOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === text && /^([a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$/.test(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
 const optionalText = z.string().trim().min(1).optional();
 const positiveInt = (name: string) =>
   z.coerce.number({ error: `${name} must be a whole number` }).int(`${name} must be a whole number`).positive(`${name} must be above 0`);
@@ -192,6 +202,24 @@ export const envSchema = z.object({
       ),
     )
     .optional(),
+  /**
+   * The origins (scheme, host and port: `https://www.acme.example`) whose pages may embed the
+   * chat (embed.js → the /embed frame): the embed route's CSP `frame-ancestors` lists exactly
+   * these, and the frame talks (postMessage) only to a parent of one of them. Separated by
+   * commas or spaces. Unset: embedding is off (/embed answers `frame-ancestors 'none'`, as every page does).
+   */
+  EMBED_ALLOWED_ORIGINS: z
+    .string()
+    .trim()
+    .transform((list) => list.split(/[\s,]+/).filter(Boolean))
+    .pipe(z.array(z.string().refine(isOrigin, 'EMBED_ALLOWED_ORIGINS must be origins such as https://www.acme.example, separated by commas: scheme, host and port only (no path, no trailing slash, no *)')))
+    .optional(),
+  /**
+   * Key the company's backend signs its signed-in users' ids with (HMAC-SHA256, hex), at least
+   * 32 characters: the embed then binds a verified user's conversations to that user
+   * (lib/chat/identity.ts). Unset: identity is not accepted and every customer is anonymous.
+   */
+  EMBED_IDENTITY_SECRET: z.string().trim().min(32, 'EMBED_IDENTITY_SECRET must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
   /**
    * 1: serves the benchmarks' yardstick route, app/api/bench/baseline (`npm run load --
    * --baseline` starts its server so), to an admin credential only. Unset: that route is 404.

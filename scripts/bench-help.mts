@@ -26,7 +26,7 @@ import { percentile } from '@/bench/measure';
 import { question } from '@/e2e/helpers';
 import { startApp, stubbedServerSetup, type Server } from '@/e2e/spawn';
 import { kbPages, loadKnowledgeBase } from '@/lib/retrieval/index';
-import { parseCommandLine, usageExit, wholeNumberFlag, type Cli } from './cli';
+import { parseCommandLineOrExit, usageExit, wholeNumberFlag, type Cli } from './cli';
 
 if (process.argv[2] === '--flood-worker') {
   // The flood process: the paths in turn on each connection, no If-None-Match.
@@ -59,7 +59,7 @@ server of this build (built first when there is none) and the stub model.
   --cpu-prof DIR      write the server's CPU profile to DIR
   -h, --help          this text`,
 };
-const { values } = parseCommandLine(cli, {
+const { values } = parseCommandLineOrExit(cli, {
   connections: { type: 'string', default: '50' },
   seconds: { type: 'string', default: '12' },
   'idle-seconds': { type: 'string', default: '6' },

@@ -13,7 +13,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadKnowledge, type Knowledge } from '@/lib/knowledge/load';
-import { parseCommandLine, type Cli } from './cli';
+import { parseCommandLineOrExit, wholeNumberFlag, type Cli } from './cli';
 
 const cli: Cli = {
   name: 'bench:languages',
@@ -22,12 +22,8 @@ const cli: Cli = {
   --rounds N    loads of each KB, alternating (default 3)
   -h, --help    this text`,
 };
-const { values } = parseCommandLine(cli, { rounds: { type: 'string' } });
-const ROUNDS = Number(values.rounds ?? 3);
-if (!Number.isInteger(ROUNDS) || ROUNDS < 1) {
-  console.error('bench:languages: --rounds must be a whole number ≥ 1');
-  process.exit(2);
-}
+const { values } = parseCommandLineOrExit(cli, { rounds: { type: 'string', default: '3' } });
+const ROUNDS = wholeNumberFlag(cli, 'rounds', values.rounds, 1);
 if (!globalThis.gc) {
   console.error('bench:languages: run with node --expose-gc (npm run bench:languages does)');
   process.exit(2);

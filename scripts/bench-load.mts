@@ -20,7 +20,7 @@ import { question, readChatStream } from '@/e2e/helpers';
 import { startApp } from '@/e2e/spawn';
 import { loadKnowledge, loadKnowledgeAsync } from '@/lib/knowledge/load';
 import { TokenCounter, type BuiltDocument } from '@/lib/retrieval/index';
-import { parseCommandLine, type Cli } from './cli';
+import { parseCommandLineOrExit, type Cli } from './cli';
 
 const cli: Cli = {
   name: 'bench:load',
@@ -30,7 +30,7 @@ const cli: Cli = {
   --no-server   in-process figures only (no \`next start\` to first answer)
   -h, --help    this text`,
 };
-const { values, positionals: folders } = parseCommandLine(cli, { 'no-server': { type: 'boolean' } }, { allowPositionals: true });
+const { values, positionals: folders } = parseCommandLineOrExit(cli, { 'no-server': { type: 'boolean' } }, { allowPositionals: true });
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 

@@ -17,7 +17,7 @@ import { formatNumber } from '@/lib/format';
 import { createRetrievalIndex, retrievalConfig, select, selectContext, type RetrievalIndex } from '@/lib/retrieval/index';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseCommandLine, usageExit, type Cli } from './cli';
+import { parseCommandLineOrExit, usageExit, type Cli } from './cli';
 
 const cli: Cli = {
   name: 'bench:quick',
@@ -30,7 +30,7 @@ const cli: Cli = {
                         the same sections, alternating in this run, and the ratio of the medians
   -h, --help            this text`,
 };
-const { values } = parseCommandLine(cli, { against: { type: 'string' }, tree: { type: 'string' } });
+const { values } = parseCommandLineOrExit(cli, { against: { type: 'string' }, tree: { type: 'string' } });
 if (values.tree !== undefined && !existsSync(path.join(values.tree, 'lib/retrieval/index.ts'))) usageExit(cli, `--tree ${values.tree}: no lib/retrieval/index.ts there`);
 if (values.against !== undefined && !/^\w+=/.test(values.against)) usageExit(cli, `--against needs KEY=VALUE, got "${values.against}"`);
 

@@ -17,7 +17,7 @@ import http from 'node:http';
 import { percentile } from '@/bench/measure';
 import { question } from '@/e2e/helpers';
 import { startApp, stubbedServerSetup } from '@/e2e/spawn';
-import { parseCommandLine, wholeNumberFlag, type Cli } from './cli';
+import { parseCommandLineOrExit, wholeNumberFlag, type Cli } from './cli';
 
 const cli: Cli = {
   name: 'bench:route',
@@ -28,7 +28,7 @@ const cli: Cli = {
   --cpu-prof DIR    write the server's CPU profile to DIR
   -h, --help        this text`,
 };
-const { values } = parseCommandLine(cli, { requests: { type: 'string', default: '500' }, port: { type: 'string', default: '3760' }, 'cpu-prof': { type: 'string' } });
+const { values } = parseCommandLineOrExit(cli, { requests: { type: 'string', default: '500' }, port: { type: 'string', default: '3760' }, 'cpu-prof': { type: 'string' } });
 const REQUESTS = wholeNumberFlag(cli, 'requests', values.requests, 1);
 const PORT = wholeNumberFlag(cli, 'port', values.port, 1);
 const WARMUP = 50;

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { demoBenchQuestions } from '@/bench/questions';
 import { chatBody, chatRequest, cookieFrom, harness } from '@/app/api/chat/testing';
-import { parseCommandLine, wholeNumberFlag, type Cli } from './cli';
+import { parseCommandLineOrExit, wholeNumberFlag, type Cli } from './cli';
 
 const cli: Cli = {
   name: 'bench:traces',
@@ -23,7 +23,7 @@ const cli: Cli = {
   --tables      also the bytes of each table
   -h, --help    this text`,
 };
-const { values } = parseCommandLine(cli, { turns: { type: 'string', default: '200' }, tables: { type: 'boolean', default: false } });
+const { values } = parseCommandLineOrExit(cli, { turns: { type: 'string', default: '200' }, tables: { type: 'boolean', default: false } });
 const turns = wholeNumberFlag(cli, 'turns', values.turns, 1);
 const questions = demoBenchQuestions();
 const { handle, store } = harness();

@@ -20,7 +20,7 @@ import { formatNumber } from '@/lib/format';
 import { CONTENDERS } from '@/bench/contenders';
 import { checkCorporaPresent, CORPUS_SIZES, REPO_ROOT } from '@/bench/corpus';
 import type { WorkerResult } from '@/bench/worker.mts';
-import { parseCommandLine, usageExit, wholeNumberFlag, type Cli } from './cli';
+import { parseCommandLineOrExit, usageExit, wholeNumberFlag, type Cli } from './cli';
 
 const cli: Cli = {
   name: 'bench',
@@ -46,7 +46,7 @@ const TARGETS = {
   heap100kMB: 500,
 };
 
-const { values } = parseCommandLine(cli, {
+const { values } = parseCommandLineOrExit(cli, {
   sizes: { type: 'string' },
   contenders: { type: 'string' },
   write: { type: 'boolean' },

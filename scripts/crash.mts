@@ -19,7 +19,7 @@
 import Database from 'better-sqlite3';
 import { question, readChatStream } from '@/e2e/helpers';
 import { startApp, stubbedServerSetup, type Server } from '@/e2e/spawn';
-import { parseCommandLine, wholeNumberFlag, type Cli } from './cli';
+import { parseCommandLineOrExit, wholeNumberFlag, type Cli } from './cli';
 
 const cli: Cli = {
   name: 'test:crash',
@@ -33,7 +33,7 @@ const cli: Cli = {
 
 Exit status: 0 nothing completed was lost, 1 a loss.`,
 };
-const { values } = parseCommandLine(cli, {
+const { values } = parseCommandLineOrExit(cli, {
   rounds: { type: 'string', default: '3' },
   seconds: { type: 'string', default: '8' },
   clients: { type: 'string', default: '30' },

@@ -10,7 +10,7 @@ import { EnvError } from '@/lib/env';
 import { serverSettings } from '@/lib/server/paths';
 import { createPostgresPool, databaseLabel, migratePostgres, POSTGRES_MIGRATIONS } from '@/lib/traces/postgres';
 import { MIGRATIONS, openTraceDatabase } from '@/lib/traces/sqlite';
-import { parseCommandLine, type Cli } from './cli';
+import { parseCommandLineOrExit, type Cli } from './cli';
 
 const cli: Cli = {
   name: 'db:migrate',
@@ -23,7 +23,7 @@ else the SQLite file at TRACE_DB_PATH (default: data/traces.db). No options.
 
 Exit status: 0 up to date, 1 the database is unreachable, newer than this release, or the settings are invalid.`,
 };
-parseCommandLine(cli, {});
+parseCommandLineOrExit(cli, {});
 
 try {
   const { env: settings, paths } = serverSettings();

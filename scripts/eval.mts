@@ -53,7 +53,7 @@ import { PEERS, peerMethods } from '@/eval/peers';
 import { semanticCost, semanticSelectorMethod, SEMANTIC_MODEL } from '@/eval/semantic';
 import { formatNumber, formatPercent } from '@/lib/format';
 import { analyze, retrievalConfig, SEMANTIC_DEFAULTS as EMBEDDING_DEFAULTS, type RetrievalConfigInput } from '@/lib/retrieval/index';
-import { parseCommandLine, usageExit, type Cli } from './cli';
+import { parseCommandLineOrExit, usageExit, type Cli } from './cli';
 
 const cli: Cli = {
   name: 'eval',
@@ -69,7 +69,7 @@ const cli: Cli = {
   --record STEP     also append the selector's rows to eval/history.json as step STEP
   -h, --help        this text`,
 };
-const { values } = parseCommandLine(cli, {
+const { values } = parseCommandLineOrExit(cli, {
   misses: { type: 'boolean' },
   'no-debian': { type: 'boolean' },
   'no-corpora': { type: 'boolean' },

@@ -19,17 +19,13 @@ import {
   parseSynonyms,
   RetrievalConfigError,
   type RetrievalConfigInput,
-  type RetrievalIndex,
   type SynonymGroup,
 } from '@/lib/retrieval/index';
 import { loadSummary } from '@/lib/knowledge/load';
-import { createEmbedder, embeddingModelFromEnv } from '@/lib/ai/embeddings';
 import { retrieveForTurn, turnKnowledgeOf, type TurnKnowledge } from '@/lib/knowledge/retrieve';
 import { EnvError } from '@/lib/env';
-import { serverSettings } from '@/lib/server/paths';
-import { embeddingCacheFile } from '@/lib/knowledge/embedding-cache';
-import { SectionEmbedder, type KnowledgeEmbeddings } from '@/lib/knowledge/embeddings';
-import { parseCommandLine, usageExit, UsageError, type Cli } from './cli';
+import { type Cli, type CliOutput, UsageError, consoleOutput, isEntryPoint, parseCommandLine, runCli, usageFailure } from './cli';
+import { sectionEmbeddings } from './semantic-stage';
 
 const usage = `usage: npm run explain -- [options] "question"
 
@@ -75,23 +71,7 @@ function readSynonyms(file: string): SynonymGroup[] {
   return parseSynonyms(file, text);
 }
 
-/**
- * The semantic stage as the server runs it, when EMBEDDING_MODEL is set: the KB's section
- * embeddings (from the same cache the server writes), waited for.
- */
-async function sectionEmbeddings(kbPath: string, index: RetrievalIndex): Promise<KnowledgeEmbeddings | undefined> {
-  // The server's settings, with this KB: the same cache file the server writes for it.
-  const { env: settings, paths } = serverSettings({ ...process.env, KB_PATH: kbPath });
-  const model = embeddingModelFromEnv(settings);
-  if (!model) return undefined;
-  const cacheFile = paths.kbCache;
-  const log = { info: (m: string) => console.error(m), error: (m: string) => console.error(m) };
-  const embeddings = new SectionEmbedder(createEmbedder(model, settings), log, cacheFile && embeddingCacheFile(cacheFile)).attach(index);
-  await embeddings.done;
-  return embeddings;
-}
-
-async function main(argv: string[]): Promise<number> {
+async function explain(argv: string[], output: CliOutput): Promise<number> {
   const { values, positionals } = parseCommandLine(
     cli,
     {
@@ -129,22 +109,22 @@ async function main(argv: string[]): Promise<number> {
   const knowledge: TurnKnowledge = turnKnowledgeOf({ ...kb, synonyms }, config);
   const { index } = knowledge;
   if (synonymsFile !== undefined && !values.json && values.batch === undefined) {
-    console.log(`synonyms: ${synonymsFile} (${synonyms.length} groups), instead of the KB's ${kb.synonymsFile ?? '(none)'}\n`);
+    output.out(`synonyms: ${synonymsFile} (${synonyms.length} groups), instead of the KB's ${kb.synonymsFile ?? '(none)'}\n`);
   }
 
   if (values.stats) {
     const health = budgetHealth(index);
-    console.log(values.json ? JSON.stringify(health, null, 2) : `loaded ${kbPath}: ${loadSummary(kb, index, performance.now() - started)}\n\n${formatHealth(health)}`);
+    output.out(values.json ? JSON.stringify(health, null, 2) : `loaded ${kbPath}: ${loadSummary(kb, index, performance.now() - started)}\n\n${formatHealth(health)}`);
     return 0;
   }
 
   if (values.section !== undefined) {
     const section = formatSection(index, values.section);
     if (section === undefined) {
-      console.error(`explain: no section ${values.section} in ${kbPath} (--json lists the ids)`);
+      output.err(`explain: no section ${values.section} in ${kbPath} (--json lists the ids)`);
       return 1;
     }
-    console.log(section);
+    output.out(section);
     return 0;
   }
 
@@ -170,27 +150,32 @@ async function main(argv: string[]): Promise<number> {
     for (const item of items) {
       out.push(JSON.stringify((await retrieveForTurn(knowledge, [...(item.history ?? []), item.q])).explanation));
     }
-    process.stdout.write(out.join('\n') + (out.length ? '\n' : ''));
+    if (out.length) output.out(out.join('\n'));
     return 0;
   }
 
   knowledge.embeddings = await sectionEmbeddings(kbPath, index);
   const { explanation } = await retrieveForTurn(knowledge, [...(values.history ?? []), positionals[0]!]);
-  console.log(values.json ? JSON.stringify(explanation, null, 2) : formatExplanation(explanation, { all: values.all }));
+  output.out(values.json ? JSON.stringify(explanation, null, 2) : formatExplanation(explanation, { all: values.all }));
   return 0;
 }
 
-try {
-  process.exitCode = await main(process.argv.slice(2));
-} catch (error) {
-  if (error instanceof UsageError) usageExit(cli, error.message);
-  else if (error instanceof KnowledgeBaseError || error instanceof RetrievalConfigError || error instanceof EnvError) {
-    console.error(`explain: ${error.message}`);
-    process.exitCode = 1;
-  } else if (error instanceof z.ZodError) {
-    console.error(`explain: invalid setting: ${formatIssues(error.issues)}`);
-    process.exitCode = 2;
-  } else {
+/** The CLI, in process or not (runCli): the exit code; a failure it knows is printed with its reason, not thrown. */
+export async function main(argv: string[], output: CliOutput = consoleOutput): Promise<number> {
+  try {
+    return await explain(argv, output);
+  } catch (error) {
+    if (error instanceof UsageError) throw usageFailure(cli, error.message);
+    if (error instanceof KnowledgeBaseError || error instanceof RetrievalConfigError || error instanceof EnvError) {
+      output.err(`explain: ${error.message}`);
+      return 1;
+    }
+    if (error instanceof z.ZodError) {
+      output.err(`explain: invalid setting: ${formatIssues(error.issues)}`);
+      return 2;
+    }
     throw error;
   }
 }
+
+if (isEntryPoint(import.meta)) process.exitCode = await runCli(main);

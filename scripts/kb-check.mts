@@ -12,7 +12,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { checkKnowledgeBase, formatReport } from '@/lib/kb-check/index';
 import { KnowledgeBaseError, loadKnowledgeBase, RetrievalConfigError } from '@/lib/retrieval/index';
-import { parseCommandLine, usageExit, UsageError, type Cli } from './cli';
+import { type Cli, type CliOutput, UsageError, consoleOutput, isEntryPoint, parseCommandLine, runCli, usageFailure } from './cli';
 
 const usage = `usage: npm run kb:check [-- --kb PATH] [--budget TOKENS] [--json]
 
@@ -24,7 +24,7 @@ const usage = `usage: npm run kb:check [-- --kb PATH] [--budget TOKENS] [--json]
 Exit status: 0 no errors (warnings do not fail), 1 errors, 2 usage error.`;
 const cli: Cli = { name: 'kb:check', usage };
 
-function main(argv: string[]): number {
+function kbCheck(argv: string[], output: CliOutput): number {
   const { values } = parseCommandLine(cli, { kb: { type: 'string' }, budget: { type: 'string' }, json: { type: 'boolean' } }, { args: argv });
   let budget: number | undefined;
   if (values.budget !== undefined) {
@@ -36,24 +36,29 @@ function main(argv: string[]): number {
   const kb = loadKnowledgeBase(kbPath, { missingRules: 'report' });
   const report = checkKnowledgeBase(kb, { config: { budget } });
   if (values.json) {
-    console.log(JSON.stringify(report, null, 2));
+    output.out(JSON.stringify(report, null, 2));
   } else {
-    console.log(formatReport(report, path.relative(process.cwd(), kb.root) || '.'));
+    output.out(formatReport(report, path.relative(process.cwd(), kb.root) || '.'));
   }
   return report.summary.ok ? 0 : 1;
 }
 
-try {
-  process.exitCode = main(process.argv.slice(2));
-} catch (error) {
-  if (error instanceof UsageError) usageExit(cli, error.message);
-  else if (error instanceof KnowledgeBaseError || error instanceof RetrievalConfigError) {
-    console.error(`kb:check: ${error.message}`);
-    process.exitCode = 1;
-  } else if (error instanceof z.ZodError) {
-    console.error(`kb:check: invalid setting: ${formatIssues(error.issues)}`);
-    process.exitCode = 2;
-  } else {
+/** The CLI, in process or not (runCli): the exit code; a failure it knows is printed with its reason, not thrown. */
+export async function main(argv: string[], output: CliOutput = consoleOutput): Promise<number> {
+  try {
+    return await kbCheck(argv, output);
+  } catch (error) {
+    if (error instanceof UsageError) throw usageFailure(cli, error.message);
+    if (error instanceof KnowledgeBaseError || error instanceof RetrievalConfigError) {
+      output.err(`kb:check: ${error.message}`);
+      return 1;
+    }
+    if (error instanceof z.ZodError) {
+      output.err(`kb:check: invalid setting: ${formatIssues(error.issues)}`);
+      return 2;
+    }
     throw error;
   }
 }
+
+if (isEntryPoint(import.meta)) process.exitCode = await runCli(main);

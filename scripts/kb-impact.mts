@@ -19,7 +19,7 @@ import { KnowledgeBaseError, loadKnowledgeBase, RetrievalConfigError } from '@/l
 import { SqliteTraceStore } from '@/lib/traces/sqlite';
 import { serverSettings } from '@/lib/server/paths';
 import { EnvError } from '@/lib/env';
-import { parseCommandLine, usageExit, UsageError, type Cli } from './cli';
+import { type Cli, type CliOutput, UsageError, consoleOutput, isEntryPoint, parseCommandLine, runCli, usageFailure } from './cli';
 
 const usage = `usage: npm run kb:impact -- --base <git ref or folder> [options]
 
@@ -97,7 +97,7 @@ function knowledgeOf(folder: string, config: { budget?: number; floor?: number }
   return { knowledge: turnKnowledgeOf(kb, config), ...(refusal ? { refusal } : {}) };
 }
 
-async function main(argv: string[]): Promise<number> {
+async function kbImpactCli(argv: string[], output: CliOutput): Promise<number> {
   const { values } = parseCommandLine(
     cli,
     {
@@ -130,19 +130,23 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     base.cleanup();
   }
-  if (values.json) console.log(JSON.stringify(work.refusal ? { ...report, refusal: work.refusal } : report, null, 2));
-  else console.log(`${work.refusal ? `THE SERVER WOULD REFUSE THE EDITED KB: ${work.refusal}\n\n` : ''}${formatImpact(report)}`);
+  if (values.json) output.out(JSON.stringify(work.refusal ? { ...report, refusal: work.refusal } : report, null, 2));
+  else output.out(`${work.refusal ? `THE SERVER WOULD REFUSE THE EDITED KB: ${work.refusal}\n\n` : ''}${formatImpact(report)}`);
   return report.lostRules.length > 0 || work.refusal ? 1 : 0;
 }
 
-try {
-  process.exitCode = await main(process.argv.slice(2));
-} catch (error) {
-  if (error instanceof UsageError) usageExit(cli, error.message);
-  else if (error instanceof KnowledgeBaseError || error instanceof RetrievalConfigError || error instanceof EnvError) {
-    console.error(`kb:impact: ${error.message}`);
-    process.exitCode = 1;
-  } else {
+/** The CLI, in process or not (runCli): the exit code; a failure it knows is printed with its reason, not thrown. */
+export async function main(argv: string[], output: CliOutput = consoleOutput): Promise<number> {
+  try {
+    return await kbImpactCli(argv, output);
+  } catch (error) {
+    if (error instanceof UsageError) throw usageFailure(cli, error.message);
+    if (error instanceof KnowledgeBaseError || error instanceof RetrievalConfigError || error instanceof EnvError) {
+      output.err(`kb:impact: ${error.message}`);
+      return 1;
+    }
     throw error;
   }
 }
+
+if (isEntryPoint(import.meta)) process.exitCode = await runCli(main);

@@ -36,7 +36,7 @@ import pg from 'pg';
 import { question } from '@/e2e/helpers';
 import { startApp, stubbedServerSetup, type Server } from '@/e2e/spawn';
 import { startPostgres } from '@/lib/testing/postgres';
-import { parseCommandLine, usageExit, wholeNumberFlag, type Cli } from './cli';
+import { parseCommandLineOrExit, usageExit, wholeNumberFlag, type Cli } from './cli';
 
 const cli: Cli = {
   name: 'load',
@@ -56,7 +56,7 @@ const cli: Cli = {
 
 Exit status: 0 every request answered and every completed turn traced, 1 otherwise.`,
 };
-const { values } = parseCommandLine(cli, {
+const { values } = parseCommandLineOrExit(cli, {
   requests: { type: 'string', default: '2000' },
   connections: { type: 'string', default: '50' },
   soak: { type: 'string', default: '30' },

@@ -1,23 +1,42 @@
 #!/usr/bin/env bash
-# The whole test suite: unit tests, then e2e against a production build.
-# This is what `npm test` runs and what CI runs.
+# The whole test suite: types and lint, unit tests, kb:check, then e2e against a production build.
+# This is what `npm test` runs and what CI runs; it prints each step's time at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 
-echo "== types and lint (tsc --noEmit: TypeScript 7; ESLint; the import rules: .dependency-cruiser.cjs)"
+times=()
+step_start=$SECONDS
+step_name=""
+step() {
+  if [ -n "$step_name" ]; then times+=("$(printf '%5ss  %s' $((SECONDS - step_start)) "$step_name")"); fi
+  step_name="$1"
+  step_start=$SECONDS
+  echo "== $1"
+}
+summary() {
+  step ""
+  echo "== step times"
+  printf '%s\n' "${times[@]}"
+}
+trap summary EXIT
+
+step "types and lint (tsc --noEmit: TypeScript 7; ESLint; the import rules: .dependency-cruiser.cjs)"
 npx tsc --noEmit
 npm run -s lint
 
-echo "== unit tests (vitest; the store tests start a throwaway PostgreSQL; the language eval reads Debian's translated docs)"
+step "unit tests (vitest; the store tests start a throwaway PostgreSQL; the language eval reads Debian's translated docs)"
 bash scripts/ensure-postgres.sh
 bash scripts/ensure-debian-docs.sh
 npx vitest run
-npm run -s kb:check
 
-echo "== production build"
+step "kb:check on the demo KB"
+npm run -s kb:check
+npm run -s kb:test
+
+step "production build"
 npx next build
 
-echo "== e2e (playwright, Debian chromium)"
+step "e2e (playwright, Debian chromium)"
 bash scripts/ensure-chromium.sh
 npx playwright test

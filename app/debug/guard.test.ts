@@ -59,7 +59,7 @@ const params = Promise.resolve({ id: 'some-turn' });
 const PAGES: [string, () => Promise<unknown>][] = [
   ['/debug', async () => (await import('./page')).default({ searchParams })],
   ['/debug/try', async () => (await import('./try/page')).default({ searchParams })],
-  ['/debug/turns/[id]', async () => (await import('./turns/[id]/page')).default({ params })],
+  ['/debug/turns/[id]', async () => (await import('./turns/[id]/page')).default({ params, searchParams })],
   ['/debug/health', async () => (await import('./health/page')).default()],
   ['/debug/sections/[id]', async () => (await import('./sections/[id]/page')).default({ params })],
 ];

@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { Badge, StatusBadge } from '@/components/debug/badges';
 import { FeedbackBadge, UnverifiedBadge } from '@/components/debug/reply-review';
+import { MakeTestLink } from '@/components/debug/make-test-link';
 import { splitParts, TokenBar } from '@/components/debug/token-bar';
 import { FaultNotice, inspectorPage } from '@/components/debug/inspector-page';
 import { getInspector, knowledgeOrFault } from '@/lib/debug/data';
@@ -159,6 +160,7 @@ export default inspectorPage(async function TurnsPage({ searchParams }: { search
                 </td>
                 <td className="px-4 py-2" data-testid="turn-feedback-cell">
                   <FeedbackBadge vote={t.feedback} />
+                  {t.feedback === 'down' && <MakeTestLink turnId={t.id} />}
                 </td>
                 <td className="px-4 py-2">
                   <UnverifiedBadge count={t.unverifiedNumbers} />

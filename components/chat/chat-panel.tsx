@@ -1,17 +1,19 @@
 'use client';
 
 import { useChat } from '@ai-sdk/react';
-import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useContext, useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import type { ChatMode } from '@/lib/ai/providers';
 import { textDirection } from '@/lib/retrieval/client';
 import type { WidgetText } from '@/lib/retrieval/index';
 import type { ChatUIMessage } from '@/lib/chat/message';
+import { ChatClientContext } from './chat-client';
+import { useFocusTrap } from './focus-trap';
 import { AlertIcon, CloseIcon, PlusIcon, RetryIcon, SendIcon, StopIcon } from './icons';
 import { MessageText } from './message-text';
+import { ReplyAnnouncer } from './reply-announcer';
 import { ReplyFeedback } from './reply-feedback';
 import { ReplySources } from './reply-sources';
 import { createChatTransport, errorMessage, messageText } from './transport';
-
 
 export interface ChatPanelProps {
   conversationId: string;
@@ -24,8 +26,20 @@ export interface ChatPanelProps {
   widget: WidgetText;
   /** The language the widget shows (its `lang` and `dir`; sent with each question as a hint). */
   lang?: string;
-  onClose: () => void;
+  /** A modal dialog (the floating chat): focus is kept inside while open. False: a region of the page (the inline embed). */
+  modal: boolean;
+  /** Closes the chat (the close button, Esc); undefined: it cannot be closed (the inline embed). */
+  onClose?: () => void;
   onNewConversation: () => void;
+  /** A question to send as if typed (the embed's `ask()`), when no reply is streaming; `onAsked` says it went. */
+  ask?: string;
+  onAsked?: () => void;
+  /** A reply finished streaming (the embed's `message` event). */
+  onReply?: (reply: { turnId?: string; text: string }) => void;
+  /** A turn failed, with the message the customer sees (the embed's `error` event). */
+  onError?: (message: string) => void;
+  /** A line under the header (the embed: who the chat is for, or why it is anonymous). */
+  banner?: ReactNode;
 }
 
 function TypingDots({ label }: { label: string }) {
@@ -44,27 +58,32 @@ function TypingDots({ label }: { label: string }) {
   );
 }
 
-function AssistantAvatar() {
+function AssistantAvatar({ initial }: { initial: string }) {
   return (
-    <span
-      aria-hidden="true"
-      className="mt-0.5 flex h-7 w-7 shrink-0 items-center justify-center rounded-full bg-gradient-to-br from-brand-500 to-brand-700 text-xs font-bold text-white"
-    >
-      L
+    <span aria-hidden="true" className="mt-0.5 flex h-7 w-7 shrink-0 items-center justify-center rounded-full bg-brand-600 text-xs font-bold text-white">
+      {initial}
     </span>
   );
 }
 
-export function ChatPanel({ conversationId, initialMessages, open, mode, maxMessageChars, widget, lang, onClose, onNewConversation }: ChatPanelProps) {
-  const [transport] = useState(() => createChatTransport(undefined, undefined, lang));
+export function ChatPanel({ conversationId, initialMessages, open, mode, maxMessageChars, widget, lang, modal, onClose, onNewConversation, ask, onAsked, onReply, onError, banner }: ChatPanelProps) {
+  const client = useContext(ChatClientContext);
+  const { labels } = widget;
+  const [transport] = useState(() => createChatTransport({ client, lang }));
   const { messages, sendMessage, status, stop, error, regenerate, clearError } = useChat<ChatUIMessage>({
     id: conversationId,
     messages: initialMessages,
     transport,
+    onFinish: ({ message, isAbort, isError }) => {
+      if (!isAbort && !isError && message.role === 'assistant') onReply?.({ turnId: message.metadata?.turnId, text: messageText(message) });
+    },
+    onError: (failure) => onError?.(errorMessage(failure, labels)),
   });
   const [input, setInput] = useState('');
-  const { labels } = widget;
+  const panelRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
+  useFocusTrap(panelRef, modal && open);
+  const initial = (widget.title.trim().charAt(0) || 'S').toUpperCase();
   const listRef = useRef<HTMLDivElement>(null);
   // Scrolling: follow the reply as it streams, until the customer's question reaches the
   // top of the list; from there the reply grows downwards and is read from its start.
@@ -102,15 +121,29 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
     el.style.height = `${Math.min(el.scrollHeight, 132)}px`;
   }, [input]);
 
-  function send(text: string) {
+  /** Sends a question; false when there is none, or a reply is still streaming. */
+  function submit(text: string): boolean {
     const question = text.trim();
-    if (!question || busy) return;
+    if (!question || busy) return false;
     if (status === 'error') clearError();
     follow.current = true;
     void sendMessage({ text: question });
+    return true;
+  }
+
+  function send(text: string) {
+    if (!submit(text)) return;
     setInput('');
     inputRef.current?.focus();
   }
+
+  // A question from the host page (the embed's ask()), once no reply is streaming; what the
+  // customer is typing stays in the input.
+  useEffect(() => {
+    if (ask === undefined || busy) return;
+    submit(ask);
+    onAsked?.();
+  });
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -125,7 +158,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
   }
 
   function onPanelKeyDown(event: KeyboardEvent<HTMLDivElement>) {
-    if (event.key === 'Escape') {
+    if (event.key === 'Escape' && onClose) {
       event.stopPropagation();
       onClose();
     }
@@ -143,7 +176,9 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
 
   return (
     <div
-      role="dialog"
+      ref={panelRef}
+      role={modal ? 'dialog' : 'region'}
+      aria-modal={modal ? true : undefined}
       aria-labelledby={titleId}
       data-testid="chat-panel"
       lang={lang}
@@ -152,15 +187,15 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
       onKeyDown={onPanelKeyDown}
       className="flex min-h-0 flex-1 flex-col"
     >
-      <header className="flex items-center gap-3 bg-gradient-to-r from-brand-700 to-brand-500 px-4 py-3 text-white">
+      <header className="flex items-center gap-3 bg-brand-600 px-4 py-3 text-white">
         <span aria-hidden="true" className="hidden h-9 w-9 shrink-0 items-center justify-center rounded-full bg-white/15 text-base font-bold sm:flex">
-          L
+          {initial}
         </span>
         <div className="min-w-0 flex-1">
           <h2 id={titleId} className="truncate text-base font-semibold leading-tight">
             {widget.title}
           </h2>
-          <p className="truncate text-xs text-brand-100" data-testid="chat-mode">
+          <p className="truncate text-xs text-white" data-testid="chat-mode">
             {mode === 'offline' ? labels.subtitle_offline : labels.subtitle}
           </p>
         </div>
@@ -169,58 +204,61 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
           onClick={newConversation}
           data-testid="chat-new"
           title={labels.new_chat_title}
-          className="flex shrink-0 items-center gap-1 rounded-lg px-2 py-1.5 text-xs font-medium text-white/90 transition hover:bg-white/15 hover:text-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white"
+          className="flex shrink-0 items-center gap-1 rounded-lg px-2 py-1.5 text-xs font-medium text-white transition hover:bg-white/15 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white"
         >
           <PlusIcon className="h-4 w-4" />
           {labels.new_chat}
         </button>
-        <button
-          type="button"
-          onClick={onClose}
-          data-testid="chat-close"
-          aria-label={labels.close}
-          title={`${labels.close} (Esc)`}
-          className="rounded-lg p-1.5 text-white/90 transition hover:bg-white/15 hover:text-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white"
-        >
-          <CloseIcon className="h-5 w-5" />
-        </button>
+        {onClose && (
+          <button
+            type="button"
+            onClick={onClose}
+            data-testid="chat-close"
+            aria-label={labels.close}
+            title={`${labels.close} (Esc)`}
+            className="rounded-lg p-1.5 text-white transition hover:bg-white/15 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white"
+          >
+            <CloseIcon className="h-5 w-5" />
+          </button>
+        )}
       </header>
+      {banner}
 
-      <div
+      {/* Not a live region: a streaming reply would be read out token by token. ReplyAnnouncer
+          reads each reply once it has settled. Focusable, so the keyboard can scroll it. */}
+      <section
         ref={listRef}
-        role="log"
-        aria-live="polite"
-        aria-relevant="additions"
-        aria-busy={busy}
+        tabIndex={0}
         aria-label="Conversation"
+        aria-busy={busy}
         data-testid="chat-messages"
         onScroll={(event) => {
           const el = event.currentTarget;
           const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
           follow.current = atBottom || Math.abs(el.scrollTop - lastTarget.current) < 24;
         }}
-        className="relative flex-1 space-y-4 overflow-y-auto bg-slate-50 px-4 py-4 text-sm leading-relaxed text-slate-800"
+        className="relative flex-1 space-y-4 overflow-y-auto bg-slate-50 px-4 py-4 text-sm leading-relaxed text-slate-800 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-brand-500 dark:bg-slate-950 dark:text-slate-100"
       >
         {messages.length === 0 && (
           <div className="space-y-3" data-testid="chat-welcome">
             <div className="flex gap-2.5">
-              <AssistantAvatar />
-              <div className="rounded-2xl rounded-tl-sm border border-slate-200 bg-white px-3.5 py-2.5 shadow-sm">
+              <AssistantAvatar initial={initial} />
+              <div className="rounded-2xl rounded-tl-sm border border-slate-200 bg-white px-3.5 py-2.5 shadow-sm dark:border-slate-700 dark:bg-slate-800">
                 <p>{widget.greeting}</p>
                 {mode === 'offline' && (
-                  <p className="mt-2 text-xs text-slate-500">
+                  <p className="mt-2 text-xs text-slate-600 dark:text-slate-300">
                     {labels.offline_note}
                   </p>
                 )}
               </div>
             </div>
-            <div className="flex flex-wrap gap-2 pl-9" aria-label={labels.suggestions_label}>
+            <div className="flex flex-wrap gap-2 pl-9" role="group" aria-label={labels.suggestions_label}>
               {widget.suggestions.map((question) => (
                 <button
                   key={question}
                   type="button"
                   onClick={() => send(question)}
-                  className="rounded-full border border-brand-200 bg-white px-3 py-1.5 text-xs font-medium text-brand-700 transition hover:border-brand-500 hover:bg-brand-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
+                  className="rounded-full border border-brand-200 bg-white px-3 py-1.5 text-xs font-medium text-brand-700 transition hover:border-brand-500 hover:bg-brand-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 dark:border-slate-600 dark:bg-slate-800 dark:text-brand-200 dark:hover:bg-slate-700"
                 >
                   {question}
                 </button>
@@ -252,9 +290,9 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
               data-role="assistant"
               data-turn-id={message.metadata?.turnId}
             >
-              <AssistantAvatar />
+              <AssistantAvatar initial={initial} />
               <div className="min-w-0 max-w-[85%]">
-                <div className="rounded-2xl rounded-tl-sm border border-slate-200 bg-white px-3.5 py-2.5 shadow-sm">
+                <div className="rounded-2xl rounded-tl-sm border border-slate-200 bg-white px-3.5 py-2.5 shadow-sm dark:border-slate-700 dark:bg-slate-800">
                   <span className="sr-only">Assistant: </span>
                   <div data-testid="chat-message-text" dir="auto">
                     <MessageText text={text} />
@@ -269,8 +307,8 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
 
         {waitingForText && (
           <div className="flex gap-2.5" data-testid="chat-typing">
-            <AssistantAvatar />
-            <div className="rounded-2xl rounded-tl-sm border border-slate-200 bg-white px-3.5 py-2 shadow-sm">
+            <AssistantAvatar initial={initial} />
+            <div className="rounded-2xl rounded-tl-sm border border-slate-200 bg-white px-3.5 py-2 shadow-sm dark:border-slate-700 dark:bg-slate-800">
               <TypingDots label={labels.writing} />
             </div>
           </div>
@@ -280,10 +318,10 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
           <div
             role="alert"
             data-testid="chat-error"
-            className="rounded-xl border border-red-200 bg-red-50 px-3.5 py-3 text-red-900"
+            className="rounded-xl border border-red-200 bg-red-50 px-3.5 py-3 text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
           >
             <div className="flex gap-2">
-              <AlertIcon className="mt-0.5 h-4 w-4 shrink-0 text-red-600" />
+              <AlertIcon className="mt-0.5 h-4 w-4 shrink-0 text-red-600 dark:text-red-300" />
               <p>{errorMessage(error, labels)}</p>
             </div>
             <div className="mt-2.5 flex flex-wrap gap-2 pl-6">
@@ -299,17 +337,18 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
               <button
                 type="button"
                 onClick={newConversation}
-                className="rounded-lg px-3 py-1.5 text-xs font-semibold text-red-800 transition hover:bg-red-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-400"
+                className="rounded-lg px-3 py-1.5 text-xs font-semibold text-red-800 transition hover:bg-red-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-400 dark:text-red-200 dark:hover:bg-red-900"
               >
                 {labels.start_over}
               </button>
             </div>
           </div>
         )}
-      </div>
+      </section>
+      <ReplyAnnouncer messages={messages} settled={!busy} />
 
-      <form onSubmit={onSubmit} className="border-t border-slate-200 bg-white p-3">
-        <div className="flex items-end gap-2 rounded-xl border border-slate-300 bg-white px-3 py-2 shadow-sm focus-within:border-brand-500 focus-within:ring-2 focus-within:ring-brand-500/30">
+      <form onSubmit={onSubmit} className="border-t border-slate-200 bg-white p-3 dark:border-slate-700 dark:bg-slate-900">
+        <div className="flex items-end gap-2 rounded-xl border border-slate-400 bg-white px-3 py-2 shadow-sm focus-within:border-brand-500 focus-within:ring-2 focus-within:ring-brand-500/30 dark:border-slate-500 dark:bg-slate-800">
           <label htmlFor={inputId} className="sr-only">
             {labels.input_label}
           </label>
@@ -324,14 +363,14 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
             onKeyDown={onInputKeyDown}
             placeholder={labels.placeholder}
             aria-describedby={`${inputId}-hint`}
-            className="max-h-[132px] min-h-[24px] flex-1 resize-none bg-transparent py-1 text-base leading-6 text-slate-900 placeholder:text-slate-400 focus:outline-none sm:text-sm"
+            className="max-h-[132px] min-h-[24px] flex-1 resize-none bg-transparent py-1 text-base leading-6 text-slate-900 placeholder:text-slate-500 focus:outline-none sm:text-sm dark:text-slate-100 dark:placeholder:text-slate-400"
           />
           {busy ? (
             <button
               type="button"
               onClick={() => void stop()}
               data-testid="chat-stop"
-              className="inline-flex h-9 shrink-0 items-center gap-1.5 rounded-lg bg-slate-800 px-3 text-xs font-semibold text-white transition hover:bg-slate-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-slate-500 focus-visible:ring-offset-1"
+              className="inline-flex h-9 shrink-0 items-center gap-1.5 rounded-lg bg-slate-800 px-3 text-xs font-semibold text-white transition hover:bg-slate-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-slate-500 focus-visible:ring-offset-1 dark:bg-slate-600 dark:hover:bg-slate-500"
             >
               <StopIcon className="h-3.5 w-3.5" />
               Stop
@@ -342,13 +381,13 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
               data-testid="chat-send"
               disabled={!input.trim()}
               aria-label={labels.send}
-              className="inline-flex h-9 w-9 shrink-0 items-center justify-center rounded-lg bg-brand-600 text-white transition hover:bg-brand-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-1 disabled:cursor-not-allowed disabled:bg-slate-300"
+              className="inline-flex h-9 w-9 shrink-0 items-center justify-center rounded-lg bg-brand-600 text-white transition hover:bg-brand-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-1 disabled:cursor-not-allowed disabled:bg-slate-300 dark:disabled:bg-slate-600"
             >
               <SendIcon className="h-4 w-4" />
             </button>
           )}
         </div>
-        <p id={`${inputId}-hint`} className="mt-1.5 px-1 text-[11px] text-slate-400">
+        <p id={`${inputId}-hint`} className="mt-1.5 px-1 text-xs text-slate-600 dark:text-slate-400">
           {labels.hint}
         </p>
       </form>

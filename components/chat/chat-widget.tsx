@@ -2,12 +2,12 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ChatMode } from '@/lib/ai/providers';
-import { textDirection } from '@/lib/retrieval/client';
-import type { WidgetText } from '@/lib/retrieval/index';
+import { textDirection, type WidgetLook, type WidgetText } from '@/lib/retrieval/client';
 import type { ChatUIMessage } from '@/lib/chat/message';
 import { ChatPanel } from './chat-panel';
 import { loadHistory, newConversationId, storeConversationId, storedConversationId, storedOpen, storeOpen } from './conversation';
-import { ChatIcon, CloseIcon } from './icons';
+import { Launcher } from './launcher';
+import { themeAttributes } from './theme';
 
 export const OPEN_CHAT_EVENT = 'support-chat:open';
 
@@ -16,16 +16,20 @@ export interface ChatWidgetProps {
   maxMessageChars: number;
   /** Title, greeting, suggested questions and the widget's strings from the KB's identity file, in `lang`. */
   widget: WidgetText;
+  /** Colour, position and theme from the identity file. */
+  look: WidgetLook;
   /** The language the widget is shown in (its `lang` and `dir`). */
   lang?: string;
 }
 
 /**
- * The support chat: a floating launcher that opens the chat panel. The conversation id
- * lives in localStorage and the history is reloaded from the server, so a conversation
- * survives a page reload; whether the panel was open survives it too (sessionStorage).
+ * The support chat on this app's pages: a floating launcher that opens the chat panel, a modal
+ * dialog (a full-screen sheet on small screens: app/globals.css). The conversation id lives in
+ * localStorage and the history is reloaded from the server, so a conversation survives a page
+ * reload; whether the panel was open survives it too (sessionStorage). The embed
+ * (components/chat/embed/) is the same panel in a frame of another site.
  */
-export function ChatWidget({ mode, maxMessageChars, widget, lang }: ChatWidgetProps) {
+export function ChatWidget({ mode, maxMessageChars, widget, look, lang }: ChatWidgetProps) {
   const { labels } = widget;
   const [open, setOpen] = useState(false);
   const [conversationId, setConversationId] = useState<string>();
@@ -85,17 +89,12 @@ export function ChatWidget({ mode, maxMessageChars, widget, lang }: ChatWidgetPr
   }, []);
 
   const ready = conversationId !== undefined && history !== undefined;
+  const side = look.position === 'bottom-left' ? 'left-5 sm:left-6' : 'right-5 sm:right-6';
 
   return (
-    <>
+    <div {...themeAttributes(look)} lang={lang} dir={textDirection(lang)}>
       {mounted && (
-        <div
-          id="support-chat"
-          hidden={!open}
-          lang={lang}
-          dir={textDirection(lang)}
-          className="fixed inset-0 z-50 flex flex-col bg-white sm:inset-auto sm:bottom-24 sm:right-6 sm:h-[min(680px,calc(100dvh-8rem))] sm:w-[400px] sm:overflow-hidden sm:rounded-2xl sm:shadow-2xl sm:ring-1 sm:ring-slate-900/10"
-        >
+        <div id="support-chat" hidden={!open} className="support-chat-window" data-position={look.position}>
           {ready ? (
             <ChatPanel
               key={conversationId}
@@ -106,31 +105,24 @@ export function ChatWidget({ mode, maxMessageChars, widget, lang }: ChatWidgetPr
               maxMessageChars={maxMessageChars}
               widget={widget}
               lang={lang}
+              modal
               onClose={closeChat}
               onNewConversation={startNewConversation}
             />
           ) : (
-            <div className="flex flex-1 items-center justify-center text-sm text-slate-500" role="status">
+            <div className="flex flex-1 items-center justify-center text-sm text-slate-600 dark:text-slate-300" role="status">
               {labels.loading}
             </div>
           )}
         </div>
       )}
-      <button
+      <Launcher
         ref={launcherRef}
-        type="button"
-        data-testid="chat-launcher"
-        aria-controls="support-chat"
-        aria-expanded={open}
-        aria-label={open ? labels.close : labels.open}
-        lang={lang}
-        dir={textDirection(lang)}
+        open={open}
+        labels={labels}
         onClick={open ? closeChat : openChat}
-        className={`fixed bottom-5 right-5 z-40 items-center gap-2 rounded-full bg-brand-600 py-3.5 pl-4 pr-5 text-sm font-semibold text-white shadow-lg shadow-brand-900/20 transition hover:bg-brand-700 focus-visible:outline-none focus-visible:ring-4 focus-visible:ring-brand-300 sm:bottom-6 sm:right-6 ${open ? 'hidden sm:flex' : 'flex'}`}
-      >
-        {open ? <CloseIcon className="h-5 w-5" /> : <ChatIcon className="h-5 w-5" />}
-        <span>{open ? labels.launcher_close : labels.launcher}</span>
-      </button>
-    </>
+        className={`fixed bottom-5 sm:bottom-6 ${side} ${open ? 'hidden sm:flex' : 'flex'}`}
+      />
+    </div>
   );
 }

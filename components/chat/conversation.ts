@@ -1,6 +1,7 @@
 import { CONVERSATION_ID, type ChatMessageMetadata, type ChatUIMessage } from '@/lib/chat/message';
 import { sourcePart } from '@/lib/chat/source-parts';
 import type { ReplySource } from '@/lib/knowledge/sources';
+import { clientFetch, SAME_ORIGIN_CLIENT, type ChatClient } from './chat-client';
 
 /** The customer's conversation id and the widget's open state, kept in the browser. */
 
@@ -49,9 +50,9 @@ interface HistoryResponse {
 }
 
 /** The conversation so far, from the server; empty when it cannot be loaded. */
-export async function loadHistory(conversationId: string, signal?: AbortSignal): Promise<ChatUIMessage[]> {
+export async function loadHistory(conversationId: string, signal?: AbortSignal, client: ChatClient = SAME_ORIGIN_CLIENT): Promise<ChatUIMessage[]> {
   try {
-    const response = await fetch(`/api/conversations/${encodeURIComponent(conversationId)}`, { signal, cache: 'no-store' });
+    const response = await clientFetch(client)(`/api/conversations/${encodeURIComponent(conversationId)}`, { signal, cache: 'no-store' });
     if (!response.ok) return [];
     const body = (await response.json()) as HistoryResponse;
     // A reply's sources come back as the same source parts the stream carried.

@@ -15,7 +15,7 @@ function codeText(children: ReactNode): ReactNode {
 
 export const REPLY_ELEMENTS: Components = {
   p: ({ children }) => <p className="whitespace-pre-line">{children}</p>,
-  strong: ({ children }) => <strong className="font-semibold text-slate-900">{children}</strong>,
+  strong: ({ children }) => <strong className="font-semibold text-slate-900 dark:text-white">{children}</strong>,
   em: ({ children }) => <em>{children}</em>,
   a: ({ href, children }) =>
     href ? (
@@ -23,31 +23,31 @@ export const REPLY_ELEMENTS: Components = {
         href={href}
         target="_blank"
         rel="noopener noreferrer"
-        className="font-medium text-brand-700 underline decoration-brand-300 underline-offset-2 hover:decoration-brand-700"
+        className="font-medium text-brand-700 underline decoration-brand-300 underline-offset-2 hover:decoration-brand-700 dark:text-brand-300 dark:decoration-brand-400"
       >
         {children}
       </a>
     ) : (
       <span>{children}</span>
     ),
-  code: ({ children }) => <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800">{children}</code>,
+  code: ({ children }) => <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800 dark:bg-slate-700 dark:text-slate-100">{children}</code>,
   pre: ({ children }) => (
     <pre className="overflow-x-auto rounded-lg bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100">
       <code>{codeText(children)}</code>
     </pre>
   ),
-  ul: ({ children }) => <ul className="list-disc space-y-1 pl-5 marker:text-slate-400">{children}</ul>,
+  ul: ({ children }) => <ul className="list-disc space-y-1 pl-5 marker:text-slate-500">{children}</ul>,
   ol: ({ children, start }) => (
-    <ol start={start} className="list-decimal space-y-1 pl-5 marker:text-slate-400">
+    <ol start={start} className="list-decimal space-y-1 pl-5 marker:text-slate-500">
       {children}
     </ol>
   ),
   li: ({ children }) => <li>{children}</li>,
   blockquote: ({ children }) => (
-    <blockquote className="space-y-2 rounded-r-lg border-l-[3px] border-brand-400 bg-brand-50 py-2 pl-3 pr-2.5 text-slate-700">{children}</blockquote>
+    <blockquote className="space-y-2 rounded-r-lg border-l-[3px] border-brand-400 bg-brand-50 py-2 pl-3 pr-2.5 text-slate-700 dark:bg-slate-800 dark:text-slate-200">{children}</blockquote>
   ),
-  ...Object.fromEntries(['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((h) => [h, ({ children }: { children?: ReactNode }) => <p className="font-semibold text-slate-900">{children}</p>])),
-  hr: () => <hr className="border-slate-200" />,
+  ...Object.fromEntries(['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((h) => [h, ({ children }: { children?: ReactNode }) => <p className="font-semibold text-slate-900 dark:text-white">{children}</p>])),
+  hr: () => <hr className="border-slate-200 dark:border-slate-700" />,
   // Images are not shown (the page loads nothing from elsewhere): their alt text is.
   img: ({ alt }) => <span>{alt}</span>,
   table: ({ children }) => (
@@ -58,6 +58,6 @@ export const REPLY_ELEMENTS: Components = {
   thead: ({ children }) => <thead>{children}</thead>,
   tbody: ({ children }) => <tbody>{children}</tbody>,
   tr: ({ children }) => <tr>{children}</tr>,
-  th: ({ children }) => <th className="border-b border-slate-300 px-2 py-1 font-semibold">{children}</th>,
-  td: ({ children }) => <td className="border-b border-slate-100 px-2 py-1 align-top">{children}</td>,
+  th: ({ children }) => <th className="border-b border-slate-300 px-2 py-1 font-semibold dark:border-slate-600">{children}</th>,
+  td: ({ children }) => <td className="border-b border-slate-100 px-2 py-1 align-top dark:border-slate-700">{children}</td>,
 };

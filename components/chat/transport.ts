@@ -1,6 +1,7 @@
 import { DefaultChatTransport } from 'ai';
 import type { ChatUIMessage } from '@/lib/chat/message';
 import { WIDGET_LABELS, type WidgetText } from '@/lib/retrieval/client';
+import { clientFetch, SAME_ORIGIN_CLIENT, type ChatClient } from './chat-client';
 
 /** The text of a UI message (its text parts, joined). */
 export function messageText(message: Pick<ChatUIMessage, 'parts'>): string {
@@ -13,14 +14,20 @@ export function messageText(message: Pick<ChatUIMessage, 'parts'>): string {
  * question; on Retry, the question being answered again). The server keeps the
  * conversation itself, so nothing else of the UI state goes to it (but the widget's language,
  * `lang`, a hint for questions too short to tell their language). The visitor cookie (same
- * origin) says whose conversation it is.
+ * origin) says whose conversation it is; in the embed, the client (chat-client.ts) adds its
+ * credential headers and the host page's context.
  */
-export function createChatTransport(api = '/api/chat', fetch?: typeof globalThis.fetch, lang?: string) {
+export function createChatTransport({
+  client = SAME_ORIGIN_CLIENT,
+  api = '/api/chat',
+  fetch,
+  lang,
+}: { client?: ChatClient; api?: string; fetch?: typeof globalThis.fetch; lang?: string } = {}) {
   return new DefaultChatTransport<ChatUIMessage>({
     api,
-    fetch,
+    fetch: fetch ?? (client === SAME_ORIGIN_CLIENT ? undefined : clientFetch(client)),
     prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => ({
-      body: { id, trigger, message: messages.at(-1), ...(messageId ? { messageId } : {}), ...(lang ? { lang } : {}) },
+      body: { id, trigger, message: messages.at(-1), ...(messageId ? { messageId } : {}), ...(lang ? { lang } : {}), ...client.body() },
     }),
   });
 }

@@ -45,7 +45,7 @@ describe('MessageText', () => {
     const full = 'Go to **Settings → Billing** and see [the refund policy](https://lumacast.com/refunds).\n\n```\nrefund --all\n```';
     // Every prefix of the reply, as the stream delivers it, renders without throwing.
     for (let i = 1; i <= full.length; i++) expect(() => html(full.slice(0, i))).not.toThrow();
-    expect(html('Go to **Settings → Bil')).toContain('<strong class="font-semibold text-slate-900">Settings → Bil</strong>');
+    expect(html('Go to **Settings → Bil')).toContain('<strong class="font-semibold text-slate-900 dark:text-white">Settings → Bil</strong>');
     expect(html('Go to **Settings → Bil')).not.toContain('**');
     // A link still streaming is text until its URL is complete: never a half URL as href.
     const halfLink = html('see [the refund policy](https://lumacast.com/ref');
@@ -62,7 +62,7 @@ describe('MessageText', () => {
 
   it('renders code blocks and inline code as text, with the widget classes', () => {
     const out = html('Use `stream_key` here:\n\n```js\nconst a = "<b>x</b>";\n```');
-    expect(out).toContain('<code class="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800">stream_key</code>');
+    expect(out).toContain('<code class="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800 dark:bg-slate-700 dark:text-slate-100">stream_key</code>');
     expect(out).toContain('<pre class="overflow-x-auto rounded-lg bg-slate-900');
     expect(out).toContain('const a = &quot;&lt;b&gt;x&lt;/b&gt;&quot;;');
     expect(out).not.toMatch(/<button|Copy|Download/);

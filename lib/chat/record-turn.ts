@@ -3,7 +3,7 @@ import type { ChatModel } from '../ai/providers';
 import type { Knowledge } from '../knowledge/load';
 import type { TurnRetrieval } from '../knowledge/retrieve';
 import { kbVersionOf } from '../traces/compact';
-import type { TraceStore, TurnTrigger } from '../traces/types';
+import type { PageContext, TraceStore, TurnTrigger } from '../traces/types';
 import { checkNumbers } from './numbers';
 import { TurnRecorder } from './recorder';
 
@@ -17,6 +17,10 @@ export async function recordTurnStart(
   turn: {
     conversationId: string;
     visitorId: string;
+    /** The verified signed-in user (lib/chat/identity.ts), if any. */
+    userId?: string;
+    /** The embedding page, as the embed reported it (untrusted: stored and shown, never sent to the model). */
+    page?: PageContext;
     trigger: TurnTrigger;
     retrieval: TurnRetrieval;
     knowledge: Pick<Knowledge, 'index' | 'instructions'>;
@@ -42,6 +46,8 @@ export async function recordTurnStart(
     modelId: chat.modelId,
     selectionUs: retrieval.selectionUs,
     sources: retrieval.sources,
+    ...(turn.page ? { page: turn.page } : {}),
+    ...(turn.userId ? { userId: turn.userId } : {}),
   });
   return new TurnRecorder(traces, id, turn.startedAt, { checkReply: (reply) => checkNumbers(reply, retrieval.selection.context) });
 }

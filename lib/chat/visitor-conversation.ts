@@ -1,18 +1,24 @@
 import { viaHttps } from '../http';
 import type { ConversationStore, TurnTrigger } from '../traces/types';
 import { conversationFromTurns, historyForTurn, type TurnHistory } from './history';
-import { newVisitorId, visitorOf, visitorSetCookie } from './visitor';
+import { ownerKey, type Owner } from './owner';
+import { newVisitorId, signVisitor, visitorSetCookie } from './visitor';
 
 /**
  * Whose conversation this is, and the model's history for the turn: the server's record of
- * (conversation id, visitor) — empty for a visitor without a valid cookie — then the
- * question. Nothing but the question comes from the request body.
+ * (conversation id, owner) — a verified user, or the anonymous visitor (owner.ts); empty for a
+ * request with neither — then the question. Nothing but the question comes from the request body.
  */
 
 export interface VisitorConversation {
+  /** The owner key the turn is recorded under: `user:<id>`, or the visitor id (a new one for a new visitor). */
   visitorId: string;
-  /** The visitor's new credential, when the request carried none (or a forged one). */
+  /** The verified user, if any. */
+  userId: string | undefined;
+  /** The visitor's credential cookie, when the request carried none (or a forged one). */
   setCookie: string | undefined;
+  /** In the embed: the signed visitor credential, which the frame keeps and sends when no cookie comes back (owner.ts VISITOR_HEADER). */
+  credential: string | undefined;
   history: TurnHistory;
 }
 
@@ -20,14 +26,20 @@ export async function visitorConversation(
   request: Request,
   traces: ConversationStore,
   secret: Uint8Array,
+  who: { owner: Owner; embed: boolean },
   asked: { conversationId: string; trigger: TurnTrigger; question: string },
 ): Promise<VisitorConversation> {
-  const known = visitorOf(request, secret);
+  const { owner, embed } = who;
+  const known = ownerKey(owner);
   const visitorId = known ?? newVisitorId();
   const past = known ? conversationFromTurns(await traces.listVisitorConversation(asked.conversationId, known)) : [];
+  // A frame whose cookie did not come back (it sent the credential itself) is offered the cookie again.
+  const needsCookie = owner.kind === 'none' || (embed && owner.kind === 'visitor' && owner.via === 'header');
   return {
     visitorId,
-    setCookie: known ? undefined : visitorSetCookie(secret, visitorId, viaHttps(request)),
+    userId: owner.kind === 'user' ? owner.userId : undefined,
+    setCookie: needsCookie ? visitorSetCookie(secret, visitorId, viaHttps(request), embed) : undefined,
+    credential: embed && owner.kind !== 'user' ? signVisitor(secret, visitorId) : undefined,
     history: historyForTurn(past, asked.trigger, asked.question),
   };
 }

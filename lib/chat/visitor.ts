@@ -7,7 +7,7 @@ import { secretsEqual } from '../admin/auth';
  * The anonymous visitor credential: who owns a conversation.
  *
  * The chat route gives every browser, on its first chat request, a random visitor id in an
- * httpOnly, SameSite=Lax cookie signed with the server's visitor secret
+ * httpOnly, SameSite=Lax cookie (in the embed frame: SameSite=None; Secure; Partitioned) signed with the server's visitor secret
  * (`support_visitor=<id>.<hmac>`). Each turn is recorded with that visitor id, and a
  * conversation is read or continued only with its id *and* the cookie it was started with:
  * for any other pair it is empty (the same answer as for an id nobody used, so nothing says
@@ -55,14 +55,17 @@ export function cookieValue(header: string | null, name: string): string | undef
   return undefined;
 }
 
-/** The visitor a request comes from (its signed cookie), if any. */
-export function visitorOf(request: Request, secret: Uint8Array): string | undefined {
-  return verifyVisitor(secret, cookieValue(request.headers.get('cookie'), VISITOR_COOKIE));
-}
-
-/** The Set-Cookie header that gives a browser its visitor credential. */
-export function visitorSetCookie(secret: Uint8Array, id: string, secure: boolean): string {
-  return `${VISITOR_COOKIE}=${signVisitor(secret, id)}; Path=/; Max-Age=${VISITOR_MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+/**
+ * The Set-Cookie header that gives a browser its visitor credential. In the embed frame (a
+ * third-party context on the company's site) it is `SameSite=None; Secure; Partitioned` (CHIPS):
+ * kept per top-level site, so it works where browsers block third-party cookies, and never
+ * follows the visitor from one site to another. Browsers accept Secure from http://localhost
+ * and 127.0.0.1; on other plain-http hosts they drop it, and the embed's own credential
+ * (owner.ts VISITOR_HEADER) carries the conversation instead.
+ */
+export function visitorSetCookie(secret: Uint8Array, id: string, secure: boolean, embed = false): string {
+  const attributes = embed ? 'SameSite=None; Secure; Partitioned' : `SameSite=Lax${secure ? '; Secure' : ''}`;
+  return `${VISITOR_COOKIE}=${signVisitor(secret, id)}; Path=/; Max-Age=${VISITOR_MAX_AGE_SECONDS}; HttpOnly; ${attributes}`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import 'server-only';
 import type { ReloadImpact } from '../kb-impact/reload-impact';
+import type { KbTestRun } from '../kb-test/watch';
 import type { Knowledge } from '../knowledge/load';
 import { serverApp } from '../server/server-app';
 import { headingPath } from '../retrieval/index';
@@ -10,7 +11,7 @@ import { formatSynonymsFile, synonymCandidates, synonymsWithCandidates, type Syn
 /**
  * The /debug/health panels of the support lead's loop: feedback over time and the sections of
  * down-voted turns, synonym candidates learned from rephrasing (with the synonyms.json that
- * adds them), and what the last KB reload changed. Read through the InspectorStore.
+ * adds them), what the last KB reload changed, and the KB's tests. Read through the InspectorStore.
  */
 
 /** Days of feedback shown. */
@@ -41,6 +42,8 @@ export interface LoopHealth {
     fileName: string;
   };
   reload?: ReloadImpact;
+  /** The KB's tests, run on the KB in service (lib/kb-test/watch.ts). */
+  kbTests: KbTestRun;
 }
 
 /** Words the KB knows: in its text, or in one of its synonym groups. */
@@ -83,5 +86,6 @@ export async function loopHealth(): Promise<LoopHealth> {
     }),
     synonyms: await synonymsPanel(knowledge),
     reload: serverApp().reloadImpact.last(),
+    kbTests: await serverApp().kbTests.of(knowledge),
   };
 }

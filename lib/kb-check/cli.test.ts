@@ -5,6 +5,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SEED_BUDGET, seedFiles, SEED_RULE_FILE } from './fixtures';
 import type { CheckReport } from './types';
+import { runInProcess } from '@/scripts/cli';
+import { main } from '@/scripts/kb-check.mts';
 
 // End to end: the CLI as CI runs it, on fixture KBs written to temp folders.
 const repo = path.resolve(import.meta.dirname, '..', '..');
@@ -23,15 +25,22 @@ function writeKb(files: Record<string, string>): string {
   return dir;
 }
 
-function kbCheck(...args: string[]) {
-  const r = spawnSync('npx', ['tsx', 'scripts/kb-check.mts', ...args], { cwd: repo, encoding: 'utf8', timeout: 30_000 });
+/** The CLI in process (its `main`), as `npm run kb:check -- …` runs it; the spawned tests below run it for real. */
+async function kbCheck(...args: string[]) {
+  const r = await runInProcess(main, args);
+  return { status: r.code, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The CLI as a process, as CI runs it. */
+function spawnKbCheck(...args: string[]) {
+  const r = spawnSync(process.execPath, [path.join(repo, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/kb-check.mts', ...args], { cwd: repo, encoding: 'utf8', timeout: 30_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe('npm run kb:check', { timeout: 60_000 }, () => {
-  it("exits 1 on the seed's unpinned refund rule, showing that \"can I get a refund?\" does not send it", () => {
+  it("exits 1 on the seed's unpinned refund rule, showing that \"can I get a refund?\" does not send it", async () => {
     const kb = writeKb(seedFiles());
-    const r = kbCheck('--kb', kb, '--budget', String(SEED_BUDGET));
+    const r = await kbCheck('--kb', kb, '--budget', String(SEED_BUDGET));
     expect(r.status).toBe(1);
     expect(r.stdout).toContain('Rules that are not sent when they apply (2)');
     expect(r.stdout).toContain(`${SEED_RULE_FILE}:3  "Never promise a refund."`);
@@ -39,48 +48,48 @@ describe('npm run kb:check', { timeout: 60_000 }, () => {
     expect(r.stdout).toContain('✗ failed: 2 errors');
   });
 
-  it('exits 0 once the rule is pinned', () => {
+  it('exits 0 once the rule is pinned', async () => {
     const kb = writeKb({
       ...seedFiles('# Notes for the support team\n<!-- pinned -->\n\nNever promise a refund. Refunds are decided by the billing team.\n'),
       'assistant.md': '---\ncompany: Seed Video\n---\n',
     });
-    const r = kbCheck('--kb', kb, '--budget', String(SEED_BUDGET));
+    const r = await kbCheck('--kb', kb, '--budget', String(SEED_BUDGET));
     expect(r.stderr).toBe('');
     expect(r.stdout).toContain('✓ passed: 0 errors, 0 warnings');
     expect(r.status).toBe(0);
   });
 
-  it('prints one JSON document with --json', () => {
+  it('prints one JSON document with --json', async () => {
     const kb = writeKb(seedFiles());
-    const r = kbCheck('--kb', kb, '--budget', String(SEED_BUDGET), '--json');
+    const r = await kbCheck('--kb', kb, '--budget', String(SEED_BUDGET), '--json');
     expect(r.status).toBe(1);
     const report = JSON.parse(r.stdout) as CheckReport;
     expect(report.summary).toMatchObject({ ok: false, errors: 2, budget: SEED_BUDGET });
     expect(report.findings[0]).toMatchObject({ kind: 'rule-not-sent', level: 'error', file: SEED_RULE_FILE, line: 3 });
   });
 
-  it('exits 2 on usage errors', () => {
-    expect(kbCheck('--nope').status).toBe(2);
-    const r = kbCheck('--budget', 'lots');
+  it('exits 2 on usage errors', async () => {
+    expect((await kbCheck('--nope')).status).toBe(2);
+    const r = await kbCheck('--budget', 'lots');
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('--budget needs a positive whole number');
   });
 
-  it('warns when the KB has no identity file, and exits 1 for a broken unpinned file it skipped', () => {
+  it('warns when the KB has no identity file, and exits 1 for a broken unpinned file it skipped', async () => {
     const kb = writeKb({ 'a.md': '# A\n\nText.\n', 'b.md': '---\ntitle: [x\n---\n# B\n\nText.\n' });
-    const r = kbCheck('--kb', kb);
+    const r = await kbCheck('--kb', kb);
     expect(r.status).toBe(1);
     expect(r.stdout).toContain('Files left out of the knowledge base (broken) (1)');
     expect(r.stdout).toMatch(/b\.md:2 +malformed front matter/);
     expect(r.stdout).toContain('no assistant.md at the root of the knowledge base');
   });
 
-  it('exits 1 with a file:line message when the KB cannot be loaded', () => {
+  it('exits 1 with a file:line message when the KB cannot be loaded', async () => {
     const kb = writeKb({ 'a.md': '# A\n\nText.\n', 'rules.md': '---\npinned: true\ntitle: [x\n---\n# Rules\n\nNever promise a refund.\n' });
-    const r = kbCheck('--kb', kb);
+    const r = await kbCheck('--kb', kb);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('rules.md:3: malformed front matter');
-    expect(kbCheck('--kb', path.join(kb, 'missing')).status).toBe(1);
+    expect((await kbCheck('--kb', path.join(kb, 'missing'))).status).toBe(1);
   });
 });
 
@@ -113,20 +122,20 @@ describe('npm run kb:check: rules that must not vanish', { timeout: 60_000 }, ()
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   }
 
-  it('exits 1 when the rules folder cannot be read, naming it', () => {
+  it('exits 1 when the rules folder cannot be read, naming it', async () => {
     const r = kbCheckUnprivileged(demoKb((kb) => chmodSync(path.join(kb, 'rules'), 0o000)));
     expect(r.stdout).toContain('Rules the server would not serve (1)');
     expect(r.stdout).toMatch(/error {3}assistant\.md:\d+ {2}the server refuses this knowledge base: the declared rules are not all there: .*not read: rules\/: cannot read folder: EACCES/);
     expect(r.status).toBe(1);
   });
 
-  it('exits 1 when a pinned file cannot be read, naming it', () => {
+  it('exits 1 when a pinned file cannot be read, naming it', async () => {
     const r = kbCheckUnprivileged(demoKb((kb) => chmodSync(path.join(kb, 'rules', 'assistant-rules.md'), 0o000)));
     expect(r.stdout).toMatch(/the declared rules are not all there: rules\/assistant-rules\.md#refunds is not in the knowledge base; 13 pinned sections are declared, 5 found; not read: rules\/assistant-rules\.md: cannot read file: EACCES/);
     expect(r.status).toBe(1);
   });
 
-  it('exits 1 when an unpinned file cannot be read and the KB declares no rules (it may have held one)', () => {
+  it('exits 1 when an unpinned file cannot be read and the KB declares no rules (it may have held one)', async () => {
     const r = kbCheckUnprivileged(
       demoKb((kb) => {
         writeFileSync(path.join(kb, 'assistant.md'), '---\ncompany: Lumacast\n---\n');
@@ -137,8 +146,8 @@ describe('npm run kb:check: rules that must not vanish', { timeout: 60_000 }, ()
     expect(r.status).toBe(1);
   });
 
-  it('exits 1 for a dangling rules link', () => {
-    const r = kbCheck('--kb', demoKb((kb) => {
+  it('exits 1 for a dangling rules link', async () => {
+    const r = await kbCheck('--kb', demoKb((kb) => {
       rmSync(path.join(kb, 'rules'), { recursive: true });
       symlinkSync(path.join(kb, 'no-such-rules'), path.join(kb, 'rules'));
     }));
@@ -146,13 +155,21 @@ describe('npm run kb:check: rules that must not vanish', { timeout: 60_000 }, ()
     expect(r.status).toBe(1);
   });
 
-  it('follows a symlinked rules folder: all 13 pinned sections, exit 0', () => {
-    const r = kbCheck('--kb', demoKb((kb) => {
+  it('follows a symlinked rules folder: all 13 pinned sections, exit 0', async () => {
+    const r = await kbCheck('--kb', demoKb((kb) => {
       const elsewhere = path.join(path.dirname(kb), 'shared-rules');
       renameSync(path.join(kb, 'rules'), elsewhere);
       symlinkSync(elsewhere, path.join(kb, 'rules'));
     }));
     expect(r.stdout).toMatch(/sections \(13 pinned\)/);
+    expect(r.stdout).toContain('✓ passed: 0 errors');
+    expect(r.status).toBe(0);
+  });
+});
+
+describe('npm run kb:check (spawned)', { timeout: 60_000 }, () => {
+  it('checks the demo KB as a process: the report on stdout, exit 0', () => {
+    const r = spawnKbCheck();
     expect(r.stdout).toContain('✓ passed: 0 errors');
     expect(r.status).toBe(0);
   });

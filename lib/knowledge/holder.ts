@@ -10,7 +10,7 @@ import { loadKnowledge, loadKnowledgeAsync, type Knowledge, type KnowledgeConfig
  *
  * How edits are noticed: by polling, not fs.watch. Every `intervalMs` the holder takes a
  * signature of the KB's files (path, size and mtime of every document the loader would
- * read, and of synonyms.json and assistant.md): a few `stat` calls, about a millisecond
+ * read, and of synonyms.json, assistant.md and the KB's tests in tests/): a few `stat` calls, about a millisecond
  * for the demo KB. Polling works the same on every file system (fs.watch misses events on network
  * and container mounts, and editors that save by renaming) and costs nothing per request.
  *
@@ -90,7 +90,8 @@ export function kbSignature(kbPath: string): string {
   return [
     ...listing.documents.map(stamp),
     ...listing.config.map(stamp),
-    ...listing.unreadable.map((u) => `${u.path}\t${u.code}`),
+    ...listing.tests.map(stamp),
+    ...[...listing.unreadable, ...listing.testsUnreadable].map((u) => `${u.path}\t${u.code}`),
   ].join('\n');
 }
 

@@ -5,4 +5,4 @@
 export { isPageUrl } from './kb/pages';
 export { languageOf, textDirection } from './query/language-tags';
 export { WIDGET_LABELS } from './kb/texts';
-export type { WidgetText } from './types';
+export type { WidgetLook, WidgetText } from './types';

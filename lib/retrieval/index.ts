@@ -3,7 +3,7 @@
  * from the layers inside (README "How a question becomes a request"; the layer rules are
  * checked in npm test).
  */
-export type { Section, SectionPart, LoadNotice, SkippedFile, IgnoredFiles, SynonymGroup, KnowledgeBase, UnreadablePath, RepeatedFolder, DeclaredRules, AssistantIdentity, WidgetText, RulesRefusal, WeightedTerm, TermExplanation, QueryTermSource, QueryTerm, Query, LanguageSource, QueryLanguage, OfflineText, IdentityTexts, SemanticStage, FusionRanks, Reason, SectionVerdict, TokenSplit, Explanation } from './types';
+export type { Section, SectionPart, LoadNotice, SkippedFile, IgnoredFiles, SynonymGroup, KnowledgeBase, UnreadablePath, RepeatedFolder, DeclaredRules, AssistantIdentity, WidgetText, WidgetLook, RulesRefusal, WeightedTerm, TermExplanation, QueryTermSource, QueryTerm, Query, LanguageSource, QueryLanguage, OfflineText, IdentityTexts, SemanticStage, FusionRanks, Reason, SectionVerdict, TokenSplit, Explanation } from './types';
 export { retrievalConfigSchema, retrievalConfig } from './config';
 export type { RetrievalConfig, RetrievalConfigInput } from './config';
 export { KnowledgeBaseError, RetrievalConfigError } from './errors';
@@ -24,7 +24,7 @@ export type { TypoIndex } from './query/typos';
 export { wordVariants } from './query/variants';
 export { buildQuery, embeddingQueryText, queryMessages } from './query/build-query';
 export type { QueryWeights, TypoLookup } from './query/build-query';
-export { SYNONYMS_FILE, listKnowledgeFiles } from './kb/list-files';
+export { SYNONYMS_FILE, TESTS_FOLDER, listKnowledgeFiles } from './kb/list-files';
 export type { KnowledgeFiles } from './kb/list-files';
 export { DOCUMENT_EXTENSIONS, documentFormat, parseDocumentTree } from './kb/formats';
 export type { DocumentFormat, DocumentTree } from './kb/formats';

@@ -154,6 +154,8 @@ export interface AssistantIdentity {
   offline: OfflineText;
   /** The widget's and the offline model's text in other languages (front matter `translations:`), each string falling back to the default language's, then English. */
   translations: Record<string, IdentityTexts>;
+  /** How the chat looks and where it sits (front matter `widget.color`, `position`, `theme`): the same in every language. */
+  look: WidgetLook;
   /** The file's markdown body: appended to the assistant's instructions. */
   instructions?: string;
   /** The pinned sections the KB declares it must have; undefined when it declares none. */
@@ -168,8 +170,8 @@ export interface WidgetText {
   greeting: string;
   suggestions: string[];
   labels: Record<
-    | 'placeholder' | 'send' | 'input_label' | 'hint' | 'subtitle' | 'subtitle_offline' | 'offline_note' | 'new_chat' | 'new_chat_title' | 'close' | 'open'
-    | 'launcher' | 'launcher_close' | 'loading' | 'writing' | 'suggestions_label' | 'retry' | 'start_over' | 'error' | 'network_error',
+    | 'placeholder' | 'send' | 'input_label' | 'hint' | 'subtitle' | 'subtitle_offline' | 'offline_note' | 'new_chat' | 'new_chat_title' | 'close'
+    | 'label' | 'launcher_close' | 'loading' | 'writing' | 'suggestions_label' | 'retry' | 'start_over' | 'error' | 'network_error',
     string
   >;
 }
@@ -181,6 +183,16 @@ export type OfflineText = Record<'notice' | 'from' | 'related' | 'no_match' | 't
 export interface IdentityTexts {
   widget: WidgetText;
   offline: OfflineText;
+}
+
+/** The widget's look and placement, on this app's pages and in the embed. */
+export interface WidgetLook {
+  /** The primary colour (`#rrggbb`), white text on it at WCAG AA; undefined: the app's own blue. */
+  color?: string;
+  /** Where the launcher sits. */
+  position: 'bottom-right' | 'bottom-left';
+  /** Light, dark, or following the customer's system setting (prefers-color-scheme). */
+  theme: 'light' | 'dark' | 'auto';
 }
 
 /** Why a load must not be served without its rules, or undefined when it may be served. */

@@ -19,6 +19,13 @@ describe('pageCsp', () => {
     expect(pageCsp({ nonce: 'n', https: true })).toContain('upgrade-insecure-requests');
   });
 
+  it('lets the embed route be framed by the allowed origins only: every other page keeps none', () => {
+    expect(pageCsp({ nonce: 'n', frameAncestors: ['https://www.acme.example', 'http://localhost:8080'] }).split('; ')).toContain(
+      'frame-ancestors https://www.acme.example http://localhost:8080',
+    );
+    expect(pageCsp({ nonce: 'n', frameAncestors: [] })).toContain("frame-ancestors 'none'");
+  });
+
   it('makes a fresh 128-bit nonce every time', () => {
     const nonces = new Set(Array.from({ length: 100 }, createNonce));
     expect(nonces.size).toBe(100);
@@ -37,6 +44,7 @@ describe('public/', () => {
     if (!existsSync(root)) return; // no public/ at all (git keeps no empty folder): nothing served
     const files = readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
     const privateFile = /\.(md|markdown|json|db|sqlite|sqlite3|db-wal|db-shm|ts|tsx|mts|mjs|js|pem|key)$|^\.env/i;
-    expect(files.filter((f) => privateFile.test(f))).toEqual([]);
+    // embed.js is the one script meant for other sites: the embed loader (README "Put the chat on your site").
+    expect(files.filter((f) => privateFile.test(f) && f !== 'embed.js')).toEqual([]);
   });
 });

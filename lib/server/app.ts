@@ -3,6 +3,7 @@ import { createChatModel, type ChatModel } from '../ai/providers';
 import { loadVisitorSecret } from '../chat/visitor';
 import type { Env } from '../env';
 import { createReloadImpact, type ReloadImpactWatch } from '../kb-impact/reload-impact';
+import { watchKbTests, type KbTestWatch } from '../kb-test/watch';
 import { embeddingCacheFile } from '../knowledge/embedding-cache';
 import { SectionEmbedder } from '../knowledge/embeddings';
 import { KnowledgeHolder } from '../knowledge/holder';
@@ -41,6 +42,8 @@ export interface ServerApp {
   visitorSecret(): Uint8Array;
   /** What the last KB reload changed for recorded questions (lib/kb-impact/reload-impact.ts). */
   readonly reloadImpact: ReloadImpactWatch;
+  /** The KB's own tests (tests/*.yaml), run for every load put in service (lib/kb-test/watch.ts). */
+  readonly kbTests: KbTestWatch;
   /** Retention (TRACE_RETENTION_DAYS) and what it did last; undefined when every turn is kept. */
   retention(): RetentionJob | undefined;
 }
@@ -75,6 +78,7 @@ export function createServerApp(env: Env, paths: ServerPaths, log: AppLog = cons
     log,
   });
   knowledge.onReload(reloadImpact.onReload);
+  const kbTests = watchKbTests(knowledge, log);
   knowledge.watch(env.KB_RELOAD_INTERVAL_MS);
   return {
     env,
@@ -90,6 +94,7 @@ export function createServerApp(env: Env, paths: ServerPaths, log: AppLog = cons
     chat: createChatModel(env),
     visitorSecret: onFirstUse(() => loadVisitorSecret({ envSecret: env.VISITOR_SECRET, dataDir: paths.dataDir })),
     reloadImpact,
+    kbTests,
     retention: () => retention,
   };
 }

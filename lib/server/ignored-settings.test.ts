@@ -58,5 +58,8 @@ describe('ignoredSettings: what the chosen mode does not read is named at start'
     ]);
     expect(warnings({ DEV_ALLOWED_HOSTS: 'my-laptop.local' })).toEqual(['DEV_ALLOWED_HOSTS is set but ignored: the Host check runs under `next dev` only']);
     expect(warnings({ DEV_ALLOWED_HOSTS: 'my-laptop.local' }, 'development')).toEqual([]);
+    const identity = 'identity-secret-identity-secret-0123';
+    expect(warnings({ EMBED_IDENTITY_SECRET: identity })).toEqual(['EMBED_IDENTITY_SECRET is set but ignored: embedding is off (EMBED_ALLOWED_ORIGINS is unset)']);
+    expect(warnings({ EMBED_IDENTITY_SECRET: identity, EMBED_ALLOWED_ORIGINS: 'https://www.acme.example' })).toEqual([]);
   });
 });

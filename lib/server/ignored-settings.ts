@@ -32,6 +32,7 @@ export function ignoredSettings(settings: Env, set: ReadonlySet<string>, nodeEnv
   }
   if (settings.DATABASE_URL) ignored(['TRACE_DB_PATH'], 'with DATABASE_URL everything is stored in PostgreSQL');
   if (settings.CHAT_RATE_LIMIT_PER_MINUTE === 0) ignored(['CHAT_RATE_LIMIT_BURST'], 'CHAT_RATE_LIMIT_PER_MINUTE=0 turns rate limiting off');
+  if (!settings.EMBED_ALLOWED_ORIGINS?.length) ignored(['EMBED_IDENTITY_SECRET'], 'embedding is off (EMBED_ALLOWED_ORIGINS is unset)');
   if (nodeEnv !== 'development') ignored(['DEV_ALLOWED_HOSTS'], 'the Host check runs under `next dev` only');
   return warnings;
 }

@@ -165,6 +165,11 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   `,
   // 2: a reply's sources and number check, feedback on replies (loop-sql.ts, as SQLite's schema 4).
   LOOP_POSTGRES_MIGRATION,
+  // 3: the embed's page context and verified user, a visitor's newest conversation (as SQLite's schema 5).
+  `
+  ALTER TABLE turns ADD COLUMN page_url text, ADD COLUMN page_title text, ADD COLUMN user_id text;
+  CREATE INDEX turns_visitor_latest ON turns (visitor_id, created_at);
+  `,
 ];
 
 /** Advisory lock keys (any two 32-bit numbers; these spell "trst" and a purpose). */
@@ -327,6 +332,14 @@ export class PostgresTraceStore extends SqlInspector implements TraceStore, Insp
   }
 
   /** Resolves when the schema is up to date and the database answers. */
+  async latestVisitorConversation(visitorId: string): Promise<string | undefined> {
+    const rows = await this.query<{ conversation_id: string }>(
+      'SELECT conversation_id FROM turns WHERE visitor_id = $1 ORDER BY created_at DESC, seq DESC LIMIT 1',
+      [visitorId],
+    );
+    return rows[0]?.conversation_id;
+  }
+
   async ready(): Promise<void> {
     await this.migrated;
     await this.pool.query('SELECT 1');

@@ -55,6 +55,10 @@ export interface TurnRow extends SummaryRow {
   feedback_vote: string | null;
   feedback_reason: string | null;
   feedback_at: string | null;
+  /** The embed's page context and verified user (embed migration). */
+  page_url: string | null;
+  page_title: string | null;
+  user_id: string | null;
 }
 
 export const SELECT_TURNS = `SELECT t.*, p.explanation AS payload_explanation, p.system_prompt AS payload_system_prompt, ${LOOP_TURN_COLUMNS}
@@ -95,7 +99,7 @@ export const TURN_INSERT_COLUMNS = [
   'id', 'conversation_id', 'visitor_id', 'created_at', 'trigger', 'status', 'question', 'customer_messages', 'query',
   'kb_version', 'floor_used', 'top_score', 'budget', 'tokens_pinned', 'tokens_scored', 'tokens_floor', 'tokens_total',
   'n_sections', 'n_pinned', 'n_matched', 'n_scored', 'n_floor', 'n_over_budget', 'n_no_match', 'n_omitted',
-  'selection', 'prompt_frame', 'provider', 'model_id', 'selection_us', 'sources',
+  'selection', 'prompt_frame', 'provider', 'model_id', 'selection_us', 'sources', 'page_url', 'page_title', 'user_id',
 ] as const;
 
 export type TurnInsertColumn = (typeof TURN_INSERT_COLUMNS)[number];
@@ -136,6 +140,9 @@ export function turnInsertValues(turn: TurnStart, record: TurnRecord, kbVersion:
     model_id: turn.modelId,
     selection_us: Math.round(turn.selectionUs),
     sources: encodeSources(turn.sources),
+    page_url: turn.page?.url ?? null,
+    page_title: turn.page?.title ?? null,
+    user_id: turn.userId ?? null,
   };
 }
 
@@ -275,6 +282,8 @@ export function traceFromRow(row: TurnRow, kb: KbVersion | undefined, frame: (id
   if (numbers) trace.numbers = numbers;
   const feedback = feedbackOf(row);
   if (feedback) trace.feedback = feedback;
+  if (row.page_url) trace.page = { url: row.page_url, ...(row.page_title ? { title: row.page_title } : {}) };
+  if (row.user_id !== null) trace.userId = row.user_id;
   return trace;
 }
 

@@ -268,6 +268,15 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 4: a reply's sources and number check, feedback on replies (loop-sql.ts). Older turns have none.
   LOOP_SQLITE_MIGRATION,
+  // 5: the embed (README "Put the chat on your site"): the host page a turn was asked on (untrusted,
+  // as the embed reported it) and the signed-in user it verified. Older turns have none. The index
+  // finds a visitor's newest conversation (latestVisitorConversation).
+  `
+  ALTER TABLE turns ADD COLUMN page_url TEXT;
+  ALTER TABLE turns ADD COLUMN page_title TEXT;
+  ALTER TABLE turns ADD COLUMN user_id TEXT;
+  CREATE INDEX turns_visitor_latest ON turns (visitor_id, created_at);
+  `,
 ];
 
 /**
@@ -481,6 +490,10 @@ export class SqliteTraceStore extends SqlInspector implements TraceStore, Inspec
     return (this.sql.selectVisitorConversation.all(conversationId, visitorId) as TurnRow[]).map((row) => this.fromRow(row, true));
   }
 
+  async latestVisitorConversation(visitorId: string): Promise<string | undefined> {
+    return this.sql.latestVisitorConversation.get(visitorId) as string | undefined;
+  }
+
   /**
    * Deletes up to `batchSize` turns made before `cutoff` (ISO 8601), oldest first, with their
    * sections and payloads, in one short transaction; returns how many went. turn_sections has
@@ -550,6 +563,7 @@ function statements(db: Database.Database) {
     setFeedback: db.prepare(setFeedbackSql(() => '?')),
     selectConversation: db.prepare(`${SELECT_TURNS} WHERE t.conversation_id = ? ORDER BY t.created_at, t.seq`),
     selectVisitorConversation: db.prepare(`${SELECT_TURNS} WHERE t.conversation_id = ? AND t.visitor_id = ? ORDER BY t.created_at, t.seq`),
+    latestVisitorConversation: db.prepare('SELECT conversation_id FROM turns WHERE visitor_id = ? ORDER BY created_at DESC, seq DESC LIMIT 1').pluck(),
     insertText: db.prepare('INSERT INTO texts (hash, text) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING'),
     insertSectionRef: db.prepare('INSERT INTO section_refs (section_id) VALUES (?) ON CONFLICT (section_id) DO NOTHING'),
     sectionRef: db.prepare('SELECT ref FROM section_refs WHERE section_id = ?').pluck(),

@@ -207,6 +207,33 @@ describe.each(BACKENDS)('trace store contract: $name', (backend) => {
     });
   });
 
+  describe('the embed', () => {
+    it("keeps a turn's page context and verified user, and finds a visitor's newest conversation", async () => {
+      const { store, reopen } = await backend.open();
+      const page = { url: 'https://www.acme.example/pricing?plan=pro#faq', title: 'Pricing — Acme' };
+      const embedded = turn('can I get a refund?', { conversationId: 'conv-embed-01', visitorId: 'user:cust-42', userId: 'cust-42', page, createdAt: '2026-02-01T10:00:00.000Z' });
+      await store.startTurn(embedded);
+      await store.startTurn(turn('and annual plans?', { conversationId: 'conv-embed-02', visitorId: 'user:cust-42', userId: 'cust-42', page: { url: 'https://www.acme.example/' }, createdAt: '2026-02-01T11:00:00.000Z' }));
+      await store.startTurn(turn('older', { conversationId: 'conv-embed-00', visitorId: 'user:cust-42', createdAt: '2026-01-01T00:00:00.000Z' }));
+      await store.startTurn(turn('anonymous', { conversationId: 'conv-embed-03', visitorId: 'visitor-z', createdAt: '2026-03-01T00:00:00.000Z' }));
+
+      const other = reopen();
+      expect(await other.getTurn(embedded.id)).toMatchObject({ page, userId: 'cust-42', visitorId: 'user:cust-42' });
+      const [listed] = await other.listVisitorConversation('conv-embed-02', 'user:cust-42');
+      expect(listed).toMatchObject({ page: { url: 'https://www.acme.example/' }, userId: 'cust-42' });
+      expect(listed!.page!.title).toBeUndefined();
+      const plainTurn = turn('no embed');
+      await store.startTurn(plainTurn);
+      const read = (await store.getTurn(plainTurn.id))!;
+      expect(read.page).toBeUndefined();
+      expect(read.userId).toBeUndefined();
+
+      expect(await other.latestVisitorConversation('user:cust-42')).toBe('conv-embed-02');
+      expect(await other.latestVisitorConversation('visitor-z')).toBe('conv-embed-03');
+      expect(await other.latestVisitorConversation('nobody')).toBeUndefined();
+    });
+  });
+
   describe('the inspector', () => {
     it('lists turns newest first, paginated (clamped), with token splits', async () => {
       const store = await inspectorStore(backend, Array.from({ length: 7 }, (_, i) => ({ q: `refund question ${i}`, at: `2026-11-29T10:0${i}:00.000Z` })));

@@ -57,6 +57,19 @@ export interface TurnStart {
   selectionUs: number;
   /** The help pages the reply is grounded in (lib/knowledge/sources.ts), as streamed with it. */
   sources?: ReplySource[];
+  /**
+   * The page of the company's site the chat was embedded in, as the embed reported it: untrusted
+   * input (any page script can say anything), shown in /debug, never sent to the model.
+   */
+  page?: PageContext;
+  /** The signed-in customer the embed verified (EMBED_IDENTITY_SECRET): their conversations are bound to them. */
+  userId?: string;
+}
+
+/** Where an embedded chat was used: the host page's URL and title (untrusted). */
+export interface PageContext {
+  url: string;
+  title?: string;
 }
 
 /** How the turn ended. */
@@ -142,6 +155,8 @@ export interface TraceStore {
 export interface ConversationStore {
   /** The turns of `conversationId` sent by `visitorId`, oldest first. Empty for any other pair. */
   listVisitorConversation(conversationId: string, visitorId: string): Promise<TurnTrace[]>;
+  /** The conversation `visitorId` sent their newest turn in (the embed resumes it, on any device of a verified user); undefined if none. */
+  latestVisitorConversation(visitorId: string): Promise<string | undefined>;
 }
 
 /** Votes on replies (POST /api/feedback). */

@@ -10,6 +10,7 @@ import { createRateGuard } from '@/lib/chat/rate-guard';
 import { recordTurnStart } from '@/lib/chat/record-turn';
 import type { TurnRecorder } from '@/lib/chat/recorder';
 import { streamReply } from '@/lib/chat/stream-reply';
+import { conversationOwner, VISITOR_HEADER } from '@/lib/chat/owner';
 import { customerMessagesOf } from '@/lib/chat/turn';
 import { visitorConversation } from '@/lib/chat/visitor-conversation';
 import { startTurnTelemetry } from '@/lib/telemetry/turn';
@@ -37,6 +38,8 @@ export interface ChatDependencies {
   traces: () => TraceStore & ConversationStore;
   /** The key that signs visitor cookies (lib/chat/visitor.ts). */
   visitorSecret: () => Uint8Array;
+  /** EMBED_IDENTITY_SECRET: verifies the embed's signed-in users (lib/chat/identity.ts); undefined: none accepted. */
+  identitySecret?: () => string | undefined;
 }
 
 export const UNAVAILABLE_MESSAGE = 'The assistant is not available right now. Please try again later.';
@@ -81,15 +84,18 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
     if (!parsed.ok) return bodyFailureResponse(parsed);
     const { conversationId } = parsed.data;
 
-    // 3. History: the visitor (their signed cookie, or a new one sent with the reply) and the
-    //    server's own record of their conversation, then the question.
+    // 3. History: whose conversation (a verified user, the visitor's signed cookie or the embed's
+    //    own credential, or a new visitor sent with the reply: lib/chat/owner.ts) and the server's
+    //    own record of it, then the question.
+    const secret = await orUnavailable('the visitor secret is not available', deps.visitorSecret);
+    if (secret instanceof Response) return secret;
+    const who = conversationOwner(request, { visitor: secret, identity: deps.identitySecret?.() });
+    if (!who.ok) return jsonError(who.status, who.error);
     const traces = await orUnavailable('the conversation could not be read', deps.traces);
     if (traces instanceof Response) return traces;
-    const conversation = await orUnavailable('the conversation could not be read', () =>
-      visitorConversation(request, traces, deps.visitorSecret(), parsed.data),
-    );
+    const conversation = await orUnavailable('the conversation could not be read', () => visitorConversation(request, traces, secret, who, parsed.data));
     if (conversation instanceof Response) return conversation;
-    const { visitorId, setCookie, history } = conversation;
+    const { visitorId, userId, setCookie, credential, history } = conversation;
     if (history.messages.length > settings.CHAT_MAX_MESSAGES) {
       return jsonError(400, `a conversation can have at most ${settings.CHAT_MAX_MESSAGES} messages: start a new conversation`);
     }
@@ -108,7 +114,7 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
     // 5. Record the turn before the model is called, so even a crash mid-stream leaves a trace.
     let recorder: TurnRecorder;
     try {
-      recorder = await recordTurnStart(traces, { conversationId, visitorId, trigger: history.trigger, retrieval, knowledge, chat, startedAt });
+      recorder = await recordTurnStart(traces, { conversationId, visitorId, userId, page: parsed.data.page, trigger: history.trigger, retrieval, knowledge, chat, startedAt });
     } catch (error) {
       telemetry.end(error);
       return unavailable('the turn could not be recorded', error);
@@ -126,7 +132,7 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
       recorder,
       telemetry,
       signal: request.signal,
-      headers: setCookie ? { 'set-cookie': setCookie } : {},
+      headers: { ...(setCookie ? { 'set-cookie': setCookie } : {}), ...(credential ? { [VISITOR_HEADER]: credential } : {}) },
     });
   }
 

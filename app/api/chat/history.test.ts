@@ -119,7 +119,7 @@ const user = (id: string, text: string): UIMessage => ({ id, role: 'user', parts
 describe('the AI SDK standard transport (finding 7)', () => {
   for (const [name, make] of [
     ['a plain DefaultChatTransport (the whole conversation)', (f: typeof fetch) => new DefaultChatTransport<UIMessage>({ api: 'http://127.0.0.1/api/chat', fetch: f })],
-    ['the widget\'s transport (only the new message)', (f: typeof fetch) => createChatTransport('http://127.0.0.1/api/chat', f)],
+    ['the widget\'s transport (only the new message)', (f: typeof fetch) => createChatTransport({ api: 'http://127.0.0.1/api/chat', fetch: f })],
   ] as const) {
     it(`${name}: two turns answered, the second with the server's history`, async () => {
       const model = recordingModel();

@@ -14,6 +14,7 @@ const handle = createChatHandler({
   chat: () => serverApp().chat,
   traces: () => serverApp().store(),
   visitorSecret: () => serverApp().visitorSecret(),
+  identitySecret: () => serverEnv().EMBED_IDENTITY_SECRET,
 });
 
 /** Not behind proxy.ts (its body cap is the chat's own), so it checks the development Host itself: the model costs money. */

@@ -14,6 +14,10 @@ import { readJsonBody, type BodyFailure } from '@/lib/http';
  *
  *     { "id": "…", "trigger": "submit-message", "message": UIMessage }
  *
+ * The embed adds the page of the company's site it runs on, `"page": { "url", "title"? }`:
+ * untrusted (any script on that page can say anything), so it is checked for shape and size,
+ * stored with the turn and shown in /debug, and never sent to the model.
+ *
  * Only one thing is taken from the client: the text of its newest customer message. The
  * model's history is the server's own record of the conversation (handler.ts), so earlier
  * messages a client sends — assistant turns above all — are checked for shape and ignored.
@@ -94,6 +98,28 @@ function uiMessageSchema({ maxMessageChars }: ChatLimits) {
     });
 }
 
+/** The embedding page's context (schema above): an http(s) URL and a title, bounded. */
+export const MAX_PAGE_URL_CHARS = 2048;
+export const MAX_PAGE_TITLE_CHARS = 300;
+
+const pageSchema = z.strictObject(
+  {
+    url: z
+      .string({ error: 'url must be a string' })
+      .max(MAX_PAGE_URL_CHARS, `url can be at most ${MAX_PAGE_URL_CHARS} characters`)
+      .refine((url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol), 'url must be an absolute http(s) URL'),
+    title: z
+      .string({ error: 'title must be a string' })
+      .max(MAX_PAGE_TITLE_CHARS, `title can be at most ${MAX_PAGE_TITLE_CHARS} characters`)
+      .superRefine((title, ctx) => {
+        const problem = textProblem(title);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .optional(),
+  },
+  { error: (issue) => unknownKeys(': the page has only url and title')(issue) ?? 'page must be an object { url, title? }' },
+);
+
 export function chatRequestSchema(limits: ChatLimits) {
   const { maxMessages } = limits;
   const message = uiMessageSchema(limits);
@@ -113,6 +139,7 @@ export function chatRequestSchema(limits: ChatLimits) {
         message: message.optional(),
         /** The language the widget shows (its `lang`): a hint for short questions (lib/retrieval/query/detect-language.ts). */
         lang: z.string({ error: 'lang must be a string' }).max(35, 'lang can be at most 35 characters').optional(),
+        page: pageSchema.optional(),
       },
       { error: (issue) => unknownKeys('')(issue) ?? 'the body must be a JSON object' },
     )
@@ -131,7 +158,9 @@ export function chatRequestSchema(limits: ChatLimits) {
         ctx.addIssue({ code: 'custom', path: [...path, 'parts'], message: 'the last message is empty' });
         return z.NEVER;
       }
-      return { conversationId: body.id, trigger: body.trigger, messageId: body.messageId, question: last.text, lang: languageOf(body.lang) };
+      const title = body.page?.title?.trim();
+      const page = body.page && { url: body.page.url, ...(title ? { title } : {}) };
+      return { conversationId: body.id, trigger: body.trigger, messageId: body.messageId, question: last.text, lang: languageOf(body.lang), ...(page ? { page } : {}) };
     });
 }
 

@@ -67,7 +67,7 @@ export interface Harness {
 }
 
 export function harness(
-  options: { env?: Record<string, string>; model?: LanguageModelV3; limiter?: RateLimiter; knowledge?: ChatDependencies['knowledge'] } = {},
+  options: { env?: Record<string, string>; model?: LanguageModelV3; limiter?: RateLimiter; knowledge?: ChatDependencies['knowledge']; identitySecret?: string } = {},
 ): Harness {
   const settings = parseEnv({ CHAT_RATE_LIMIT_PER_MINUTE: '0', ...options.env });
   const store = new SqliteTraceStore(path.join(mkdtempSync(path.join(tmpdir(), 'chat-handler-')), 'traces.db'));
@@ -82,6 +82,7 @@ export function harness(
     chat: () => chat,
     traces: () => store,
     visitorSecret: () => TEST_VISITOR_SECRET,
+    identitySecret: () => options.identitySecret,
   });
   return { handle, store, knowledge };
 }

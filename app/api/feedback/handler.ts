@@ -1,4 +1,4 @@
-import { visitorOf } from '@/lib/chat/visitor';
+import { conversationOwner, ownerKey } from '@/lib/chat/owner';
 import { formatIssues } from '@/lib/format';
 import { bodyFailureResponse, json, jsonError, readJsonBody } from '@/lib/http';
 import type { FeedbackStore, TraceStore } from '@/lib/traces/types';
@@ -7,6 +7,8 @@ import { feedbackSchema } from './schema';
 export interface FeedbackDependencies {
   traces: () => Pick<TraceStore, 'getTurn'> & FeedbackStore;
   visitorSecret: () => Uint8Array;
+  /** EMBED_IDENTITY_SECRET: a verified user votes on their own replies (lib/chat/owner.ts). */
+  identitySecret?: () => string | undefined;
 }
 
 const MAX_BODY_BYTES = 4096;
@@ -14,7 +16,8 @@ const MAX_BODY_BYTES = 4096;
 /**
  * POST /api/feedback — a thumbs up or down (and an optional short reason) on one reply.
  * One vote per reply: voting again replaces it. Only the visitor whose conversation the reply
- * is in can vote on it (their signed cookie, lib/chat/visitor.ts); for anyone else the reply
+ * is in can vote on it (their signed cookie, the embed's credential or a verified user:
+ * lib/chat/owner.ts); for anyone else the reply
  * does not exist (404), the same answer as for an id nobody used.
  *
  * 200 `{ turnId, vote, reason? }`; 400 a body that is not `{ turnId, vote, reason? }` (saying
@@ -29,7 +32,9 @@ export function createFeedbackHandler(deps: FeedbackDependencies) {
     if (!parsed.success) return jsonError(400, formatIssues(parsed.error.issues, 'body'));
     const { turnId, vote, reason } = parsed.data;
 
-    const visitor = visitorOf(request, deps.visitorSecret());
+    const who = conversationOwner(request, { visitor: deps.visitorSecret(), identity: deps.identitySecret?.() });
+    if (!who.ok) return jsonError(who.status, who.error);
+    const visitor = ownerKey(who.owner);
     if (!visitor) return jsonError(403, 'no visitor cookie: vote from the chat the reply was shown in');
     try {
       const traces = deps.traces();

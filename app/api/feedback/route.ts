@@ -1,10 +1,15 @@
+import { serverEnv } from '@/lib/server/registry';
 import { serverApp } from '@/lib/server/server-app';
 import { createFeedbackHandler } from './handler';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-const handle = createFeedbackHandler({ traces: () => serverApp().store(), visitorSecret: () => serverApp().visitorSecret() });
+const handle = createFeedbackHandler({
+  traces: () => serverApp().store(),
+  visitorSecret: () => serverApp().visitorSecret(),
+  identitySecret: () => serverEnv().EMBED_IDENTITY_SECRET,
+});
 
 /** A vote on one of the visitor's replies (handler.ts). */
 export async function POST(request: Request): Promise<Response> {

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { Card, Stat } from '@/components/debug/card';
 import { FeedbackHealth } from '@/components/debug/health-feedback';
 import { ReloadImpactCard } from '@/components/debug/health-reload';
+import { KbTestsCard } from '@/components/debug/health-kb-tests';
 import { SynonymCandidates } from '@/components/debug/health-synonyms';
 import { loopHealth } from '@/lib/debug/loop-health';
 import { SemanticAdvicePanel } from '@/components/debug/semantic-advice-panel';
@@ -154,6 +155,8 @@ export default inspectorPage(async function HealthPage() {
       </div>
 
       <ReloadImpactCard reload={loop.reload} />
+
+      <KbTestsCard run={loop.kbTests} />
 
       <FeedbackHealth feedback={loop.feedback} downVoted={loop.downVoted} />
 

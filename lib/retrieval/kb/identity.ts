@@ -1,6 +1,7 @@
 import { LineCounter, parseDocument as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { KnowledgeBaseError } from '../errors';
+import { AA_TEXT_CONTRAST, contrastRatio, HEX_COLOUR } from './contrast';
 import { isPageUrl } from './pages';
 import { ENGLISH } from '../query/languages';
 import { languageOf } from '../query/language-tags';
@@ -25,9 +26,13 @@ export { OFFLINE_PHRASES, WIDGET_LABELS };
  *       title: Acme support
  *       greeting: Hi! I'm the Acme support assistant. Ask me about …
  *       suggestions: [Can I get a refund?, How do I go live?]
+ *       color: "#1f58d6"          # primary colour: white text on it must reach 4.5:1
+ *       position: bottom-right    # or bottom-left
+ *       label: Ask support        # the launcher's text
+ *       theme: auto               # light (default), dark, or auto (prefers-color-scheme)
  *     offline: { no_match: … }    # the offline model's phrases (OFFLINE_PHRASES)
- *     translations:               # the same in other languages
- *       en: { widget: { title: Acme help }, offline: { … } }
+ *     translations:               # the same text in other languages (the look is the same in all)
+ *       en: { widget: { title: Acme help, label: Get help }, offline: { … } }
  *     rules:
  *       count: 13
  *       required: [rules/assistant-rules.md#refunds]
@@ -42,16 +47,39 @@ export const IDENTITY_FILE = 'assistant.md';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 
-/** The widget's strings (title, greeting, suggestions, and its buttons, labels and errors), as written in the identity file. */
-const widgetSchema = z.strictObject({
+/** The widget's strings (title, greeting, suggestions, and its launcher, buttons, labels and errors), as written in the identity file, in one language. */
+const widgetTextShape = {
   /** The chat panel's title; default "<company> support". */
   title: text(60).optional(),
   /** The first message shown in an empty chat. */
   greeting: text(400).optional(),
   /** Questions offered as buttons in an empty chat (at most 6). */
   suggestions: z.array(text(120)).max(6).optional(),
-  ...Object.fromEntries(Object.keys(WIDGET_LABELS).map((key) => [key, text(200).optional()])),
-} as unknown as Record<keyof typeof WIDGET_LABELS | 'title' | 'greeting', z.ZodOptional<z.ZodString>> & { suggestions: z.ZodOptional<z.ZodArray<z.ZodString>> });
+  ...Object.fromEntries(Object.keys(WIDGET_LABELS).map((key) => [key, text(key === 'label' ? 40 : 200).optional()])),
+} as unknown as Record<keyof typeof WIDGET_LABELS | 'title' | 'greeting', z.ZodOptional<z.ZodString>> & { suggestions: z.ZodOptional<z.ZodArray<z.ZodString>> };
+const widgetTextSchema = z.strictObject(widgetTextShape);
+
+/** The identity file's `widget:`: its strings in the default language, and the look (the same in every language). */
+const widgetSchema = z.strictObject({
+  ...widgetTextShape,
+  /** The primary colour (launcher, header, the customer's messages), `#rrggbb`: white text on it must reach WCAG AA. */
+  color: z
+    .string()
+    .trim()
+    .regex(HEX_COLOUR, 'must be a colour written #rrggbb (or #rgb)')
+    .refine(
+      (hex) => contrastRatio(hex, '#ffffff') >= AA_TEXT_CONTRAST,
+      {
+        error: (issue) =>
+          `white text on ${String(issue.input)} has a contrast of ${contrastRatio(String(issue.input), '#ffffff').toFixed(2)}:1, under the ${AA_TEXT_CONTRAST}:1 WCAG AA needs: pick a darker colour`,
+      },
+    )
+    .optional(),
+  /** Where the launcher sits; default bottom-right. */
+  position: z.enum(['bottom-right', 'bottom-left'], { error: 'must be bottom-right or bottom-left' }).optional(),
+  /** light (default), dark, or auto: following the customer's system setting (prefers-color-scheme). */
+  theme: z.enum(['light', 'dark', 'auto'], { error: 'must be light, dark or auto' }).optional(),
+});
 
 /** The offline model's phrases, as written in the identity file. */
 const offlineSchema = z.strictObject(Object.fromEntries(Object.keys(OFFLINE_PHRASES).map((key) => [key, text(400).optional()])) as unknown as Record<keyof typeof OFFLINE_PHRASES, z.ZodOptional<z.ZodString>>);
@@ -82,7 +110,7 @@ export const identitySchema = z.strictObject({
   translations: z
     .record(
       z.string().refine((tag) => languageOf(tag) === tag, 'must be a language code such as "de" (lowercase, no region)'),
-      z.strictObject({ widget: widgetSchema.optional(), offline: offlineSchema.optional() }),
+      z.strictObject({ widget: widgetTextSchema.optional(), offline: offlineSchema.optional() }),
     )
     .optional(),
   /**
@@ -104,7 +132,7 @@ export function defaultIdentity(): AssistantIdentity {
   return identityFrom({});
 }
 
-type WidgetInput = z.infer<typeof widgetSchema>;
+type WidgetInput = z.infer<typeof widgetTextSchema>;
 type OfflineInput = z.infer<typeof offlineSchema>;
 
 /** The widget's text: what the identity file gives, English defaults for the rest. */
@@ -157,6 +185,11 @@ function identityFrom(data: Partial<z.infer<typeof identitySchema>>, instruction
     widget: widgetText(data.widget, company),
     offline: offlineText(data.offline),
     translations,
+    look: {
+      ...(data.widget?.color ? { color: data.widget.color.toLowerCase() } : {}),
+      position: data.widget?.position ?? 'bottom-right',
+      theme: data.widget?.theme ?? 'light',
+    },
     instructions: instructions || undefined,
     ...(data.rules && file ? { rules: { count: data.rules.count, required: data.rules.required ?? [], file, line: rulesLine } } : {}),
     file,
@@ -193,7 +226,7 @@ export function parseIdentity(file: string, source: string): AssistantIdentity {
 
 function knownFields(path: PropertyKey[]): string {
   const shapes: Record<string, object> = { widget: widgetSchema.shape, offline: offlineSchema.shape, rules: identitySchema.shape.rules.unwrap().shape };
-  const inner = path[0] === 'translations' ? (path[2] === undefined ? { widget: 1, offline: 1 } : shapes[String(path[2])]) : shapes[String(path[0])];
+  const inner = path[0] === 'translations' ? (path[2] === undefined ? { widget: 1, offline: 1 } : path[2] === 'widget' ? widgetTextSchema.shape : shapes[String(path[2])]) : shapes[String(path[0])];
   const shape = inner ?? identitySchema.shape;
   return Object.keys(shape).join(', ');
 }

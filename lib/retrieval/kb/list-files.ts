@@ -11,7 +11,8 @@ import type { IgnoredFiles, RepeatedFolder, UnreadablePath } from '../types';
  *
  * - Documents: `.md`, `.markdown`, `.mdx`, `.html`, `.htm` anywhere below the root.
  * - Configuration at the root: `synonyms.json` and `assistant.md` (the identity file),
- *   never read as content.
+ *   never read as content; and the folder `tests/`, the KB's tests (lib/kb-test): its
+ *   `.yaml` / `.yml` files are listed in `tests`, and nothing in it is ever content.
  * - Ignored, and counted: hidden files and folders (`.git`, `.vitepress`, …),
  *   `node_modules`, and every other file (images, JSON, …).
  * - Symbolic links are followed, to files and to folders, wherever they point. A folder
@@ -25,6 +26,9 @@ import type { IgnoredFiles, RepeatedFolder, UnreadablePath } from '../types';
 
 export const SYNONYMS_FILE = 'synonyms.json';
 const CONFIG_FILES = new Set([SYNONYMS_FILE, IDENTITY_FILE]);
+/** The folder of the KB's tests, at the root (beside the document, for a one-file KB). */
+export const TESTS_FOLDER = 'tests';
+const TEST_FILE = /\.ya?ml$/i;
 
 export interface KnowledgeFiles {
   /** Absolute path of the folder the KB's paths are relative to. */
@@ -33,6 +37,10 @@ export interface KnowledgeFiles {
   documents: string[];
   /** Configuration files present at the root (relative names). */
   config: string[];
+  /** The KB's test files (`.yaml`, `.yml` anywhere below `tests/`), relative to the root, in path order. */
+  tests: string[];
+  /** Paths below `tests/` that could not be listed or followed (they are not content: they never refuse the KB). */
+  testsUnreadable: UnreadablePath[];
   ignored: IgnoredFiles;
   /** Folders that could not be listed and links that could not be followed. */
   unreadable: UnreadablePath[];
@@ -90,10 +98,37 @@ function walkEntry(dir: string, rel: string, entry: Dirent, walk: Walk): void {
   if (entry.name === 'node_modules') return void out.ignored.nodeModules++;
   const kind = kindOf(dir, entry);
   if (typeof kind === 'object') return void out.unreadable.push({ path: name, code: kind.code });
+  if (kind === 'folder' && !rel && entry.name === TESTS_FOLDER) return walkTests(path.join(dir, entry.name), name, out);
   if (kind === 'folder') return walkFolder(path.join(dir, entry.name), name, walk);
   if (kind === 'file' && !rel && CONFIG_FILES.has(entry.name)) return void out.config.push(entry.name);
   if (kind === 'file' && documentFormat(entry.name)) return void out.documents.push(name);
   out.ignored.other++;
+}
+
+/** The test files below `tests/` (links followed, hidden entries skipped); everything else in it is ignored. */
+function walkTests(dir: string, rel: string, out: KnowledgeFiles, seen = new Set<string>()): void {
+  let entries: Dirent[];
+  try {
+    const real = realpathSync(dir);
+    if (seen.has(real)) return;
+    seen.add(real);
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (error) {
+    return void out.testsUnreadable.push({ path: `${rel}/`, code: codeOf(error) });
+  }
+  entries.sort((a, b) => byPath(a.name, b.name));
+  for (const entry of entries) {
+    const name = `${rel}/${entry.name}`;
+    if (entry.name.startsWith('.')) {
+      out.ignored.hidden++;
+      continue;
+    }
+    const kind = kindOf(dir, entry);
+    if (typeof kind === 'object') out.testsUnreadable.push({ path: name, code: kind.code });
+    else if (kind === 'folder') walkTests(path.join(dir, entry.name), name, out, seen);
+    else if (kind === 'file' && TEST_FILE.test(entry.name)) out.tests.push(name);
+    else out.ignored.other++;
+  }
 }
 
 /** Lists the KB's files; throws KnowledgeBaseError when the path is missing or is a file that is not a document. */
@@ -110,10 +145,14 @@ export function listKnowledgeFiles(kbPath: string): KnowledgeFiles {
     if (!documentFormat(absolute)) throw new KnowledgeBaseError('not a document (.md, .markdown, .mdx, .html, .htm)', kbPath);
     const root = path.dirname(absolute);
     const config = [...CONFIG_FILES].filter((f) => statSync(path.join(root, f), { throwIfNoEntry: false })?.isFile());
-    return { root, documents: [path.basename(absolute)], config, ignored: empty, unreadable: [], repeatedFolders: [] };
+    const out: KnowledgeFiles = { root, documents: [path.basename(absolute)], config, tests: [], testsUnreadable: [], ignored: empty, unreadable: [], repeatedFolders: [] };
+    if (statSync(path.join(root, TESTS_FOLDER), { throwIfNoEntry: false })?.isDirectory()) walkTests(path.join(root, TESTS_FOLDER), TESTS_FOLDER, out);
+    out.tests.sort(byPath);
+    return out;
   }
-  const out: KnowledgeFiles = { root: absolute, documents: [], config: [], ignored: empty, unreadable: [], repeatedFolders: [] };
+  const out: KnowledgeFiles = { root: absolute, documents: [], config: [], tests: [], testsUnreadable: [], ignored: empty, unreadable: [], repeatedFolders: [] };
   walkFolder(absolute, '', { out, folders: new Map() });
   out.documents.sort(byPath);
+  out.tests.sort(byPath);
   return out;
 }

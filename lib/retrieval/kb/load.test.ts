@@ -2,6 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFolder } from '../../testing/folders';
 import { renderSectionBlock } from '../context-text';
+import { listKnowledgeFiles } from './list-files';
 import { loadKnowledgeBase } from './load';
 import { countTokens } from '../tokens';
 
@@ -23,6 +24,23 @@ describe('loadKnowledgeBase', () => {
       ['b.md#beta', 'b.md', 2],
     ]);
     for (const s of kb.sections) expect(s.tokens).toBe(countTokens(renderSectionBlock(s)));
+  });
+
+  it('lists tests/ as the tests of the KB, never as content: its YAML files are tests, anything else in it is ignored', () => {
+    const root = kbFolder({
+      'faq.md': '# FAQ\nAnswers.',
+      'tests/refunds.yaml': 'cases: []',
+      'tests/billing/prices.yml': 'cases: []',
+      'tests/README.md': '# How to write a test\nNot a help page.',
+      'guides/tests/setup.md': '# Test setup\nA help page in a folder that happens to be called tests.',
+    });
+    const listing = listKnowledgeFiles(root);
+    expect(listing.tests).toEqual(['tests/billing/prices.yml', 'tests/refunds.yaml']);
+    expect(listing.documents).toEqual(['faq.md', 'guides/tests/setup.md']);
+    const kb = loadKnowledgeBase(root);
+    expect(kb.sections.map((s) => s.id)).toEqual(['faq.md#faq', 'guides/tests/setup.md#test-setup']);
+    expect(kb.ignored.other).toBe(1);
+    expect(listKnowledgeFiles(path.join(root, 'faq.md')).tests).toEqual(['tests/billing/prices.yml', 'tests/refunds.yaml']);
   });
 
   it('puts files with a front matter order first in file order', () => {

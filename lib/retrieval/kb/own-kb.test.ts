@@ -309,3 +309,34 @@ translations:
     expect(kb.skipped.map((f) => f.message)).toEqual([expect.stringMatching(/^b\.md:2: malformed front matter: "lang": must be a language code/)]);
   });
 });
+
+describe('the identity file: the widget look', () => {
+  const look = (front: string) => parseIdentity('assistant.md', `---\ncompany: Acme\nwidget:\n${front}---\n`).look;
+
+  it('defaults to the app blue, bottom-right, "Ask support", light', () => {
+    const identity = parseIdentity('assistant.md', '---\ncompany: Acme\n---\n');
+    expect(identity.look).toEqual({ position: 'bottom-right', theme: 'light' });
+    expect(identity.widget.labels.label).toBe('Ask support');
+  });
+
+  it('reads colour, position and theme; the launcher\'s label is text, translated like the other strings', () => {
+    expect(look('  color: "#7C2D12"\n  position: bottom-left\n  label: Help\n  theme: auto\n')).toEqual({
+      color: '#7c2d12',
+      position: 'bottom-left',
+      theme: 'auto',
+    });
+    const identity = parseIdentity('assistant.md', '---\ncompany: Acme\nwidget:\n  label: Help\n  theme: dark\ntranslations:\n  de:\n    widget: { label: Hilfe }\n---\n');
+    expect([identityTexts(identity, 'en').widget.labels.label, identityTexts(identity, 'de').widget.labels.label]).toEqual(['Help', 'Hilfe']);
+    // The look is the same in every language: a translation cannot carry one.
+    expect(() => parseIdentity('assistant.md', '---\ncompany: Acme\ntranslations:\n  de:\n    widget: { color: "#7c2d12" }\n---\n')).toThrow(/"translations\.de\.widget\.color": unknown field/);
+  });
+
+  it('refuses a colour white text cannot be read on (WCAG AA), and other values, with file:line', () => {
+    expect(() => look('  title: T\n  color: "#ffcc00"\n')).toThrow(
+      /^assistant\.md:5: "widget\.color": white text on #ffcc00 has a contrast of 1\.\d\d:1, under the 4\.5:1 WCAG AA needs: pick a darker colour/,
+    );
+    expect(() => look('  color: blue\n')).toThrow(/^assistant\.md:4: "widget\.color": must be a colour written #rrggbb/);
+    expect(() => look('  position: top-left\n')).toThrow(/"widget\.position": must be bottom-right or bottom-left/);
+    expect(() => look('  theme: sepia\n')).toThrow(/"widget\.theme": must be light, dark or auto/);
+  });
+});

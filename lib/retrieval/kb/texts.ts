@@ -4,7 +4,7 @@
  * load them (client.ts): the widget falls back to them.
  */
 
-/** The widget's fixed strings and their English defaults (identity file `widget:`, snake_case keys). */
+/** The widget's fixed strings and their English defaults (identity file `widget:`, snake_case keys; `label` is the launcher's text). */
 export const WIDGET_LABELS = {
   placeholder: 'Ask a question…',
   send: 'Send message',
@@ -16,8 +16,7 @@ export const WIDGET_LABELS = {
   new_chat: 'New chat',
   new_chat_title: 'Start a new conversation',
   close: 'Close support chat',
-  open: 'Open support chat',
-  launcher: 'Ask support',
+  label: 'Ask support',
   launcher_close: 'Close',
   loading: 'Loading your conversation…',
   writing: 'The assistant is writing…',

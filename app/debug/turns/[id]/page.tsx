@@ -4,9 +4,12 @@ import { StatusBadge } from '@/components/debug/badges';
 import { Card, Stat } from '@/components/debug/card';
 import { ContextViewer } from '@/components/debug/context-viewer';
 import { ExplanationSections, QueryTerms, SelectionSummary } from '@/components/debug/explanation-view';
+import { MakeTest } from '@/components/debug/make-test';
 import { ReplyReview } from '@/components/debug/reply-review';
+import { TurnOrigin } from '@/components/debug/turn-origin';
 import { SPLIT_COLORS, TokenBar } from '@/components/debug/token-bar';
 import { turnDetail } from '@/lib/debug/data';
+import { testCaseFromTurn } from '@/lib/kb-test/from-turn';
 import { requireAdmin } from '@/lib/debug/access';
 import { formatNumber as n } from '@/lib/format';
 import { isUnrecordedEnding } from '@/lib/traces/unrecorded';
@@ -15,9 +18,10 @@ import { inspectorPage } from '@/components/debug/inspector-page';
 export const dynamic = 'force-dynamic';
 
 
-export default inspectorPage(async function TurnPage({ params }: { params: Promise<{ id: string }> }) {
+export default inspectorPage(async function TurnPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await requireAdmin(); // before anything is read: see lib/debug/access.ts
   const { id } = await params;
+  const { test } = await searchParams;
   const detail = await turnDetail(decodeURIComponent(id));
   if (!detail) notFound();
   const { trace, split } = detail;
@@ -56,6 +60,10 @@ export default inspectorPage(async function TurnPage({ params }: { params: Promi
           <strong>{trace.status === 'aborted' ? 'Aborted' : isUnrecordedEnding(trace.error) ? 'Ending not recorded' : 'Model call failed'}:</strong> {trace.error}
         </div>
       )}
+
+      <TurnOrigin trace={trace} />
+
+      <MakeTest yaml={testCaseFromTurn(trace)} initiallyOpen={test !== undefined} />
 
       <Card title="Query" description="Built from the last two customer messages; assistant messages are never part of it.">
         <QueryTerms explanation={e} />

@@ -1,0 +1,68 @@
+import { EMBED_HEADER, USER_HEADER, USER_SIGNATURE_HEADER, VISITOR_HEADER } from './embed-headers';
+import { userOwnerKey, verifyIdentity } from './identity';
+import { cookieValue, VISITOR_COOKIE, verifyVisitor } from './visitor';
+
+/**
+ * Whose conversations a request may read and continue: the key its turns are recorded under
+ * (`TurnStart.visitorId`) and its history is read by.
+ *
+ * - A verified signed-in user (the embed's `x-support-user` and `x-support-user-signature`
+ *   headers, identity.ts): `user:<id>`, the same on every device.
+ * - Else the anonymous visitor of the signed cookie (visitor.ts), or of the same signed
+ *   credential sent by the embed as `x-support-visitor` — its frame keeps it when the browser
+ *   keeps no cookie for a third-party frame.
+ * - Else nobody yet (a chat turn makes a new visitor).
+ *
+ * A request that claims a user and fails verification is refused (401, saying why), never
+ * quietly served as someone else: the embed checks the identity first (GET /api/embed/session)
+ * and falls back to anonymous itself.
+ */
+
+export { EMBED_HEADER, USER_HEADER, USER_SIGNATURE_HEADER, VISITOR_HEADER };
+
+export type Owner =
+  | { kind: 'user'; key: string; userId: string }
+  | { kind: 'visitor'; key: string; via: 'cookie' | 'header' }
+  | { kind: 'none' };
+
+export type OwnerResult = { ok: true; owner: Owner; embed: boolean } | { ok: false; status: 401; error: string };
+
+export interface OwnerSecrets {
+  /** Signs visitor credentials (visitor.ts). */
+  visitor: Uint8Array;
+  /** EMBED_IDENTITY_SECRET; undefined: a claimed user is refused. */
+  identity: string | undefined;
+}
+
+function claimedUser(headers: Headers): { userId: string; signature: string } | { error: string } | undefined {
+  const encoded = headers.get(USER_HEADER);
+  const signature = headers.get(USER_SIGNATURE_HEADER);
+  if (encoded === null && signature === null) return undefined;
+  if (encoded === null || signature === null) return { error: `send both ${USER_HEADER} and ${USER_SIGNATURE_HEADER}, or neither` };
+  try {
+    return { userId: decodeURIComponent(encoded), signature };
+  } catch {
+    return { error: `${USER_HEADER} must be the user id percent-encoded (encodeURIComponent)` };
+  }
+}
+
+export function conversationOwner(request: Request, secrets: OwnerSecrets): OwnerResult {
+  const embed = request.headers.get(EMBED_HEADER) === '1';
+  const claim = claimedUser(request.headers);
+  if (claim && 'error' in claim) return { ok: false, status: 401, error: claim.error };
+  if (claim) {
+    const check = verifyIdentity(secrets.identity, claim);
+    if (!check.ok) return { ok: false, status: 401, error: check.error };
+    return { ok: true, owner: { kind: 'user', key: userOwnerKey(check.userId), userId: check.userId }, embed };
+  }
+  const fromCookie = verifyVisitor(secrets.visitor, cookieValue(request.headers.get('cookie'), VISITOR_COOKIE));
+  if (fromCookie) return { ok: true, owner: { kind: 'visitor', key: fromCookie, via: 'cookie' }, embed };
+  const fromHeader = verifyVisitor(secrets.visitor, request.headers.get(VISITOR_HEADER) ?? undefined);
+  if (fromHeader) return { ok: true, owner: { kind: 'visitor', key: fromHeader, via: 'header' }, embed };
+  return { ok: true, owner: { kind: 'none' }, embed };
+}
+
+/** The owner's key, or undefined for nobody. */
+export function ownerKey(owner: Owner): string | undefined {
+  return owner.kind === 'none' ? undefined : owner.key;
+}
