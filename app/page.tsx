@@ -1,8 +1,9 @@
 import Link from 'next/link';
+import { headers } from 'next/headers';
 import { ChatWidget } from '@/components/chat/chat-widget';
 import { OpenChatButton } from '@/components/chat/open-chat-button';
 import { serverApp } from '@/lib/server/server-app';
-import { widgetSettings } from '@/lib/server/widget-settings';
+import { widgetSettings, widgetTextFor } from '@/lib/server/widget-settings';
 import type { Section } from '@/lib/retrieval/index';
 
 // The widget is told at request time whether a model is connected (OPENAI_API_KEY), and
@@ -38,8 +39,10 @@ function topics(): Topic[] {
 
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-export default function HomePage() {
+export default async function HomePage() {
   const { mode, maxMessageChars, identity } = widgetSettings();
+  // The widget speaks the visitor's language when the identity file has text in it (Accept-Language).
+  const { lang, widget } = widgetTextFor(identity, (await headers()).get('accept-language'));
   const topicList = topics();
   const name = identity.company ?? 'Help center';
   return (
@@ -135,7 +138,7 @@ export default function HomePage() {
         </div>
       </footer>
 
-      <ChatWidget mode={mode} maxMessageChars={maxMessageChars} widget={identity.widget} look={identity.look} />
+      <ChatWidget mode={mode} maxMessageChars={maxMessageChars} widget={widget} look={identity.look} lang={lang} />
     </>
   );
 }

@@ -165,13 +165,15 @@ test('Stop ends the reply; the trace says aborted and keeps the partial text', a
 
 test('the conversation survives a reload; New conversation starts an empty one', async ({ page, browser }) => {
   await openChat(page);
-  // The widget speaks the AI SDK's standard protocol, in its lean form: the id, the trigger and the new message.
+  // The widget speaks the AI SDK's standard protocol, in its lean form: the id, the trigger and the new message,
+  // and the language it shows (a hint for questions too short to tell their language).
   const sent = page.waitForRequest((r) => r.url().endsWith('/api/chat') && r.method() === 'POST');
   await ask(page, 'can I get a refund?');
   expect((await sent).postDataJSON()).toEqual({
     id: expect.stringMatching(/^[0-9a-f]{32}$/),
     trigger: 'submit-message',
     message: { id: expect.any(String), role: 'user', parts: [{ type: 'text', text: 'can I get a refund?' }] },
+    lang: 'en',
   });
   await lastReply(page, 1);
   // The first chat gave this browser its visitor credential: httpOnly, SameSite, signed.

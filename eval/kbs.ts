@@ -1,5 +1,5 @@
 /** The knowledge bases the evaluation runs on. */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadCorpus, sectionsFromDocs, REPO_ROOT, type Doc } from '@/bench/corpus';
@@ -140,5 +140,75 @@ export function checkGoldIds(kb: EvalKb, questions: readonly { id: string; gold:
   const unknown = questions.flatMap((q) => q.gold.filter((g) => !ids.has(g)).map((g) => `${q.id}: ${g}`));
   if (unknown.length) {
     throw new Error(`${path.relative(REPO_ROOT, file)}: ${unknown.length} gold id(s) not in the ${kb.name} KB (${kb.sections.length} sections): ${unknown.join('; ')}`);
+  }
+}
+
+/**
+ * Translated documentation nobody here wrote, from Debian's packages (installed by
+ * scripts/ensure-debian-docs.sh, as chromium is): the Debian Reference in German, French and
+ * Spanish (and English, for the same questions in English) and the Debian FAQ in German and
+ * French. Each KB is the package's HTML files of one language, copied flat into a folder of their
+ * own, as the question files say (their `description`), loaded by the app's own loader.
+ */
+export interface TranslatedKb {
+  name: string;
+  /** The KB's language, declared by the identity file the eval adds (`language:`). */
+  language: string;
+  /** The package's folder and the suffix of the language's files in it. */
+  dir: string;
+  suffix: string;
+  golden: string;
+  /** The Debian package that installs the files. */
+  package: string;
+  /** The KB with the same questions in English (the English Debian Reference), by name. */
+  english?: string;
+}
+
+const REFERENCE_DIR = '/usr/share/debian-reference';
+const faqDir = (language: string) => `/usr/share/doc/debian/FAQ/${language}`;
+
+export const TRANSLATED_KBS: readonly TranslatedKb[] = [
+  { name: 'Debian Reference (English)', language: 'en', dir: REFERENCE_DIR, suffix: '.en.html', golden: path.join(EVAL_DIR, 'golden-debian-reference-en.json'), package: 'debian-reference-en' },
+  ...(['de', 'fr', 'es'] as const).map((language) => ({
+    name: `Debian Reference (${{ de: 'German', fr: 'French', es: 'Spanish' }[language]})`,
+    language,
+    dir: REFERENCE_DIR,
+    suffix: `.${language}.html`,
+    golden: path.join(EVAL_DIR, `golden-debian-reference-${language}.json`),
+    package: `debian-reference-${language}`,
+    english: 'Debian Reference (English)',
+  })),
+  ...(['de', 'fr'] as const).map((language) => ({
+    name: `Debian FAQ (${{ de: 'German', fr: 'French' }[language]})`,
+    language,
+    dir: faqDir(language),
+    suffix: `.${language}.html`,
+    golden: path.join(EVAL_DIR, `golden-debian-faq-${language}.json`),
+    package: `debian-faq-${language}`,
+  })),
+];
+
+/** Is the package of this KB installed (its folder has the language's files)? */
+export function translatedKbInstalled(t: TranslatedKb): boolean {
+  return existsSync(t.dir) && readdirSync(t.dir).some((f) => f.endsWith(t.suffix));
+}
+
+/**
+ * A translated KB as the app would serve it: the language's files copied flat into a temporary
+ * folder with an identity file that declares the KB's language (`company: Debian`, `language:`).
+ * `englishOnly`: the same folder without `language:`, so every section and question is analysed
+ * with the English analyzer, as before languages.
+ */
+export function translatedKb(t: TranslatedKb, { englishOnly = false, config = {} as RetrievalConfigInput } = {}): EvalKb {
+  const copy = mkdtempSync(path.join(tmpdir(), 'eval-translated-'));
+  try {
+    for (const f of readdirSync(t.dir)) if (f.endsWith(t.suffix)) cpSync(path.join(t.dir, f), path.join(copy, f));
+    writeFileSync(path.join(copy, 'assistant.md'), `---\ncompany: Debian\n${englishOnly ? '' : `language: ${t.language}\n`}---\n`);
+    const kb = loadKnowledgeBase(copy);
+    if (kb.skipped.length) throw new Error(`${t.name}: files skipped: ${kb.skipped.map((f) => f.message).join('; ')}`);
+    const name = englishOnly ? `${t.name}, English-only analyzer` : t.name;
+    return { name, sections: kb.sections, index: createRetrievalIndex(kb, config) };
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
   }
 }

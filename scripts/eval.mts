@@ -9,6 +9,9 @@
  *   npm run eval -- --misses     also list every question where the selector did not send a gold section
  *   npm run eval -- --no-corpora without the Debian and Python FAQs (when ../shared/corpora is not there);
  *                                --no-debian is the older name of the same flag
+ *   npm run eval -- --no-translations  without the translated Debian documentation (Debian's packages,
+ *                                scripts/ensure-debian-docs.sh installs them)
+ *   npm run eval -- --languages  only the translated Debian documentation (the "Languages" tables)
  *   npm run eval -- --write      also write eval/results.md
  *   npm run eval -- --set k1=0.9 --set headingField=false   selector settings other than the defaults (a sweep)
  *   npm run eval -- --record "X" also append the selector's rows to eval/history.json as step "X"
@@ -41,6 +44,9 @@ import {
   EVAL_DIR,
   pythonFaqKb,
   PYTHON_GOLDEN,
+  TRANSLATED_KBS,
+  translatedKb,
+  translatedKbInstalled,
   type EvalKb,
 } from '@/eval/kbs';
 import { PEERS, peerMethods } from '@/eval/peers';
@@ -51,11 +57,13 @@ import { parseCommandLineOrExit, usageExit, type Cli } from './cli';
 
 const cli: Cli = {
   name: 'eval',
-  usage: `usage: npm run eval [-- --semantic] [--misses] [--no-corpora] [--set KEY=VALUE …] [--write] [--record STEP]
+  usage: `usage: npm run eval [-- --semantic] [--misses] [--no-corpora] [--no-translations | --languages] [--set KEY=VALUE …] [--write] [--record STEP]
 
   --semantic        also the selector with the semantic stage on (local:universal-sentence-encoder, in process)
   --misses          also list every question where the selector did not send a gold section
   --no-corpora      without the Debian and Python FAQs (../shared/corpora); --no-debian is the older name
+  --no-translations without the translated Debian Reference and FAQ (Debian packages: scripts/ensure-debian-docs.sh)
+  --languages       only the translated Debian Reference and FAQ (not with --semantic, --write, --record)
   --set KEY=VALUE   a selector setting other than its default (repeatable), e.g. --set k1=0.9
   --write           also write eval/results.md
   --record STEP     also append the selector's rows to eval/history.json as step STEP
@@ -65,14 +73,20 @@ const { values } = parseCommandLineOrExit(cli, {
   misses: { type: 'boolean' },
   'no-debian': { type: 'boolean' },
   'no-corpora': { type: 'boolean' },
+  'no-translations': { type: 'boolean' },
+  languages: { type: 'boolean' },
   write: { type: 'boolean' },
   record: { type: 'string' },
   set: { type: 'string', multiple: true },
   semantic: { type: 'boolean' },
 });
+if (values.languages && (values.semantic || values.write || values.record || values['no-translations'])) {
+  usageExit(cli, '--languages runs only the translated documentation: it does not go with --semantic, --write, --record or --no-translations');
+}
 for (const pair of values.set ?? []) if (!/^\w+=/.test(pair)) usageExit(cli, `--set needs KEY=VALUE, got "${pair}"`);
 const SEMANTIC = 'selector + semantic';
 const SEMANTIC_EVERY = 'selector + semantic, every turn';
+const ENGLISH_ONLY = 'selector, English-only analyzer';
 
 // --set key=value: numbers and booleans as JSON, anything else as a string; validated by retrievalConfig.
 const settings: RetrievalConfigInput = Object.fromEntries(
@@ -99,11 +113,12 @@ interface KbResult {
 
 const overall = (rows: Summary[]) => rows.at(-1)!;
 
-async function evaluateKb(kb: EvalKb, questions: GoldenQuestion[]): Promise<KbResult> {
+async function evaluateKb(kb: EvalKb, questions: GoldenQuestion[], extra: Method[] = []): Promise<KbResult> {
   const { config } = kb.index;
   const units = kb.index.sections; // what is scored and sent: parts of split sections included
   const methods: Method[] = [
     selectorMethod(kb.index),
+    ...extra,
     ...(values.semantic ? [await semanticSelectorMethod(kb.index, questions, SEMANTIC), await semanticSelectorMethod(kb.index, questions, SEMANTIC_EVERY, true)] : []),
     plainBm25Method(units, config),
     ...peerMethods(units, config),
@@ -190,17 +205,44 @@ function report(result: KbResult, heading: string): void {
   }
 }
 
+/** A translated KB's table: the selector with its language's analyzer, with the English-only one (when `englishOnly`), plain BM25, the best peer, the first-N cut. */
+function reportTranslated(result: KbResult, heading: string, englishOnly: boolean): void {
+  const { rows, bestPeer } = result;
+  log(`### ${heading}`);
+  log('');
+  log(
+    summaryTable(
+      [
+        { method: 'selector', rows: rows.get('selector')! },
+        ...(englishOnly ? [{ method: ENGLISH_ONLY, rows: rows.get(ENGLISH_ONLY)! }] : []),
+        { method: 'plain BM25', rows: rows.get('plain BM25')! },
+        { method: `${bestPeer} (best peer)`, rows: rows.get(bestPeer)! },
+        { method: 'first-N cut', rows: rows.get('first-N cut')! },
+      ],
+      { rules: false },
+    ),
+  );
+  log('');
+  if (values.misses) {
+    log('Selector misses (no gold section sent):');
+    log(missesText(result.questions, result.outcomes.get('selector')!));
+    log('');
+  }
+}
+
 const results: KbResult[] = [];
 
-const demo = demoKb(settings);
-const demoResult = await evaluateKb(demo, readGolden(DEMO_GOLDEN));
-results.push(demoResult);
-report(
-  demoResult,
-  `Demo KB (${demo.sections.length} sections, ${demoResult.pinned} pinned; budget ${demo.index.config.budget} tokens, floor ${demo.index.config.floor}) — ${demoResult.questions.length} golden questions`,
-);
+if (!values.languages) {
+  const demo = demoKb(settings);
+  const demoResult = await evaluateKb(demo, readGolden(DEMO_GOLDEN));
+  results.push(demoResult);
+  report(
+    demoResult,
+    `Demo KB (${demo.sections.length} sections, ${demoResult.pinned} pinned; budget ${demo.index.config.budget} tokens, floor ${demo.index.config.floor}) — ${demoResult.questions.length} golden questions`,
+  );
+}
 
-if (!values['no-debian'] && !values['no-corpora']) {
+if (!values.languages && !values['no-debian'] && !values['no-corpora']) {
   const debian = await debianFaqKb(settings);
   const result = await evaluateKb(debian, readGolden(DEBIAN_GOLDEN));
   results.push(result);
@@ -217,7 +259,7 @@ if (!values['no-debian'] && !values['no-corpora']) {
   );
 }
 
-for (const docs of DOCS_KBS) {
+for (const docs of values.languages ? [] : DOCS_KBS) {
   const kb = docsFolderKb(docs.name, docs.dir, docs.rules, settings);
   const result = await evaluateKb(kb, readGolden(docs.golden));
   results.push(result);
@@ -228,24 +270,26 @@ for (const docs of DOCS_KBS) {
   );
 }
 
-// One line per KB: ours against the others, all questions.
-log('## Summary: gold sent / MRR over all questions with gold, per KB');
-log('');
-const semanticColumn = values.semantic ? ` ${SEMANTIC} | ${SEMANTIC_EVERY} |` : '';
-log(`| KB | questions | selector |${semanticColumn} plain BM25 | best peer | first-N cut | margin over the best of the others |`);
-log(`|---|---:|---:|${values.semantic ? '---:|---:|' : ''}---:|---:|---:|---:|`);
-for (const r of results) {
-  const cell = (name: string) => {
-    const s = overall(r.rows.get(name)!);
-    return `${formatPercent(s.goldSent, 0)} / ${formatNumber(s.mrr, 2)}`;
-  };
-  const ours = overall(r.rows.get('selector')!).goldSent;
-  const best = Math.max(overall(r.rows.get('plain BM25')!).goldSent, overall(r.rows.get(r.bestPeer)!).goldSent);
-  const margin = Math.round((ours - best) * 100);
-  const semanticCell = values.semantic ? ` ${cell(SEMANTIC)} | ${cell(SEMANTIC_EVERY)} |` : '';
-  log(`| ${r.kb.name} | ${r.questions.length} | ${cell('selector')} |${semanticCell} ${cell('plain BM25')} | ${cell(r.bestPeer)} (${r.bestPeer}) | ${cell('first-N cut')} | ${margin >= 0 ? '+' : ''}${margin} points |`);
+// One line per KB (none with --languages): ours against the others, all questions.
+if (results.length) {
+  log('## Summary: gold sent / MRR over all questions with gold, per KB');
+  log('');
+  const semanticColumn = values.semantic ? ` ${SEMANTIC} | ${SEMANTIC_EVERY} |` : '';
+  log(`| KB | questions | selector |${semanticColumn} plain BM25 | best peer | first-N cut | margin over the best of the others |`);
+  log(`|---|---:|---:|${values.semantic ? '---:|---:|' : ''}---:|---:|---:|---:|`);
+  for (const r of results) {
+    const cell = (name: string) => {
+      const s = overall(r.rows.get(name)!);
+      return `${formatPercent(s.goldSent, 0)} / ${formatNumber(s.mrr, 2)}`;
+    };
+    const ours = overall(r.rows.get('selector')!).goldSent;
+    const best = Math.max(overall(r.rows.get('plain BM25')!).goldSent, overall(r.rows.get(r.bestPeer)!).goldSent);
+    const margin = Math.round((ours - best) * 100);
+    const semanticCell = values.semantic ? ` ${cell(SEMANTIC)} | ${cell(SEMANTIC_EVERY)} |` : '';
+    log(`| ${r.kb.name} | ${r.questions.length} | ${cell('selector')} |${semanticCell} ${cell('plain BM25')} | ${cell(r.bestPeer)} (${r.bestPeer}) | ${cell('first-N cut')} | ${margin >= 0 ? '+' : ''}${margin} points |`);
+  }
+  log('');
 }
-log('');
 if (values.semantic) {
   const { sections, sectionMs, sectionTexts, queries, queryMs, queryTexts } = semanticCost;
   const cost = (n: number, of: number, ms: number, what: string) =>
@@ -256,6 +300,56 @@ if (values.semantic) {
       `This run embedded ${cost(sections, sectionTexts, sectionMs, 'section texts')} and ${cost(queries, queryTexts, queryMs, 'questions')}; the rest came from node_modules/.cache/eval-embeddings.json.`,
   );
   log('');
+}
+
+// Translated documentation: each language's analyzer against the English-only one on the same KB,
+// and against the English Debian Reference on the same questions in English.
+if (!values['no-translations']) {
+  const missing = TRANSLATED_KBS.filter((t) => !translatedKbInstalled(t));
+  if (missing.length) {
+    log(`## Languages: skipped (${missing.map((t) => t.package).join(', ')} not installed: \`bash scripts/ensure-debian-docs.sh\` installs them)`);
+    log('');
+  } else {
+    log('## Languages: translated documentation nobody here wrote (Debian Reference and Debian FAQ, from Debian\'s packages)');
+    log('');
+    log(
+      'Each KB is one language\'s HTML files of the package, copied flat into a folder with an identity file that declares its language (`language: de`), loaded by the app\'s loader; ' +
+        '"English-only analyzer" is the same folder without `language:`, so sections and questions go through the English analyzer (Porter, English stop words), as before languages. ' +
+        'Frozen questions (eval/golden-debian-reference-*.json, eval/golden-debian-faq-*.json), written blind; no pinned rules, no synonyms; same budget. No semantic stage: its model (USE) is English-only.',
+    );
+    log('');
+    const rowsByKb = new Map<string, { result: KbResult; englishOnly?: Summary }>();
+    for (const t of TRANSLATED_KBS) {
+      const kb = translatedKb(t, { config: settings });
+      const questions = readGolden(t.golden);
+      checkGoldIds(kb, questions, t.golden);
+      const extra = t.language === 'en' ? [] : [selectorMethod(translatedKb(t, { englishOnly: true, config: settings }).index, ENGLISH_ONLY)];
+      const result = await evaluateKb(kb, questions, extra);
+      rowsByKb.set(t.name, { result, englishOnly: extra.length ? overall(result.rows.get(ENGLISH_ONLY)!) : undefined });
+      const parts = kb.index.sections.length - kb.sections.length;
+      reportTranslated(
+        result,
+        `${t.name}: ${t.package} (${kb.sections.length} sections${parts > 0 ? `, +${parts} parts of split sections` : ''}, language ${t.language}) — ${questions.length} frozen questions`,
+        extra.length > 0,
+      );
+    }
+    log('### Summary: gold sent / MRR per language');
+    log('');
+    log('| KB | language | questions | selector | selector, English-only analyzer | plain BM25 | best peer | English Debian Reference, same questions in English | gold sent vs English |');
+    log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
+    const cell = (s: Summary) => `${formatPercent(s.goldSent, 0)} / ${formatNumber(s.mrr, 2)}`;
+    for (const t of TRANSLATED_KBS) {
+      const { result, englishOnly } = rowsByKb.get(t.name)!;
+      const ours = overall(result.rows.get('selector')!);
+      const english = t.english ? overall(rowsByKb.get(t.english)!.result.rows.get('selector')!) : undefined;
+      const gap = english ? `${Math.round((ours.goldSent - english.goldSent) * 100) >= 0 ? '+' : ''}${Math.round((ours.goldSent - english.goldSent) * 100)} points` : '—';
+      log(
+        `| ${t.name} | ${t.language} | ${result.questions.length} | ${cell(ours)} | ${englishOnly ? cell(englishOnly) : '—'} | ${cell(overall(result.rows.get('plain BM25')!))} | ` +
+          `${cell(overall(result.rows.get(result.bestPeer)!))} (${result.bestPeer}) | ${english ? cell(english) : '—'} | ${gap} |`,
+      );
+    }
+    log('');
+  }
 }
 
 // Before/after of each ranking change: the selector's rows, one step per recorded run.
@@ -285,7 +379,7 @@ if (values.record) {
   writeFileSync(HISTORY, JSON.stringify({ steps: history }, null, 1) + '\n');
   console.error(`eval: recorded step "${step.step}" in eval/history.json`);
 }
-if (history.length) {
+if (history.length && !values.languages) {
   log('## Ranking changes, before and after (selector only; gold sent / MRR)');
   log('');
   log('Each row was produced by `npm run eval -- --record STEP` on the commit named; eval/README.md says which steps were kept and why.');

@@ -25,8 +25,9 @@ step "types and lint (tsc --noEmit: TypeScript 7; ESLint; the import rules: .dep
 npx tsc --noEmit
 npm run -s lint
 
-step "unit tests (vitest; the store tests start a throwaway PostgreSQL)"
+step "unit tests (vitest; the store tests start a throwaway PostgreSQL; the language eval reads Debian's translated docs)"
 bash scripts/ensure-postgres.sh
+bash scripts/ensure-debian-docs.sh
 npx vitest run
 
 step "kb:check on the demo KB"

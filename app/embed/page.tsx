@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
+import { headers } from 'next/headers';
 import { EmbedWidget } from '@/components/chat/embed/embed-widget';
 import { serverEnv } from '@/lib/server/registry';
-import { widgetSettings } from '@/lib/server/widget-settings';
+import { widgetSettings, widgetTextFor } from '@/lib/server/widget-settings';
 
 /**
  * The chat frame a company's page embeds with public/embed.js (README "Put the chat on your
@@ -11,8 +12,9 @@ import { widgetSettings } from '@/lib/server/widget-settings';
  */
 export const dynamic = 'force-dynamic';
 
-export function generateMetadata(): Metadata {
-  return { title: widgetSettings().identity.widget.title, robots: { index: false } };
+export async function generateMetadata(): Promise<Metadata> {
+  const { widget } = widgetTextFor(widgetSettings().identity, (await headers()).get('accept-language'));
+  return { title: widget.title, robots: { index: false } };
 }
 
 function allowedOrigins(): readonly string[] {
@@ -26,13 +28,16 @@ function allowedOrigins(): readonly string[] {
 export default async function EmbedPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { host, inline } = await searchParams;
   const { mode, maxMessageChars, identity } = widgetSettings();
+  // In the visitor's language, as on this app's pages (the frame's request carries the browser's Accept-Language).
+  const { lang, widget } = widgetTextFor(identity, (await headers()).get('accept-language'));
   const parentOrigin = typeof host === 'string' && allowedOrigins().includes(host) ? host : undefined;
   return (
     <EmbedWidget
       mode={mode}
       maxMessageChars={maxMessageChars}
-      widget={identity.widget}
+      widget={widget}
       look={identity.look}
+      lang={lang}
       parentOrigin={parentOrigin}
       inline={inline === '1'}
     />

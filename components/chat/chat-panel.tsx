@@ -3,6 +3,7 @@
 import { useChat } from '@ai-sdk/react';
 import { useContext, useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import type { ChatMode } from '@/lib/ai/providers';
+import { textDirection } from '@/lib/retrieval/client';
 import type { WidgetText } from '@/lib/retrieval/index';
 import type { ChatUIMessage } from '@/lib/chat/message';
 import { ChatClientContext } from './chat-client';
@@ -24,8 +25,10 @@ export interface ChatPanelProps {
   open: boolean;
   mode: ChatMode;
   maxMessageChars: number;
-  /** Title, greeting and suggested questions: the KB's identity file (assistant.md). */
+  /** Title, greeting, suggested questions and the widget's strings: the KB's identity file (assistant.md), in `lang`. */
   widget: WidgetText;
+  /** The language the widget shows (its `lang` and `dir`; sent with each question as a hint). */
+  lang?: string;
   /** A modal dialog (the floating chat): focus is kept inside while open. False: a region of the page (the inline embed). */
   modal: boolean;
   /** Closes the chat (the close button, Esc); undefined: it cannot be closed (the inline embed). */
@@ -42,10 +45,10 @@ export interface ChatPanelProps {
   banner?: ReactNode;
 }
 
-function TypingDots() {
+function TypingDots({ label }: { label: string }) {
   return (
     <span className="inline-flex items-center gap-1 py-1">
-      <span className="sr-only">The assistant is writing…</span>
+      <span className="sr-only">{label}</span>
       {[0, 150, 300].map((delay) => (
         <span
           key={delay}
@@ -66,9 +69,10 @@ function AssistantAvatar({ initial }: { initial: string }) {
   );
 }
 
-export function ChatPanel({ conversationId, initialMessages, open, mode, maxMessageChars, widget, modal, onClose, onNewConversation, ask, onAsked, onReply, onError, banner }: ChatPanelProps) {
+export function ChatPanel({ conversationId, initialMessages, open, mode, maxMessageChars, widget, lang, modal, onClose, onNewConversation, ask, onAsked, onReply, onError, banner }: ChatPanelProps) {
   const client = useContext(ChatClientContext);
-  const [transport] = useState(() => createChatTransport({ client }));
+  const { labels } = widget;
+  const [transport] = useState(() => createChatTransport({ client, lang }));
   const { messages, sendMessage, status, stop, error, regenerate, clearError } = useChat<ChatUIMessage>({
     id: conversationId,
     messages: initialMessages,
@@ -76,7 +80,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
     onFinish: ({ message, isAbort, isError }) => {
       if (!isAbort && !isError && message.role === 'assistant') onReply?.({ turnId: message.metadata?.turnId, text: messageText(message) });
     },
-    onError: (failure) => onError?.(errorMessage(failure)),
+    onError: (failure) => onError?.(errorMessage(failure, labels)),
   });
   const [input, setInput] = useState('');
   const panelRef = useRef<HTMLDivElement>(null);
@@ -181,6 +185,8 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
       aria-modal={modal ? true : undefined}
       aria-labelledby={titleId}
       data-testid="chat-panel"
+      lang={lang}
+      dir={textDirection(lang)}
       data-conversation-id={conversationId}
       onKeyDown={onPanelKeyDown}
       className="flex min-h-0 flex-1 flex-col"
@@ -194,26 +200,26 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
             {widget.title}
           </h2>
           <p className="truncate text-xs text-white" data-testid="chat-mode">
-            {mode === 'offline' ? 'Offline demo · quotes the help center' : 'Answers from the help center'}
+            {mode === 'offline' ? labels.subtitle_offline : labels.subtitle}
           </p>
         </div>
         <button
           type="button"
           onClick={newConversation}
           data-testid="chat-new"
-          title="Start a new conversation"
+          title={labels.new_chat_title}
           className="flex shrink-0 items-center gap-1 rounded-lg px-2 py-1.5 text-xs font-medium text-white transition hover:bg-white/15 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white"
         >
           <PlusIcon className="h-4 w-4" />
-          New chat
+          {labels.new_chat}
         </button>
         {onClose && (
           <button
             type="button"
             onClick={onClose}
             data-testid="chat-close"
-            aria-label="Close support chat"
-            title="Close (Esc)"
+            aria-label={labels.close}
+            title={`${labels.close} (Esc)`}
             className="rounded-lg p-1.5 text-white transition hover:bg-white/15 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white"
           >
             <CloseIcon className="h-5 w-5" />
@@ -245,12 +251,12 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
                 <p>{widget.greeting}</p>
                 {mode === 'offline' && (
                   <p className="mt-2 text-xs text-slate-600 dark:text-slate-300">
-                    Offline demo mode: no language model is connected, so I answer by quoting the help center.
+                    {labels.offline_note}
                   </p>
                 )}
               </div>
             </div>
-            <div className="flex flex-wrap gap-2 pl-9" role="group" aria-label="Suggested questions">
+            <div className="flex flex-wrap gap-2 pl-9" role="group" aria-label={labels.suggestions_label}>
               {widget.suggestions.map((question) => (
                 <button
                   key={question}
@@ -272,7 +278,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
               <div key={message.id} className="flex justify-end" data-testid="chat-message" data-role="user" data-message-id={message.id}>
                 <div className="max-w-[85%] whitespace-pre-wrap break-words rounded-2xl rounded-br-sm bg-brand-600 px-3.5 py-2.5 text-white shadow-sm">
                   <span className="sr-only">You: </span>
-                  <span data-testid="chat-message-text">{text}</span>
+                  <span data-testid="chat-message-text" dir="auto">{text}</span>
                 </div>
               </div>
             );
@@ -292,7 +298,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
               <div className="min-w-0 max-w-[85%]">
                 <div className="rounded-2xl rounded-tl-sm border border-slate-200 bg-white px-3.5 py-2.5 shadow-sm dark:border-slate-700 dark:bg-slate-800">
                   <span className="sr-only">Assistant: </span>
-                  <div data-testid="chat-message-text">
+                  <div data-testid="chat-message-text" dir="auto">
                     <MessageText text={text} />
                   </div>
                   <ReplySources parts={message.parts} />
@@ -310,7 +316,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
           <div className="flex gap-2.5" data-testid="chat-typing">
             <AssistantAvatar initial={initial} />
             <div className="rounded-2xl rounded-tl-sm border border-slate-200 bg-white px-3.5 py-2 shadow-sm dark:border-slate-700 dark:bg-slate-800">
-              <TypingDots />
+              <TypingDots label={labels.writing} />
             </div>
           </div>
         )}
@@ -323,7 +329,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
           >
             <div className="flex gap-2">
               <AlertIcon className="mt-0.5 h-4 w-4 shrink-0 text-red-600 dark:text-red-300" />
-              <p>{errorMessage(error)}</p>
+              <p>{errorMessage(error, labels)}</p>
             </div>
             <div className="mt-2.5 flex flex-wrap gap-2 pl-6">
               <button
@@ -333,14 +339,14 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
                 className="inline-flex items-center gap-1.5 rounded-lg bg-red-600 px-3 py-1.5 text-xs font-semibold text-white transition hover:bg-red-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-400 focus-visible:ring-offset-1"
               >
                 <RetryIcon className="h-3.5 w-3.5" />
-                Try again
+                {labels.retry}
               </button>
               <button
                 type="button"
                 onClick={newConversation}
                 className="rounded-lg px-3 py-1.5 text-xs font-semibold text-red-800 transition hover:bg-red-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-400 dark:text-red-200 dark:hover:bg-red-900"
               >
-                Start a new conversation
+                {labels.start_over}
               </button>
             </div>
           </div>
@@ -353,7 +359,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
       <form onSubmit={onSubmit} className="border-t border-slate-200 bg-white p-3 dark:border-slate-700 dark:bg-slate-900">
         <div className="flex items-end gap-2 rounded-xl border border-slate-400 bg-white px-3 py-2 shadow-sm focus-within:border-brand-500 focus-within:ring-2 focus-within:ring-brand-500/30 dark:border-slate-500 dark:bg-slate-800">
           <label htmlFor={inputId} className="sr-only">
-            Your message
+            {labels.input_label}
           </label>
           <textarea
             ref={inputRef}
@@ -364,7 +370,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
             maxLength={maxMessageChars}
             onChange={(event) => setInput(event.target.value)}
             onKeyDown={onInputKeyDown}
-            placeholder="Ask a question…"
+            placeholder={labels.placeholder}
             aria-describedby={`${inputId}-hint`}
             className="max-h-[132px] min-h-[24px] flex-1 resize-none bg-transparent py-1 text-base leading-6 text-slate-900 placeholder:text-slate-500 focus:outline-none sm:text-sm dark:text-slate-100 dark:placeholder:text-slate-400"
           />
@@ -383,7 +389,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
               type="submit"
               data-testid="chat-send"
               disabled={!input.trim()}
-              aria-label="Send message"
+              aria-label={labels.send}
               className="inline-flex h-9 w-9 shrink-0 items-center justify-center rounded-lg bg-brand-600 text-white transition hover:bg-brand-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-1 disabled:cursor-not-allowed disabled:bg-slate-300 dark:disabled:bg-slate-600"
             >
               <SendIcon className="h-4 w-4" />
@@ -391,7 +397,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
           )}
         </div>
         <p id={`${inputId}-hint`} className="mt-1.5 px-1 text-xs text-slate-600 dark:text-slate-400">
-          Enter to send · Shift+Enter for a new line · Answers can be wrong; check the help center.
+          {labels.hint}
         </p>
       </form>
     </div>

@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ChatMode } from '@/lib/ai/providers';
-import type { WidgetLook, WidgetText } from '@/lib/retrieval/client';
+import { textDirection, type WidgetLook, type WidgetText } from '@/lib/retrieval/client';
 import type { ChatUIMessage } from '@/lib/chat/message';
 import { ChatPanel } from './chat-panel';
 import { loadHistory, newConversationId, storeConversationId, storedConversationId, storedOpen, storeOpen } from './conversation';
@@ -14,10 +14,12 @@ export const OPEN_CHAT_EVENT = 'support-chat:open';
 export interface ChatWidgetProps {
   mode: ChatMode;
   maxMessageChars: number;
-  /** Title, greeting and suggested questions from the KB's identity file. */
+  /** Title, greeting, suggested questions and the widget's strings from the KB's identity file, in `lang`. */
   widget: WidgetText;
-  /** Colour, position, launcher label and theme from the identity file. */
+  /** Colour, position and theme from the identity file. */
   look: WidgetLook;
+  /** The language the widget is shown in (its `lang` and `dir`). */
+  lang?: string;
 }
 
 /**
@@ -27,7 +29,8 @@ export interface ChatWidgetProps {
  * reload; whether the panel was open survives it too (sessionStorage). The embed
  * (components/chat/embed/) is the same panel in a frame of another site.
  */
-export function ChatWidget({ mode, maxMessageChars, widget, look }: ChatWidgetProps) {
+export function ChatWidget({ mode, maxMessageChars, widget, look, lang }: ChatWidgetProps) {
+  const { labels } = widget;
   const [open, setOpen] = useState(false);
   const [conversationId, setConversationId] = useState<string>();
   const [history, setHistory] = useState<ChatUIMessage[]>();
@@ -89,7 +92,7 @@ export function ChatWidget({ mode, maxMessageChars, widget, look }: ChatWidgetPr
   const side = look.position === 'bottom-left' ? 'left-5 sm:left-6' : 'right-5 sm:right-6';
 
   return (
-    <div {...themeAttributes(look)}>
+    <div {...themeAttributes(look)} lang={lang} dir={textDirection(lang)}>
       {mounted && (
         <div id="support-chat" hidden={!open} className="support-chat-window" data-position={look.position}>
           {ready ? (
@@ -101,13 +104,14 @@ export function ChatWidget({ mode, maxMessageChars, widget, look }: ChatWidgetPr
               mode={mode}
               maxMessageChars={maxMessageChars}
               widget={widget}
+              lang={lang}
               modal
               onClose={closeChat}
               onNewConversation={startNewConversation}
             />
           ) : (
             <div className="flex flex-1 items-center justify-center text-sm text-slate-600 dark:text-slate-300" role="status">
-              Loading your conversation…
+              {labels.loading}
             </div>
           )}
         </div>
@@ -115,7 +119,7 @@ export function ChatWidget({ mode, maxMessageChars, widget, look }: ChatWidgetPr
       <Launcher
         ref={launcherRef}
         open={open}
-        label={look.label}
+        labels={labels}
         onClick={open ? closeChat : openChat}
         className={`fixed bottom-5 sm:bottom-6 ${side} ${open ? 'hidden sm:flex' : 'flex'}`}
       />

@@ -1,5 +1,5 @@
 import { formatNumber as n } from '@/lib/format';
-import type { Explanation, QueryTermSource, SectionVerdict } from '@/lib/retrieval/index';
+import { languageLine, type Explanation, type QueryTermSource, type SectionVerdict } from '@/lib/retrieval/index';
 import { knownReason, ReasonBadge } from './badges';
 import { Card } from './card';
 import { LexicalRank, SemanticCell, SemanticStageNotice } from './semantic-stage';
@@ -43,6 +43,14 @@ export function QueryTerms({ explanation }: { explanation: Explanation }) {
       <dd className="text-slate-700" data-testid="query-previous">
         {query.previous ?? <span className="text-slate-400">none — first message of the conversation</span>}
       </dd>
+      {query.language && (
+        <>
+          <dt className="text-slate-500">Language</dt>
+          <dd className="text-slate-700" data-testid="query-language" lang="en">
+            {languageLine(query.language)}
+          </dd>
+        </>
+      )}
       <dt className="text-slate-500">Analyzed terms</dt>
       <dd className="flex flex-wrap gap-1.5" data-testid="query-terms">
         {typed.length === 0 && <span className="text-slate-400">none — no words with a subject (stop words and fillers only)</span>}

@@ -1,4 +1,4 @@
-import type { Selection } from '../retrieval/index';
+import type { OfflineText, Selection } from '../retrieval/index';
 
 /**
  * What the offline model answers from: the question and the non-pinned sections that were
@@ -21,17 +21,20 @@ export type Grounding = {
   company?: string;
   /** The customer asked for a person (lib/handoff/offer.ts): the offline model says it is not one, and how to reach one. */
   personAsked?: boolean;
+  /** The offline model's phrases in the customer's language (the identity file's; English by default). */
+  texts?: OfflineText;
 };
 
 export const GROUNDING_KEY = 'offline';
 
-export function groundingFor(selection: Selection, company?: string, personAsked = false): Grounding {
+export function groundingFor(selection: Selection, company?: string, options: { texts?: OfflineText; personAsked?: boolean } = {}): Grounding {
   const { index } = selection;
   const sections = selection.sent.map(({ doc, reason, score }): GroundingSection => {
     const section = index.pool[doc]!;
     return { id: section.id, path: index.poolPaths[doc]!, text: section.text, reason, score };
   });
-  return { question: selection.query.question, sections, company, ...(personAsked ? { personAsked } : {}) };
+  const { texts, personAsked } = options;
+  return { question: selection.query.question, sections, company, ...(texts ? { texts } : {}), ...(personAsked ? { personAsked } : {}) };
 }
 
 /** The `providerOptions` for streamText that carry the grounding. */

@@ -115,3 +115,13 @@ describe('quoteOf and chunkText', () => {
     expect(chunkText(text).length).toBe(3);
   });
 });
+
+describe('the offline model in the customer\'s language (issue 26)', () => {
+  it('says its fixed phrases in the identity file\'s text for that language', () => {
+    const german = { notice: '_Offline-Demo: zitiert aus der {company}Hilfe._', no_match: 'Das weiß ich nicht.', topics: 'Themen:', ask_topic: 'Fragen Sie nach einem davon.', rephrase: 'Bitte anders fragen.', from: 'Aus **{section}**:', related: 'Verwandt:', person: 'Ich bin der automatische Assistent, kein Mensch: Klicken Sie auf **Mit einem Menschen sprechen**.' };
+    const text = composeOfflineAnswer({ question: 'xyz', sections: [{ id: 'a', path: 'Rechnungen › Erstattung', text: 'Text.', reason: 'floor', score: 0 }], company: 'Acme', texts: german });
+    expect(text).toBe('_Offline-Demo: zitiert aus der Acme Hilfe._\n\nDas weiß ich nicht.\n\nThemen:\n- Rechnungen\n\nFragen Sie nach einem davon.');
+    const quoted = composeOfflineAnswer({ question: 'x', sections: [{ id: 'a', path: 'Rechnungen › Erstattung', text: 'Text.', reason: 'scored', score: 1 }], texts: german });
+    expect(quoted).toContain('Aus **Rechnungen › Erstattung**:');
+  });
+});

@@ -1,6 +1,6 @@
 import { simulateReadableStream } from 'ai';
 import { z } from 'zod';
-import { countTokens } from '../retrieval/index';
+import { countTokens, OFFLINE_PHRASES, type OfflineText } from '../retrieval/index';
 import { abortReason } from './abort';
 import { GROUNDING_KEY, type Grounding, type GroundingSection } from './grounding';
 import type { CallOptions, GenerateResult, LanguageModelV3, ModelUsage, Prompt, StreamPart, StreamResult } from './model-types';
@@ -19,9 +19,9 @@ import type { CallOptions, GenerateResult, LanguageModelV3, ModelUsage, Prompt, 
 export const OFFLINE_PROVIDER = 'offline';
 export const OFFLINE_MODEL_ID = 'extractive-v1';
 
-/** The line every offline answer starts with; names the company when the KB has an identity. */
-export function offlineNotice(company?: string): string {
-  return `_Offline demo mode: no language model is connected, so this answer is quoted straight from the ${company ? `${company} ` : ''}help center._`;
+/** The line every offline answer starts with; names the company when the KB has an identity (`{company}` in the phrase). */
+export function offlineNotice(company?: string, phrase: string = OFFLINE_PHRASES.notice): string {
+  return phrase.replace('{company}', company ? `${company} ` : '');
 }
 
 export const OFFLINE_NOTICE = offlineNotice();
@@ -44,6 +44,7 @@ const groundingSchema = z.object({
   ),
   company: z.string().optional(),
   personAsked: z.boolean().optional(),
+  texts: z.object(Object.fromEntries(Object.keys(OFFLINE_PHRASES).map((key) => [key, z.string()])) as Record<keyof OfflineText, z.ZodString>).optional(),
 });
 
 /** Cuts a section body to at most `max` characters at a paragraph, line or sentence end. */
@@ -73,26 +74,26 @@ function topicOf(section: GroundingSection): string {
 export function composeOfflineAnswer(grounding: Grounding | undefined): string {
   const sections = grounding?.sections ?? [];
   const scored = sections.filter((s) => s.reason === 'scored');
-  const parts = [offlineNotice(grounding?.company)];
+  const say: OfflineText = { ...OFFLINE_PHRASES, ...grounding?.texts };
+  const parts = [offlineNotice(grounding?.company, say.notice)];
   if (grounding?.personAsked) {
-    const team = grounding.company ? `the ${grounding.company} support team` : 'the support team';
-    parts.push(`I am the automated assistant, not a person. To reach ${team}, use **Talk to a person** in this chat: a person reads this conversation and answers you by email.`);
+    parts.push(say.person.replace('{company}', grounding.company ? `${grounding.company} ` : ''));
     return parts.join('\n\n');
   }
   const best = scored[0];
   if (best) {
-    parts.push(`From **${best.path}**:`, blockquote(quoteOf(best.text)));
+    parts.push(say.from.replace('{section}', best.path), blockquote(quoteOf(best.text)));
     const related = scored.slice(1, 1 + MAX_RELATED).map((s) => `- ${s.path}`);
-    if (related.length) parts.push(`Related sections:\n${related.join('\n')}`);
+    if (related.length) parts.push(`${say.related}\n${related.join('\n')}`);
     return parts.join('\n\n');
   }
-  parts.push("I don't know the answer to that: nothing in the help center matched your question.");
+  parts.push(say.no_match);
   const topics = [...new Set(sections.map(topicOf))].slice(0, MAX_TOPICS);
   if (topics.length) {
-    parts.push(`Here are some topics I can help with:\n${topics.map((t) => `- ${t}`).join('\n')}`);
-    parts.push('Ask about one of them, or rephrase your question with a few more details.');
+    parts.push(`${say.topics}\n${topics.map((t) => `- ${t}`).join('\n')}`);
+    parts.push(say.ask_topic);
   } else {
-    parts.push('Try rephrasing your question with a few more details.');
+    parts.push(say.rephrase);
   }
   return parts.join('\n\n');
 }

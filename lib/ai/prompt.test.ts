@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { selectContext } from '../retrieval/index';
+import { createRetrievalIndex, sectionsFromSources, selectContext } from '../retrieval/index';
 import { testIndex } from '../testing/kb';
 import { ASSISTANT_INSTRUCTIONS, buildSystemPrompt, NOTHING_MATCHED_NOTE, splitContext } from './prompt';
 
@@ -50,5 +50,21 @@ describe('buildSystemPrompt', () => {
   it('refuses an explanation from another index', () => {
     const explanation = selectContext(index, ['refund']);
     expect(() => buildSystemPrompt(explanation, 'something else')).toThrow(/pinned block/);
+  });
+});
+
+describe('the reply language (issue 26)', () => {
+  it('asks for the customer\'s language, as the turn found it', () => {
+    const index = createRetrievalIndex({
+      sections: sectionsFromSources([
+        { file: 'en.md', text: '# Network\n\nSet up a wireless network connection.\n' },
+        { file: 'de.md', text: '---\nlang: de\n---\n# Netzwerk\n\nEine Netzwerkverbindung mit WLAN einrichten.\n' },
+      ]),
+      synonyms: [],
+    });
+    const german = buildSystemPrompt(selectContext(index, ['Wie richte ich eine Netzwerkverbindung mit WLAN ein?']), index.pinnedContext);
+    expect(german).toContain(`\n\nThe customer writes in German: answer in German.\n</instructions>`);
+    const english = buildSystemPrompt(selectContext(index, ['How do I set up a wireless network connection?']), index.pinnedContext);
+    expect(english).toContain('answer in English.');
   });
 });

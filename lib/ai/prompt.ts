@@ -1,4 +1,4 @@
-import { defaultIdentity, type AssistantIdentity, type Explanation } from '../retrieval/index';
+import { defaultIdentity, languageName, type AssistantIdentity, type Explanation, type Query } from '../retrieval/index';
 
 /**
  * The system prompt: the assistant's instructions, then the pinned knowledge, then the
@@ -75,16 +75,23 @@ function block(tag: string, body: string, note?: string): string {
   return `<${tag}>\n${inner.length ? inner : '(none)'}\n</${tag}>`;
 }
 
+/** The instructions' last line: the language to answer in (the customer's, as the turn found it: detect-language.ts). */
+export function replyLanguageLine(language: string): string {
+  const name = languageName(language);
+  return `The customer writes in ${name}: answer in ${name}.`;
+}
+
 /** The exact system prompt for one turn. */
 export function buildSystemPrompt(
-  explanation: { context: string; counts: Pick<Explanation['counts'], 'scored'> },
+  explanation: { context: string; counts: Pick<Explanation['counts'], 'scored'>; query?: Pick<Query, 'language'> },
   pinnedContext: string,
   instructions: string = ASSISTANT_INSTRUCTIONS,
 ): string {
   const { pinned, reference } = splitContext(explanation, pinnedContext);
   const note = explanation.counts.scored === 0 ? NOTHING_MATCHED_NOTE : undefined;
+  const language = explanation.query?.language?.customer;
   return [
-    block('instructions', instructions),
+    block('instructions', language ? `${instructions}\n\n${replyLanguageLine(language)}` : instructions),
     block('pinned_knowledge', pinned),
     block('reference_material', reference, note),
   ].join('\n\n');

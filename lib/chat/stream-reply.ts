@@ -3,6 +3,7 @@ import { describeModelError } from '../ai/errors';
 import { groundingFor, groundingProviderOptions } from '../ai/grounding';
 import type { ChatModel } from '../ai/providers';
 import type { TurnRetrieval } from '../knowledge/retrieve';
+import type { OfflineText } from '../retrieval/index';
 import type { TurnTelemetry } from '../telemetry/turn';
 import type { ChatMessageMetadata, ChatUIMessage } from './message';
 import type { TurnRecorder } from './recorder';
@@ -22,6 +23,8 @@ export function streamReply(reply: {
   /** The server's record of the conversation, then the question. */
   messages: readonly ChatText[];
   company: string | undefined;
+  /** The offline model's phrases in the customer's language. */
+  offlineTexts?: OfflineText;
   conversationId: string;
   recorder: TurnRecorder;
   telemetry: TurnTelemetry;
@@ -43,7 +46,7 @@ export function streamReply(reply: {
       maxRetries: 0,
       abortSignal: reply.signal,
       // Read by the offline model only (it quotes these sections); other providers ignore it.
-      providerOptions: groundingProviderOptions(groundingFor(retrieval.selection, reply.company, reply.handoffOffer === 'asked')),
+      providerOptions: groundingProviderOptions(groundingFor(retrieval.selection, reply.company, { texts: reply.offlineTexts, personAsked: reply.handoffOffer === 'asked' })),
       experimental_telemetry: telemetry.model,
       ...telemetry.track(recorder.turnId, recorder.callbacks),
     }),

@@ -3,7 +3,7 @@ import { checkKnowledgeBase, type CheckReport } from '../kb-check/index';
 import type { Knowledge } from '../knowledge/load';
 import { retrieveForTurn } from '../knowledge/retrieve';
 import type { KnowledgeHealth } from '../knowledge/holder';
-import { analyze, budgetHealth, contentWords, headingPath, unembeddedCount, type Explanation } from '../retrieval/index';
+import { budgetHealth, englishAnalyzer, hasAnalyzer, headingPath, unembeddedCount, type Analyzer, type Explanation } from '../retrieval/index';
 import { serverApp } from '../server/server-app';
 import type { RetentionStatus } from '../traces/retention';
 import type { InspectorStore, SectionTraffic } from '../traces/inspector';
@@ -35,21 +35,46 @@ export function knowledgeOrFault(): { knowledge: Knowledge; fault?: undefined } 
   }
 }
 
-/** The KB's own analyzer: the one that indexed the sections and analyzes every query. */
-export const ANALYZER = { analyze, contentWords };
+/** The analyzer of the KB's default language: the one its questions are read with when nothing says otherwise. */
+export function kbAnalyzer(knowledge: Knowledge): Analyzer {
+  return analyzerOf(knowledge, knowledge.index.language);
+}
+
+function analyzerOf(knowledge: Knowledge, language: string): Analyzer {
+  return knowledge.index.languages.get(language)?.analysis.analyzer ?? englishAnalyzer;
+}
 const vocabularyByLoad = new WeakMap<Knowledge, Set<string>>();
 
-/** Every analyzed term of the KB in service (headings and bodies, pinned too), computed once per load. */
+/** Every analyzed term of the KB in service (headings and bodies, pinned too, each with its language's analyzer), computed once per load. */
 export function kbVocabulary(knowledge: Knowledge): Set<string> {
   let vocabulary = vocabularyByLoad.get(knowledge);
   if (!vocabulary) {
-    vocabulary = vocabularyOf(
-      knowledge.index.sections.map((s) => `${[...s.parents, s.title].join(' ')}\n${s.text}`),
-      ANALYZER,
-    );
+    vocabulary = new Set();
+    for (const s of knowledge.index.sections) {
+      const text = `${[...s.parents, s.title].join(' ')}\n${s.text}`;
+      for (const term of vocabularyOf([text], analyzerOf(knowledge, s.language ?? 'en'))) vocabulary.add(term);
+    }
     vocabularyByLoad.set(knowledge, vocabulary);
   }
   return vocabulary;
+}
+
+/** The KB's languages (sections per language, and whether each has an analyzer of its own) and the newest turns per customer language. */
+export interface LanguageReport {
+  defaultLanguage: string;
+  sections: { language: string; sections: number; analyzer: boolean }[];
+  /** Among the newest LANGUAGE_TURNS turns. */
+  turns: { language: string; turns: number }[];
+}
+
+/** How many of the newest turns the health page counts per language. */
+export const LANGUAGE_TURNS = 1000;
+
+async function languageReport(knowledge: Knowledge, inspector: InspectorStore): Promise<LanguageReport> {
+  const counts = new Map<string, number>();
+  for (const s of knowledge.index.sections) counts.set(s.language ?? 'en', (counts.get(s.language ?? 'en') ?? 0) + 1);
+  const sections = [...counts].map(([language, n]) => ({ language, sections: n, analyzer: hasAnalyzer(language) })).sort((a, b) => b.sections - a.sections);
+  return { defaultLanguage: knowledge.index.language, sections, turns: await inspector.turnLanguages(LANGUAGE_TURNS) };
 }
 
 /** A turn's retrieval for a question, without calling the model ("Try a question"): what the chat would do, semantic stage included. */
@@ -110,6 +135,7 @@ export interface HealthReport {
   /** kb:check's findings for the KB in service (computed once per load). */
   checks: CheckReport;
   storage: StorageReport;
+  languages: LanguageReport;
 }
 
 export interface StorageReport {
@@ -199,9 +225,10 @@ export async function healthReport(): Promise<HealthReport> {
     neverSentTokens: neverSent.reduce((sum, u) => sum + u.tokens, 0),
     mostSent: uses.filter((u) => !u.pinned && u.sent > 0).sort((a, b) => b.sent - a.sent).slice(0, 15),
     mostDropped: uses.filter((u) => u.dropped > 0).sort((a, b) => b.dropped - a.dropped).slice(0, 10),
-    gaps: vocabularyGaps(await inspector.thinMatchTurns(), kbVocabulary(knowledge), ANALYZER),
+    gaps: vocabularyGaps(await inspector.thinMatchTurns(), kbVocabulary(knowledge), kbAnalyzer(knowledge)),
     semantic: { ...semanticAdvice(await inspector.recentTurnScores(RECENT_TURNS)), stage: semanticStageState(knowledge) },
     checks: kbChecks(knowledge),
     storage: await storageReport(inspector, turns),
+    languages: await languageReport(knowledge, inspector),
   };
 }

@@ -3,9 +3,9 @@ import type { ReloadImpact } from '../kb-impact/reload-impact';
 import type { KbTestRun } from '../kb-test/watch';
 import type { Knowledge } from '../knowledge/load';
 import { serverApp } from '../server/server-app';
-import { analyze, headingPath } from '../retrieval/index';
+import { headingPath } from '../retrieval/index';
 import type { FeedbackDay } from '../traces/inspector';
-import { ANALYZER, getInspector, kbVocabulary } from './data';
+import { getInspector, kbAnalyzer, kbVocabulary } from './data';
 import { formatSynonymsFile, synonymCandidates, synonymsWithCandidates, type SynonymCandidate } from './rephrase';
 
 /**
@@ -50,16 +50,17 @@ export interface LoopHealth {
 function knownWords(knowledge: Knowledge): (word: string) => boolean {
   const vocabulary = kbVocabulary(knowledge);
   const synonymTerms = new Set(knowledge.kb.synonyms.flatMap((g) => g.terms.flat()));
+  const { analyze } = kbAnalyzer(knowledge);
   return (word) => analyze(word).some((t) => vocabulary.has(t) || synonymTerms.has(t));
 }
 
 async function synonymsPanel(knowledge: Knowledge): Promise<LoopHealth['synonyms']> {
   const turns = await getInspector().conversationTurns(REPHRASE_TURNS);
-  const candidates = synonymCandidates(turns, ANALYZER, knownWords(knowledge));
+  const candidates = synonymCandidates(turns, kbAnalyzer(knowledge), knownWords(knowledge));
   const fileName = knowledge.kb.synonymsFile ?? 'synonyms.json';
   const proposed = candidates.filter((c) => c.count >= MIN_CONVERSATIONS);
   if (proposed.length === 0) return { candidates, changes: [], fileName };
-  const { groups, placed } = synonymsWithCandidates(knowledge.kb.synonyms.map((g) => g.words), proposed, analyze);
+  const { groups, placed } = synonymsWithCandidates(knowledge.kb.synonyms.map((g) => g.words), proposed, kbAnalyzer(knowledge).analyze);
   const changes = placed.map((p) => ({ word: p.word, group: groups[p.group]!, created: p.created }));
   return { candidates, file: formatSynonymsFile(groups), changes, fileName };
 }

@@ -1,4 +1,4 @@
-import { KB_LANGUAGE, type AssistantIdentity } from '../retrieval/index';
+import type { AssistantIdentity } from '../retrieval/index';
 
 /**
  * Does the customer ask for a person, in their own words? A small list of patterns per language
@@ -86,11 +86,11 @@ export function personMatcher(extra: Readonly<Record<string, readonly string[]>>
 
 const byIdentity = new WeakMap<object, PersonMatcher>();
 
-/** The matcher of a KB (its identity file's `handoff_phrases` in the KB's language), compiled once per load. */
-export function personMatcherOf(identity: Pick<AssistantIdentity, 'handoffPhrases'>): PersonMatcher {
+/** The matcher of a KB in its language (`language` in the identity file) with its `handoff_phrases`, compiled once per load. */
+export function personMatcherOf(identity: Pick<AssistantIdentity, 'handoffPhrases' | 'language'>): PersonMatcher {
   let matcher = byIdentity.get(identity);
   if (!matcher) {
-    matcher = personMatcher(identity.handoffPhrases, KB_LANGUAGE);
+    matcher = personMatcher(identity.handoffPhrases, identity.language);
     byIdentity.set(identity, matcher);
   }
   return matcher;

@@ -264,3 +264,22 @@ describe('the demo knowledge base', () => {
     expect(fromRules.some((f) => f.details!.sentence === 'Never promise a refund.')).toBe(true);
   });
 });
+
+describe('languages (issue 26)', () => {
+  const english = '# Network\n\n' + 'You can set up a wireless network connection with the network manager of your desktop, and the connection is kept for the next time you start the computer. '.repeat(4);
+  const german = '---\nlang: de\n---\n# Netzwerk\n\n' + 'Eine Netzwerkverbindung mit WLAN richten Sie im Netzwerkmanager Ihres Desktops ein, und die Verbindung bleibt für den nächsten Start des Rechners erhalten. '.repeat(4);
+
+  it('reports a file whose text reads as another language than it declares', () => {
+    const report = check({ 'en.md': english, 'de.md': german, 'mislabelled.md': `---\nlang: de\n---\n${english}` });
+    const mismatches = ofKind(report, 'language-mismatch');
+    expect(mismatches.map((f) => [f.file, f.details])).toEqual([['mislabelled.md', { declared: 'de', detected: 'en' }]]);
+    expect(mismatches[0]!.suggestion).toContain('lang: en');
+  });
+
+  it('reports sections in a language with no analyzer', () => {
+    const report = check({ 'en.md': english, 'ko.md': '---\nlang: ko\n---\n# 비밀번호\n\n비밀번호를 변경하려면 설정으로 이동하세요.' });
+    const unsupported = ofKind(report, 'language-unsupported');
+    expect(unsupported).toHaveLength(1);
+    expect(unsupported[0]).toMatchObject({ file: 'ko.md', level: 'warning', details: { language: 'ko', sections: 1 } });
+  });
+});

@@ -22,6 +22,8 @@ export const KIND_TITLES: Record<FindingKind, string> = {
   'facts-disagree': 'Facts that disagree with the pinned ones',
   'synonyms-unused': 'Synonym groups that never match the knowledge base',
   'synonyms-duplicate': 'Duplicate synonyms',
+  'language-mismatch': 'Files in another language than declared',
+  'language-unsupported': 'Sections in a language without an analyzer',
 };
 
 const n = (x: number) => x.toLocaleString('en-US');

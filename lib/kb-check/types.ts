@@ -32,6 +32,9 @@ export type FindingLevel = 'error' | 'warning' | 'info';
  *   pinned block, sent as parts (info).
  * - `synonyms-duplicate` — the same term in two groups (warning), the same word twice in a
  *   group (warning), or two spellings of one term in a group (info).
+ * - `language-mismatch` — a file whose text reads as another language than the one it is
+ *   declared in (front matter `lang:`, `<html lang>`, else the identity file's `language:`) (warning).
+ * - `language-unsupported` — sections in a language with no analyzer of its own (warning).
  */
 export type FindingKind =
   | 'rules-not-served'
@@ -51,7 +54,9 @@ export type FindingKind =
   | 'unpin-candidate'
   | 'facts-disagree'
   | 'synonyms-unused'
-  | 'synonyms-duplicate';
+  | 'synonyms-duplicate'
+  | 'language-mismatch'
+  | 'language-unsupported';
 
 export interface Finding {
   kind: FindingKind;

@@ -14,8 +14,8 @@ import { TokenCounter, type BuiltDocument } from '../retrieval/index';
  * a temporary file and renamed, so a reader never sees half a file.
  */
 
-/** Bump when what the parser produces for the same bytes changes (formats.ts, markdown.ts, ids.ts, context.ts). */
-export const KB_CACHE_FORMAT = 'kb-sections-2';
+/** Bump when what the parser produces for the same bytes changes (formats.ts, markdown.ts, ids.ts, context.ts; 3: a page's `lang`). */
+export const KB_CACHE_FORMAT = 'kb-sections-3';
 
 /**
  * The cache file of one KB: one file per KB folder (by a hash of its absolute path, `kbPath`) in

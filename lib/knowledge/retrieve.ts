@@ -7,6 +7,7 @@ import {
   selectScored,
   type Explanation,
   type KnowledgeBase,
+  type LanguageHints,
   type RetrievalConfigInput,
   type Selection,
 } from '../retrieval/index';
@@ -55,9 +56,13 @@ export function turnKnowledgeOf(kb: KnowledgeBase, config: RetrievalConfigInput 
 
 const since = (start: bigint) => process.hrtime.bigint() - start;
 
-export async function retrieveForTurn(knowledge: TurnKnowledge, customerMessages: readonly string[], { signal }: { signal?: AbortSignal } = {}): Promise<TurnRetrieval> {
+export async function retrieveForTurn(
+  knowledge: TurnKnowledge,
+  customerMessages: readonly string[],
+  { signal, languages }: { signal?: AbortSignal; languages?: LanguageHints } = {},
+): Promise<TurnRetrieval> {
   let started = process.hrtime.bigint();
-  const scored = scoreQuery(knowledge.index, customerMessages);
+  const scored = scoreQuery(knowledge.index, customerMessages, languages);
   let selecting = since(started);
   const semantic = await semanticQueryFor(knowledge, customerMessages, signal, scored);
   started = process.hrtime.bigint();

@@ -3,7 +3,7 @@
  * from the layers inside (README "How a question becomes a request"; the layer rules are
  * checked in npm test).
  */
-export type { Section, SectionPart, LoadNotice, SkippedFile, IgnoredFiles, SynonymGroup, KnowledgeBase, UnreadablePath, RepeatedFolder, DeclaredRules, AssistantIdentity, WidgetText, WidgetLook, RulesRefusal, WeightedTerm, TermExplanation, QueryTermSource, QueryTerm, Query, SemanticStage, FusionRanks, Reason, SectionVerdict, TokenSplit, Explanation } from './types';
+export type { Section, SectionPart, LoadNotice, SkippedFile, IgnoredFiles, SynonymGroup, KnowledgeBase, UnreadablePath, RepeatedFolder, DeclaredRules, AssistantIdentity, WidgetText, WidgetLook, RulesRefusal, WeightedTerm, TermExplanation, QueryTermSource, QueryTerm, Query, LanguageSource, QueryLanguage, OfflineText, IdentityTexts, SemanticStage, FusionRanks, Reason, SectionVerdict, TokenSplit, Explanation } from './types';
 export { retrievalConfigSchema, retrievalConfig } from './config';
 export type { RetrievalConfig, RetrievalConfigInput } from './config';
 export { KnowledgeBaseError, RetrievalConfigError } from './errors';
@@ -11,7 +11,12 @@ export { countTokens, TokenCounter } from './tokens';
 export type { CountTokens } from './tokens';
 export { partLabel, headingPath, titlePath, renderSectionBlock } from './context-text';
 export type { RenderableSection } from './context-text';
-export { CHAT_FILLER_WORDS, KEPT_STOP_WORDS, normalizeWord, analyzeInBulk, analyze, contentWords } from './query/analyzer';
+export { CHAT_FILLER_WORDS, KEPT_STOP_WORDS, normalizeWord, analyzeInBulk, analyze, contentWords, createAnalyzer, englishAnalyzer, foldWord } from './query/analyzer';
+export type { Analyzer } from './query/analyzer';
+export { ANALYZED_LANGUAGES, ENGLISH, hasAnalyzer } from './query/languages';
+export { acceptedLanguages, languageOf, languageName, textDirection } from './query/language-tags';
+export { customerLanguage, detectLanguage } from './query/detect-language';
+export type { LanguageHints, CustomerLanguage } from './query/detect-language';
 export { parseSynonyms, expandTerms } from './query/synonyms';
 export type { Expansion } from './query/synonyms';
 export { MIN_TYPO_LENGTH, TYPO_INDEX_MAX_SECTIONS, MAX_CORRECTIONS, buildTypoIndex, withinOneEdit, typoCorrections } from './query/typos';
@@ -26,7 +31,7 @@ export type { DocumentFormat, DocumentTree } from './kb/formats';
 export { parseDocument, looksPinned } from './kb/parse-document';
 export type { ParsedSection, ParsedDocument } from './kb/parse-document';
 export { assignSectionIds } from './kb/section-ids';
-export { IDENTITY_FILE, identitySchema, defaultIdentity, parseIdentity, KB_LANGUAGE } from './kb/identity';
+export { IDENTITY_FILE, identitySchema, defaultIdentity, parseIdentity, identityTexts, identityLanguages, widgetLanguage, WIDGET_LABELS, OFFLINE_PHRASES } from './kb/identity';
 export { isPageUrl, pageUrl, kbPages } from './kb/pages';
 export type { KbPage } from './kb/pages';
 export { missingRules, rulesRefusal } from './kb/declared-rules';
@@ -40,7 +45,7 @@ export type { SectionVectors, SemanticSettings, SemanticQuery, SemanticRanking }
 export { ranksAbove, heapify, popTop } from './rank/rank-heap';
 export { splitSection, splitLongSections } from './select/split';
 export { MIN_PART_TOKENS, createRetrievalIndex } from './select/build-index';
-export type { RetrievalIndex } from './select/build-index';
+export type { RetrievalIndex, LanguageIndex } from './select/build-index';
 export { confidenceOf, lexicalConfidence, scoreQuery } from './select/score';
 export type { ScoredQuery } from './select/score';
 export { select, selectScored } from './select/select';
@@ -48,4 +53,4 @@ export type { Sent, Selection, SemanticSelection } from './select/select';
 export { explain, selectContext } from './explain/explain';
 export { PINNED_SHARE_WARNING, PINNED_SHARE_ERROR, budgetHealth } from './explain/budget-health';
 export type { BudgetHealth } from './explain/budget-health';
-export { formatExplanation, formatHealth, formatSection } from './explain/format';
+export { formatExplanation, formatHealth, formatSection, languageLine } from './explain/format';

@@ -26,6 +26,11 @@ export interface Section {
   pinned: boolean;
   /** Set on the parts of a section too long to send whole (split.ts). */
   part?: SectionPart;
+  /**
+   * The language it is written in (a primary subtag: "de"), which decides its analyzer: front
+   * matter `lang:`, else the KB's `language:` (identity file). Absent: English.
+   */
+  language?: string;
 }
 
 /** Where a part sits in the section it was split from. */
@@ -72,6 +77,8 @@ export interface SynonymGroup {
   words: string[];
   /** The analyzed terms of each entry (a phrase entry has several terms). */
   terms: string[][];
+  /** The language of the group (synonyms.json `languages`); absent: the KB's default language. */
+  language?: string;
 }
 
 export interface KnowledgeBase {
@@ -90,6 +97,8 @@ export interface KnowledgeBase {
   cachedFiles: number;
   /** All sections in file order; `sections[i].order === i`. */
   sections: Section[];
+  /** The KB's default language (identity file `language:`, default "en"): a section's unless its file says otherwise. */
+  language: string;
   synonyms: SynonymGroup[];
   /** The synonyms file relative to the root, when there is one. */
   synonymsFile?: string;
@@ -141,8 +150,15 @@ export interface AssistantIdentity {
   handoffPhrases: Record<string, string[]>;
   /** Front matter `docs_url`: the base URL of the KB's pages. */
   docsUrl?: string;
-  widget: { title: string; greeting: string; suggestions: string[] };
-  /** How the chat looks and where it sits (front matter `widget.color`, `position`, `label`, `theme`). */
+  /** The KB's default language (front matter `language:`, default "en"). */
+  language: string;
+  /** The widget's text in the default language. */
+  widget: WidgetText;
+  /** The offline model's phrases in the default language. */
+  offline: OfflineText;
+  /** The widget's and the offline model's text in other languages (front matter `translations:`), each string falling back to the default language's, then English. */
+  translations: Record<string, IdentityTexts>;
+  /** How the chat looks and where it sits (front matter `widget.color`, `position`, `theme`): the same in every language. */
   look: WidgetLook;
   /** The file's markdown body: appended to the assistant's instructions. */
   instructions?: string;
@@ -152,8 +168,26 @@ export interface AssistantIdentity {
   file?: string;
 }
 
-/** What the chat widget shows: its title, its greeting, the suggested questions. */
-export type WidgetText = AssistantIdentity['widget'];
+/** What the chat widget shows: its title, its greeting, the suggested questions, and its fixed strings (identity.ts WIDGET_LABELS). */
+export interface WidgetText {
+  title: string;
+  greeting: string;
+  suggestions: string[];
+  labels: Record<
+    | 'placeholder' | 'send' | 'input_label' | 'hint' | 'subtitle' | 'subtitle_offline' | 'offline_note' | 'new_chat' | 'new_chat_title' | 'close'
+    | 'label' | 'launcher_close' | 'loading' | 'writing' | 'suggestions_label' | 'retry' | 'start_over' | 'error' | 'network_error',
+    string
+  >;
+}
+
+/** The offline model's fixed phrases (identity.ts OFFLINE_PHRASES). */
+export type OfflineText = Record<'notice' | 'from' | 'related' | 'no_match' | 'topics' | 'ask_topic' | 'rephrase' | 'person', string>;
+
+/** The text of one language: the widget's and the offline model's. */
+export interface IdentityTexts {
+  widget: WidgetText;
+  offline: OfflineText;
+}
 
 /** The widget's look and placement, on this app's pages and in the embed. */
 export interface WidgetLook {
@@ -161,8 +195,6 @@ export interface WidgetLook {
   color?: string;
   /** Where the launcher sits. */
   position: 'bottom-right' | 'bottom-left';
-  /** The launcher's text. */
-  label: string;
   /** Light, dark, or following the customer's system setting (prefers-color-scheme). */
   theme: 'light' | 'dark' | 'auto';
 }
@@ -211,7 +243,28 @@ export interface QueryTerm extends WeightedTerm {
   from?: string;
 }
 
+/** How a turn's language was found (detect-language.ts). */
+export type LanguageSource = 'single' | 'detected' | 'conversation' | 'widget' | 'accept-language' | 'kb-default';
+
+/** The languages of one query: the customer's, the one it was analysed in, and which sections were scored. */
+export interface QueryLanguage {
+  /** The customer's language as this turn took it: the reply is asked to be in it. */
+  customer: string;
+  source: LanguageSource;
+  /** The language the query was analysed in: the customer's when the KB has sections in it, else the KB's default. */
+  analysed: string;
+  /**
+   * `language`: only the sections in `analysed` were ranked (some of them matched); `kb`: the
+   * whole KB (the KB has one language, or none of that language's sections matched).
+   */
+  scope: 'language' | 'kb';
+  /** Matched sections in other languages left out of the ranking by the `language` scope. */
+  setAside: number;
+}
+
 export interface Query {
+  /** The languages of this query (absent in traces written before languages). */
+  language?: QueryLanguage;
   /** The latest customer message. */
   question: string;
   /** The customer message before it, if any. */

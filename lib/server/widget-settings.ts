@@ -1,5 +1,5 @@
 import { chatMode, type ChatMode } from '../ai/providers';
-import { defaultIdentity, type AssistantIdentity } from '../retrieval/index';
+import { acceptedLanguages, defaultIdentity, identityTexts, widgetLanguage, type AssistantIdentity, type WidgetText } from '../retrieval/index';
 import { serverEnv } from './registry';
 import { serverApp } from './server-app';
 
@@ -23,4 +23,13 @@ export function widgetSettings(): { mode: ChatMode; maxMessageChars: number; ide
     identity = defaultIdentity();
   }
   return { ...settings, identity };
+}
+
+/**
+ * The widget's language and its text in it: the visitor's first accepted language
+ * (`Accept-Language`) the identity file has text in, else the KB's default (docs/languages.md).
+ */
+export function widgetTextFor(identity: AssistantIdentity, acceptLanguage: string | null): { lang: string; widget: WidgetText } {
+  const lang = widgetLanguage(identity, acceptedLanguages(acceptLanguage));
+  return { lang, widget: identityTexts(identity, lang).widget };
 }

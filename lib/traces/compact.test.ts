@@ -256,3 +256,33 @@ describe('stored turns stay readable by an older version: what it does not know 
     expect(read.context).toBe(explanation.context);
   });
 });
+
+describe('the query\'s languages (issue 26) in the stored query', () => {
+  /** A KB with an English and a German page, as the e2e test has. */
+  const mixed = createRetrievalIndex(
+    {
+      sections: sectionsFromSources([
+        { file: 'en.md', text: '# Network\n\nSet up a wireless (WLAN) network connection with the network manager.\n' },
+        { file: 'de.md', text: '---\nlang: de\n---\n# Netzwerk\n\nEine Netzwerkverbindung mit WLAN richten Sie im Netzwerkmanager ein.\n' },
+      ]),
+      synonyms: [],
+    },
+    { floor: 0 },
+  );
+
+  it('round-trips the customer\'s language, its source, the analysis language, the scope and the set-aside count', () => {
+    const { explanation, record, expanded } = roundTrip(mixed, ['Wie richte ich eine Netzwerkverbindung mit WLAN ein?']);
+    expect(explanation.query.language).toEqual({ customer: 'de', source: 'detected', analysed: 'de', scope: 'language', setAside: 1 });
+    expect(expanded.explanation).toEqual(explanation);
+    expect(decodeQuery(record.query.question, encodeQuery(record.query))).toEqual(explanation.query);
+  });
+
+  it('reads a query stored before languages (no language) and one from a newer version (a longer tuple)', () => {
+    const { record } = roundTrip(mixed, ['network manager']);
+    const stored = JSON.parse(encodeQuery(record.query)) as { lang?: unknown[] };
+    const { lang, ...before } = stored;
+    expect(decodeQuery(record.query.question, JSON.stringify(before)).language).toBeUndefined();
+    const newer = { ...stored, lang: [...lang!, 'a later element'] };
+    expect(decodeQuery(record.query.question, JSON.stringify(newer)).language).toEqual(record.query.language);
+  });
+});

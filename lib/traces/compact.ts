@@ -8,7 +8,9 @@ import {
   titlePath,
   type Explanation,
   type FusionRanks,
+  type LanguageSource,
   type Query,
+  type QueryLanguage,
   type QueryTermSource,
   type Reason,
   type RetrievalConfig,
@@ -237,8 +239,13 @@ function decodeSemantic(stored: z.infer<typeof storedSemantic>): CompactSemantic
   };
 }
 
+/** A query's languages as a tuple: [customer, source, analysed, scope, setAside]; newer elements are ignored, unknown names kept. */
+const storedLanguage = z.tuple([z.string(), z.string(), z.string(), z.string(), z.number().int()]).rest(z.unknown());
+
 const storedQuery = z.object({
   previous: z.string().optional(),
+  /** Absent in queries stored before languages. */
+  lang: storedLanguage.optional(),
   questionTerms: z.array(z.string()),
   previousTerms: z.array(z.string()),
   /** [term, weight, source, from?]; a source this version does not know is kept by name. */
@@ -248,13 +255,22 @@ const storedQuery = z.object({
 /** The query as JSON text, without the question (a column of its own) and with its terms as tuples. */
 export function encodeQuery(query: Query): string {
   const terms = query.terms.map((t) => (t.from === undefined ? [t.term, t.weight, t.source] : [t.term, t.weight, t.source, t.from]));
-  const { previous, questionTerms, previousTerms } = query;
-  return JSON.stringify({ ...(previous === undefined ? {} : { previous }), questionTerms, previousTerms, terms });
+  const { previous, questionTerms, previousTerms, language: l } = query;
+  const lang = l === undefined ? undefined : [l.customer, l.source, l.analysed, l.scope, l.setAside];
+  return JSON.stringify({ ...(previous === undefined ? {} : { previous }), ...(lang ? { lang } : {}), questionTerms, previousTerms, terms });
 }
 
 export function decodeQuery(question: string, json: string): Query {
   const stored = storedQuery.parse(JSON.parse(json));
+  const language = stored.lang && {
+    customer: stored.lang[0],
+    source: stored.lang[1] as LanguageSource,
+    analysed: stored.lang[2],
+    scope: stored.lang[3] as QueryLanguage['scope'],
+    setAside: stored.lang[4],
+  };
   return {
+    ...(language ? { language } : {}),
     question,
     ...(stored.previous === undefined ? {} : { previous: stored.previous }),
     questionTerms: stored.questionTerms,

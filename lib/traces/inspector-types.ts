@@ -109,7 +109,16 @@ export interface RecentQuestion {
   messages: string[];
 }
 
+/** How many of the newest turns were in one customer language. */
+export interface LanguageCount {
+  /** The customer's language as the turn took it; `unrecorded` for turns stored before languages or stored whole. */
+  language: string;
+  turns: number;
+}
+
 export interface InspectorStore {
+  /** Turns per customer language among the newest `maxTurns` turns, most first. */
+  turnLanguages(maxTurns: number): Promise<LanguageCount[]>;
   listTurns(filter: TurnFilter, page: number, pageSize: number): Promise<TurnPage>;
   countTurns(): Promise<number>;
   /** When the oldest recorded turn was made (ISO 8601), or undefined with no turns: what retention has kept. */

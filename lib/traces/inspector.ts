@@ -1,7 +1,7 @@
 import { addCounts } from '../privacy/redact';
 import { decodeRedactions } from './access-sql';
 import { LOOP_FILTERS, LOOP_SUMMARY_COLUMNS, LoopQueries } from './loop-sql';
-import type { ConversationTurn, DownVotedSection, FeedbackDay, InspectorStore, Query, RecentQuestion, RecentTurnScore, SectionTraffic, ThinMatchTurn, TurnFilter, TurnPage, TurnSummary } from './inspector-types';
+import type { ConversationTurn, DownVotedSection, FeedbackDay, InspectorStore, LanguageCount, Query, RecentQuestion, RecentTurnScore, SectionTraffic, ThinMatchTurn, TurnFilter, TurnPage, TurnSummary } from './inspector-types';
 import type { TurnStatus, Vote } from './types';
 
 /**
@@ -142,6 +142,24 @@ export class SqlInspector implements InspectorStore {
       params,
     );
     return { turns: rows.map(summary), total, page: current, pageSize: size, pages };
+  }
+
+  async turnLanguages(maxTurns: number): Promise<LanguageCount[]> {
+    // The language is the first element of the stored query's `lang` (compact.ts), read here rather than
+    // kept in a column of its own: no migration, and a version that does not know it reads the same rows.
+    const rows = await this.query<{ query: string | null }>(`SELECT query FROM turns ORDER BY seq DESC LIMIT ${this.dialect.placeholder(1)}`, [maxTurns]);
+    const counts = new Map<string, number>();
+    for (const { query } of rows) {
+      let language = 'unrecorded';
+      try {
+        const lang = query === null ? undefined : (JSON.parse(query) as { lang?: unknown[] }).lang?.[0];
+        if (typeof lang === 'string') language = lang;
+      } catch {
+        // a query this version cannot read counts as unrecorded
+      }
+      counts.set(language, (counts.get(language) ?? 0) + 1);
+    }
+    return [...counts].map(([language, turns]) => ({ language, turns })).sort((a, b) => b.turns - a.turns || (a.language < b.language ? -1 : 1));
   }
 
   async countTurns(): Promise<number> {

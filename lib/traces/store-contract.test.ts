@@ -357,6 +357,27 @@ describe.each(BACKENDS)('trace store contract: $name', (backend) => {
       expect(recent[1]!.topScore).toBeGreaterThan(0);
     });
 
+    it('counts the newest turns per customer language (the stored query\'s), most first', async () => {
+      const { store } = await backend.open();
+      const mixed = createRetrievalIndex(
+        {
+          sections: sectionsFromSources([
+            { file: 'en.md', text: '# Network\nSet up a wireless network connection.' },
+            { file: 'de.md', text: '---\nlang: de\n---\n# Netzwerk\nEine Netzwerkverbindung mit WLAN einrichten.' },
+          ]),
+          synonyms: [],
+        },
+        { floor: 0 },
+      );
+      const questions = ['Wie richte ich eine Netzwerkverbindung mit WLAN ein?', 'Wo kann ich das Netzwerk einrichten?', 'How do I set up the network?'];
+      for (const [i, q] of questions.entries()) await store.startTurn(turn(q, { id: `l${i}` }, mixed));
+      expect(await store.turnLanguages(10)).toEqual([
+        { language: 'de', turns: 2 },
+        { language: 'en', turns: 1 },
+      ]);
+      expect(await store.turnLanguages(1)).toEqual([{ language: 'en', turns: 1 }]);
+    });
+
     it('is empty before any turn', async () => {
       const { store } = await backend.open();
       expect(await store.listTurns({}, 1, 10)).toEqual({ turns: [], total: 0, page: 1, pageSize: 10, pages: 1 });
@@ -364,6 +385,7 @@ describe.each(BACKENDS)('trace store contract: $name', (backend) => {
       expect(await store.oldestTurnAt()).toBeUndefined();
       expect(await store.sectionTraffic()).toEqual([]);
       expect(await store.recentTurnScores(10)).toEqual([]);
+      expect(await store.turnLanguages(10)).toEqual([]);
     });
   });
 

@@ -3,6 +3,7 @@ import type { Env } from '@/lib/env';
 import { bodyFailureResponse, jsonError } from '@/lib/http';
 import type { Knowledge } from '@/lib/knowledge/load';
 import { retrieveForTurn } from '@/lib/knowledge/retrieve';
+import { acceptedLanguages, identityTexts } from '@/lib/retrieval/index';
 import type { RateLimiter } from '@/lib/rate-limit/index';
 import type { ConversationStore, HandoffStore, TraceStore } from '@/lib/traces/types';
 import { handoffOfferFor } from '@/lib/handoff/offer';
@@ -145,7 +146,10 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
       ...(redactor.mode === 'off' ? {} : { redact: (text: string) => redaction.reply(text).text }),
     });
     const retrieval = await telemetry.retrieval(knowledge, () =>
-      retrieveForTurn(knowledge, customerMessagesOf(history.messages), { signal: request.signal }),
+      retrieveForTurn(knowledge, customerMessagesOf(history.messages), {
+        signal: request.signal,
+        languages: { widget: parsed.data.lang, accepted: acceptedLanguages(request.headers.get('accept-language')) },
+      }),
     );
     const chat = deps.chat();
     const handoffOffer = await offerFor(settings, knowledge, traces, { conversationId, visitorId, trigger: history.trigger, question: parsed.data.question, retrieval });
@@ -166,6 +170,7 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
       retrieval,
       messages: redaction.forModel(history.messages),
       company: knowledge.kb.identity.company,
+      offlineTexts: identityTexts(knowledge.kb.identity, retrieval.selection.query.language?.customer).offline,
       conversationId,
       recorder,
       telemetry,

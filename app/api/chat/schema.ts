@@ -1,5 +1,6 @@
 import { CONVERSATION_ID } from '@/lib/chat/message';
 import { z } from 'zod';
+import { languageOf } from '@/lib/retrieval/index';
 import { readJsonBody, type BodyFailure } from '@/lib/http';
 
 /**
@@ -136,6 +137,8 @@ export function chatRequestSchema(limits: ChatLimits) {
           .max(maxMessages, `a conversation can have at most ${maxMessages} messages: start a new conversation`)
           .optional(),
         message: message.optional(),
+        /** The language the widget shows (its `lang`): a hint for short questions (lib/retrieval/query/detect-language.ts). */
+        lang: z.string({ error: 'lang must be a string' }).max(35, 'lang can be at most 35 characters').optional(),
         page: pageSchema.optional(),
       },
       { error: (issue) => unknownKeys('')(issue) ?? 'the body must be a JSON object' },
@@ -157,7 +160,7 @@ export function chatRequestSchema(limits: ChatLimits) {
       }
       const title = body.page?.title?.trim();
       const page = body.page && { url: body.page.url, ...(title ? { title } : {}) };
-      return { conversationId: body.id, trigger: body.trigger, messageId: body.messageId, question: last.text, ...(page ? { page } : {}) };
+      return { conversationId: body.id, trigger: body.trigger, messageId: body.messageId, question: last.text, lang: languageOf(body.lang), ...(page ? { page } : {}) };
     });
 }
 

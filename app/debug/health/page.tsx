@@ -11,6 +11,7 @@ import { SemanticAdvicePanel } from '@/components/debug/semantic-advice-panel';
 import { healthReport } from '@/lib/debug/data';
 import { requireAdmin } from '@/lib/debug/access';
 import { formatNumber as n, formatPercent as pct } from '@/lib/format';
+import { LanguagesCard } from './languages-card';
 import { StorageCard } from './storage-card';
 import { inspectorPage } from '@/components/debug/inspector-page';
 
@@ -236,6 +237,7 @@ export default inspectorPage(async function HealthPage() {
         )}
       </Card>
       <StorageCard storage={report.storage} />
+      <LanguagesCard languages={report.languages} />
 
       <SynonymCandidates synonyms={loop.synonyms} />
     </div>

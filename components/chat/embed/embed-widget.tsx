@@ -3,7 +3,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ChatMode } from '@/lib/ai/providers';
 import type { ChatUIMessage } from '@/lib/chat/message';
-import type { WidgetLook, WidgetText } from '@/lib/retrieval/client';
+import { textDirection, type WidgetLook, type WidgetText } from '@/lib/retrieval/client';
 import { ChatClientContext } from '../chat-client';
 import { ChatPanel } from '../chat-panel';
 import { loadHistory, newConversationId } from '../conversation';
@@ -30,8 +30,11 @@ import type { EmbedUser, ToFrame } from './protocol';
 export interface EmbedWidgetProps {
   mode: ChatMode;
   maxMessageChars: number;
+  /** The identity file's text, in `lang`. */
   widget: WidgetText;
   look: WidgetLook;
+  /** The language the widget is shown in (its `lang` and `dir`; sent with each question as a hint). */
+  lang?: string;
   /** The origin of the page that framed this one, when EMBED_ALLOWED_ORIGINS lists it (else no messages at all). */
   parentOrigin: string | undefined;
   /** The host page named a container: the chat fills it, always open, not a modal. */
@@ -60,7 +63,7 @@ async function fetchSession(client: EmbedClient, signal: AbortSignal): Promise<S
   }
 }
 
-export function EmbedWidget({ mode, maxMessageChars, widget, look, parentOrigin, inline }: EmbedWidgetProps) {
+export function EmbedWidget({ mode, maxMessageChars, widget, look, lang, parentOrigin, inline }: EmbedWidgetProps) {
   const [client] = useState(createEmbedClient);
   const [open, setOpen] = useState(inline);
   const [started, setStarted] = useState<{ user?: EmbedUser; at: number }>();
@@ -152,7 +155,7 @@ export function EmbedWidget({ mode, maxMessageChars, widget, look, parentOrigin,
 
   return (
     <ChatClientContext value={client}>
-      <div data-support-embed="" {...themeAttributes(look)}>
+      <div data-support-embed="" {...themeAttributes(look)} lang={lang} dir={textDirection(lang)}>
         <div id="support-chat" hidden={!open} className="fixed inset-0 flex flex-col bg-white dark:bg-slate-900">
           {session ? (
             <ChatPanel
@@ -163,6 +166,7 @@ export function EmbedWidget({ mode, maxMessageChars, widget, look, parentOrigin,
               mode={mode}
               maxMessageChars={maxMessageChars}
               widget={widget}
+              lang={lang}
               modal={!inline}
               onClose={inline ? undefined : closeChat}
               onNewConversation={startNewConversation}
@@ -174,12 +178,12 @@ export function EmbedWidget({ mode, maxMessageChars, widget, look, parentOrigin,
             />
           ) : (
             <div className="flex flex-1 items-center justify-center text-sm text-slate-600 dark:text-slate-300" role="status">
-              Loading your conversation…
+              {widget.labels.loading}
             </div>
           )}
         </div>
         {!inline && !open && (
-          <Launcher ref={launcherRef} open={false} label={look.label} onClick={openChat} className={`fixed bottom-3 ${side} flex whitespace-nowrap`} />
+          <Launcher ref={launcherRef} open={false} labels={widget.labels} onClick={openChat} className={`fixed bottom-3 ${side} flex whitespace-nowrap`} />
         )}
       </div>
     </ChatClientContext>

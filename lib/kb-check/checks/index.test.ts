@@ -22,6 +22,8 @@ const ALL_KINDS: Record<FindingKind, true> = {
   'facts-disagree': true,
   'synonyms-unused': true,
   'synonyms-duplicate': true,
+  'language-mismatch': true,
+  'language-unsupported': true,
 };
 
 describe('check registry', () => {

@@ -1,6 +1,7 @@
 import { declaredRules } from './declared-rules';
 import { factsDisagree } from './facts-disagree';
 import { identity } from './identity';
+import { languages } from './languages';
 import { loadReport } from './load-report';
 import { splitSections } from './split-sections';
 import { pinnedBudget } from './pinned-budget';
@@ -25,5 +26,6 @@ export const CHECKS: readonly Check[] = [
   synonyms,
   loadReport,
   identity,
+  languages,
   splitSections,
 ];

@@ -1,3 +1,4 @@
+import type { LanguageHints } from '../query/detect-language';
 import { explainTermIds } from '../rank/bm25';
 import type { SemanticQuery } from '../rank/semantic';
 import type { RetrievalIndex } from '../select/build-index';
@@ -124,6 +125,6 @@ export function explain(selection: Selection, limit = selection.index.config.exp
  * last two are used) and explains every decision: `explain(select(…))`, for tests and tools
  * that want both at once. A chat turn selects first and explains later (lib/knowledge/retrieve.ts).
  */
-export function selectContext(index: RetrievalIndex, customerMessages: readonly string[], semantic?: SemanticQuery): Explanation {
-  return explain(select(index, customerMessages, semantic));
+export function selectContext(index: RetrievalIndex, customerMessages: readonly string[], semantic?: SemanticQuery, hints?: LanguageHints): Explanation {
+  return explain(select(index, customerMessages, semantic, hints));
 }

@@ -1,7 +1,8 @@
 import { headingPath } from '../context-text';
 import type { BudgetHealth } from './budget-health';
+import { languageName } from '../query/language-tags';
 import type { RetrievalIndex } from '../select/build-index';
-import type { Explanation, SectionVerdict, SemanticStage } from '../types';
+import type { Explanation, QueryLanguage, SectionVerdict, SemanticStage } from '../types';
 
 /** Plain-text renderings of an explanation and of budget health, for terminals. */
 
@@ -45,12 +46,34 @@ function stageLine(stage: SemanticStage): string {
   );
 }
 
+const LANGUAGE_SOURCES: Readonly<Record<string, string>> = {
+  single: "the KB's only language",
+  detected: 'detected in the question',
+  conversation: 'detected in the question and the message before it',
+  widget: "the widget's language (the question was too short to tell)",
+  'accept-language': "the browser's language (the question was too short to tell)",
+  'kb-default': "the KB's default language (the question was too short to tell)",
+};
+
+/** A query's languages in one line: the customer's and how it was found, the analysis language, which sections were ranked. */
+export function languageLine(l: QueryLanguage): string {
+  const name = (code: string) => `${languageName(code)} (${code})`;
+  const how = LANGUAGE_SOURCES[l.source] ?? l.source;
+  const analysed = l.analysed === l.customer ? '' : `; analysed in ${name(l.analysed)}, the KB has no sections in ${languageName(l.customer)}`;
+  const scope =
+    l.scope === 'language'
+      ? `; only ${languageName(l.analysed)} sections ranked${l.setAside ? ` (${l.setAside} match${l.setAside === 1 ? '' : 'es'} in other languages set aside)` : ''}`
+      : '';
+  return `${name(l.customer)}, ${how}${analysed}${scope}`;
+}
+
 /** The explain CLI's default output. `all` also lists unmatched sections that were not sent. */
 export function formatExplanation(e: Explanation, { all = false } = {}): string {
   const lines: string[] = [];
   const { query } = e;
   lines.push(`question: ${JSON.stringify(query.question)}`);
   if (query.previous !== undefined) lines.push(`previous: ${JSON.stringify(query.previous)}`);
+  if (query.language) lines.push(`language: ${languageLine(query.language)}`);
   const typed = query.terms.filter((t) => t.source === 'question' || t.source === 'previous');
   const synonyms = query.terms.filter((t) => t.source === 'synonym');
   const typos = query.terms.filter((t) => t.source === 'typo');

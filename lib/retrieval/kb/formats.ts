@@ -26,7 +26,7 @@ import { KnowledgeBaseError } from '../errors';
  *   under a heading pins it, as `<!-- pinned -->` does in markdown (MDX has no HTML comments).
  * - `.html`, `.htm` (help-center exports): parsed with hast-util-from-html, reduced to
  *   `<main>` (or `<article>`, or `<body>`), scripts, styles, navigation, headers, footers,
- *   forms and hidden elements dropped, then converted with hast-util-to-mdast and
+ *   forms, hidden elements, empty anchors and DocBook's navigation bars and tables of contents dropped, then converted with hast-util-to-mdast and
  *   serialised as markdown. `<title>` is the page title, as front matter `title:` is.
  */
 
@@ -58,6 +58,8 @@ export interface DocumentTree {
   isPinMarker(node: RootContent): boolean;
   /** The page title from the document itself (HTML `<title>`). */
   title?: string;
+  /** The language the document declares itself (HTML `<html lang>` or `xml:lang`). */
+  lang?: string;
 }
 
 const PIN_COMMENT = /^<!--\s*pinned\s*-->$/i;
@@ -144,10 +146,25 @@ const DROPPED_ELEMENTS = new Set([
   'script', 'style', 'noscript', 'template', 'nav', 'header', 'footer', 'aside', 'form', 'button', 'svg', 'iframe', 'select',
 ]);
 
+/**
+ * Classes of navigation and generated tables of contents in documentation exports: DocBook's
+ * (Debian's manuals, many Linux and GNU docs: the previous/next bar of every page, the contents
+ * of a chapter, which would otherwise be sections of their own that match every question).
+ */
+const DROPPED_CLASSES = new Set(['navheader', 'navfooter', 'toc', 'list-of-tables', 'list-of-figures', 'list-of-examples', 'breadcrumbs', 'breadcrumb']);
+
+/** An anchor with nothing in it (`<a name="x"></a>`, DocBook's `<a id>` before every heading): a link target, not content. */
+function isEmptyAnchor(node: Element): boolean {
+  return node.tagName === 'a' && node.children.every((c) => c.type === 'text' && c.value.trim() === '');
+}
+
 function isDropped(node: Element): boolean {
   const p = node.properties ?? {};
+  const classes = Array.isArray(p.className) ? p.className : [];
   return (
     DROPPED_ELEMENTS.has(node.tagName) ||
+    isEmptyAnchor(node) ||
+    classes.some((c) => DROPPED_CLASSES.has(String(c))) ||
     p.hidden !== undefined ||
     p.role === 'navigation' ||
     p.role === 'banner' ||
@@ -176,6 +193,8 @@ function htmlTree(source: string): DocumentTree {
   const hast: HastRoot = fromHtml(source);
   const titleElement = findElement(hast, 'title');
   const title = titleElement ? toString(toMdast(titleElement)).replace(/\s+/g, ' ').trim() : undefined;
+  const htmlProps = findElement(hast, 'html')?.properties ?? {};
+  const lang = [htmlProps.lang, htmlProps.xmlLang].find((v): v is string => typeof v === 'string' && v.trim() !== '');
   const content = findElement(hast, 'main') ?? findElement(hast, 'article') ?? findElement(hast, 'body') ?? hast;
   prune(content);
   const root = toMdast({ type: 'root', children: content.type === 'root' ? content.children : [content] }) as Root;
@@ -183,6 +202,7 @@ function htmlTree(source: string): DocumentTree {
     format: 'html',
     root,
     title: title || undefined,
+    ...(lang ? { lang } : {}),
     textOf: serialise,
     headingTitle: (heading) => toString(heading).replace(/\s+/g, ' ').trim(),
     isPinMarker: () => false,

@@ -3,7 +3,12 @@ import { z } from 'zod';
 import { KnowledgeBaseError } from '../errors';
 import { AA_TEXT_CONTRAST, contrastRatio, HEX_COLOUR } from './contrast';
 import { isPageUrl } from './pages';
-import type { AssistantIdentity } from '../types';
+import { ENGLISH } from '../query/languages';
+import { languageOf } from '../query/language-tags';
+import type { AssistantIdentity, IdentityTexts, OfflineText, WidgetText } from '../types';
+import { OFFLINE_PHRASES, WIDGET_LABELS } from './texts';
+
+export { OFFLINE_PHRASES, WIDGET_LABELS };
 
 /**
  * Who the assistant is, for whom: the KB's `assistant.md`, so a company changes files
@@ -18,7 +23,8 @@ import type { AssistantIdentity } from '../types';
  *     handoff: email help@acme.example, or use Contact support in the dashboard
  *     handoff_reply_time: within one business day
  *     handoff_phrases: [talk to sales, speak to billing]
- *     widget:
+ *     language: de                # the pages' language (front matter `lang:` overrides it per page)
+ *     widget:                     # the widget's text in that language (English defaults)
  *       title: Acme support
  *       greeting: Hi! I'm the Acme support assistant. Ask me about …
  *       suggestions: [Can I get a refund?, How do I go live?]
@@ -26,6 +32,9 @@ import type { AssistantIdentity } from '../types';
  *       position: bottom-right    # or bottom-left
  *       label: Ask support        # the launcher's text
  *       theme: auto               # light (default), dark, or auto (prefers-color-scheme)
+ *     offline: { no_match: … }    # the offline model's phrases (OFFLINE_PHRASES)
+ *     translations:               # the same text in other languages (the look is the same in all)
+ *       en: { widget: { title: Acme help, label: Get help }, offline: { … } }
  *     rules:
  *       count: 13
  *       required: [rules/assistant-rules.md#refunds]
@@ -40,14 +49,48 @@ export const IDENTITY_FILE = 'assistant.md';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 
-/** The language of a KB until KBs declare one (issue 26): what `handoff_phrases` as a plain list is in. */
-export const KB_LANGUAGE = 'en';
-
 /** A hand-off pattern: words (`a|b` alternatives, `?` optional, `^` / `$` anchors), each slot with a letter or digit. */
 const handoffPattern = text(200).refine(
   (pattern) => pattern.split(/\s+/).every((slot) => slot === '^' || slot === '$' || /[\p{L}\p{N}]/u.test(slot)),
   'each word of a pattern needs a letter or digit (see lib/handoff/phrases.ts)',
 );
+
+/** The widget's strings (title, greeting, suggestions, and its launcher, buttons, labels and errors), as written in the identity file, in one language. */
+const widgetTextShape = {
+  /** The chat panel's title; default "<company> support". */
+  title: text(60).optional(),
+  /** The first message shown in an empty chat. */
+  greeting: text(400).optional(),
+  /** Questions offered as buttons in an empty chat (at most 6). */
+  suggestions: z.array(text(120)).max(6).optional(),
+  ...Object.fromEntries(Object.keys(WIDGET_LABELS).map((key) => [key, text(key === 'label' ? 40 : 200).optional()])),
+} as unknown as Record<keyof typeof WIDGET_LABELS | 'title' | 'greeting', z.ZodOptional<z.ZodString>> & { suggestions: z.ZodOptional<z.ZodArray<z.ZodString>> };
+const widgetTextSchema = z.strictObject(widgetTextShape);
+
+/** The identity file's `widget:`: its strings in the default language, and the look (the same in every language). */
+const widgetSchema = z.strictObject({
+  ...widgetTextShape,
+  /** The primary colour (launcher, header, the customer's messages), `#rrggbb`: white text on it must reach WCAG AA. */
+  color: z
+    .string()
+    .trim()
+    .regex(HEX_COLOUR, 'must be a colour written #rrggbb (or #rgb)')
+    .refine(
+      (hex) => contrastRatio(hex, '#ffffff') >= AA_TEXT_CONTRAST,
+      {
+        error: (issue) =>
+          `white text on ${String(issue.input)} has a contrast of ${contrastRatio(String(issue.input), '#ffffff').toFixed(2)}:1, under the ${AA_TEXT_CONTRAST}:1 WCAG AA needs: pick a darker colour`,
+      },
+    )
+    .optional(),
+  /** Where the launcher sits; default bottom-right. */
+  position: z.enum(['bottom-right', 'bottom-left'], { error: 'must be bottom-right or bottom-left' }).optional(),
+  /** light (default), dark, or auto: following the customer's system setting (prefers-color-scheme). */
+  theme: z.enum(['light', 'dark', 'auto'], { error: 'must be light, dark or auto' }).optional(),
+});
+
+/** The offline model's phrases, as written in the identity file. */
+const offlineSchema = z.strictObject(Object.fromEntries(Object.keys(OFFLINE_PHRASES).map((key) => [key, text(400).optional()])) as unknown as Record<keyof typeof OFFLINE_PHRASES, z.ZodOptional<z.ZodString>>);
 
 export const identitySchema = z.strictObject({
   /** The company's name, as customers know it. */
@@ -64,7 +107,7 @@ export const identitySchema = z.strictObject({
   handoff_reply_time: text(120).optional(),
   /**
    * More ways customers ask for a person, besides the built-in ones (lib/handoff/phrases.ts, where
-   * the pattern syntax is): a list in the KB's language (English), or lists by language code.
+   * the pattern syntax is): a list in the KB's language (`language`), or lists by language code.
    */
   handoff_phrases: z
     .union([z.array(handoffPattern).max(50), z.record(z.string().regex(/^[a-z]{2,3}$/, 'a language code such as en or de'), z.array(handoffPattern).max(50))])
@@ -74,34 +117,18 @@ export const identitySchema = z.strictObject({
    * extension (`billing/faq.md` → `<docs_url>billing/faq`), unless its front matter gives a `url` (pages.ts).
    */
   docs_url: text(500).refine(isPageUrl, 'must be an http(s) URL or a path on this site starting with "/"').optional(),
-  widget: z
-    .strictObject({
-      /** The chat panel's title; default "<company> support". */
-      title: text(60).optional(),
-      /** The first message shown in an empty chat. */
-      greeting: text(400).optional(),
-      /** Questions offered as buttons in an empty chat (at most 6). */
-      suggestions: z.array(text(120)).max(6).optional(),
-      /** The primary colour (launcher, header, the customer's messages), `#rrggbb`: white text on it must reach WCAG AA. */
-      color: z
-        .string()
-        .trim()
-        .regex(HEX_COLOUR, 'must be a colour written #rrggbb (or #rgb)')
-        .refine(
-          (hex) => contrastRatio(hex, '#ffffff') >= AA_TEXT_CONTRAST,
-          {
-            error: (issue) =>
-              `white text on ${String(issue.input)} has a contrast of ${contrastRatio(String(issue.input), '#ffffff').toFixed(2)}:1, under the ${AA_TEXT_CONTRAST}:1 WCAG AA needs: pick a darker colour`,
-          },
-        )
-        .optional(),
-      /** Where the launcher sits; default bottom-right. */
-      position: z.enum(['bottom-right', 'bottom-left'], { error: 'must be bottom-right or bottom-left' }).optional(),
-      /** The launcher's text; default "Ask support". */
-      label: text(40).optional(),
-      /** light (default), dark, or auto: following the customer's system setting (prefers-color-scheme). */
-      theme: z.enum(['light', 'dark', 'auto'], { error: 'must be light, dark or auto' }).optional(),
-    })
+  /** The KB's default language: every page's unless its front matter says `lang:` (a language code such as "de"; default "en"). */
+  language: text(20).refine((tag) => languageOf(tag) !== undefined, 'must be a language code such as "de" or "pt-BR"').optional(),
+  /** The widget's text in the default language; every string has an English default. */
+  widget: widgetSchema.optional(),
+  /** The offline model's fixed phrases in the default language (English defaults). */
+  offline: offlineSchema.optional(),
+  /** The widget's and the offline model's text in other languages, by language code: `translations: { en: { widget: {…}, offline: {…} } }`. */
+  translations: z
+    .record(
+      z.string().refine((tag) => languageOf(tag) === tag, 'must be a language code such as "de" (lowercase, no region)'),
+      z.strictObject({ widget: widgetTextSchema.optional(), offline: offlineSchema.optional() }),
+    )
     .optional(),
   /**
    * The pinned sections this KB must have (declared-rules.ts): a load that finds fewer is
@@ -122,8 +149,49 @@ export function defaultIdentity(): AssistantIdentity {
   return identityFrom({});
 }
 
+type WidgetInput = z.infer<typeof widgetTextSchema>;
+type OfflineInput = z.infer<typeof offlineSchema>;
+
+/** The widget's text: what the identity file gives, English defaults for the rest. */
+function widgetText(given: WidgetInput | undefined, company: string | undefined): WidgetText {
+  const labels = Object.fromEntries(Object.entries(WIDGET_LABELS).map(([key, english]) => [key, (given?.[key as keyof WidgetInput] as string | undefined) ?? english]));
+  return {
+    title: (given?.title as string | undefined) ?? (company ? `${company} support` : 'Support'),
+    greeting:
+      (given?.greeting as string | undefined) ??
+      `Hi! I'm ${company ? `the ${company} support assistant` : 'the support assistant'}. Ask me a question and I'll answer from the help center.`,
+    suggestions: (given?.suggestions as string[] | undefined) ?? [],
+    labels: labels as WidgetText['labels'],
+  };
+}
+
+/** The offline model's phrases: what the identity file gives, English defaults for the rest. */
+function offlineText(given: OfflineInput | undefined): OfflineText {
+  return Object.fromEntries(Object.entries(OFFLINE_PHRASES).map(([key, english]) => [key, given?.[key as keyof OfflineInput] ?? english])) as OfflineText;
+}
+
+/** The languages the identity file has text in: the default, then its translations. */
+export function identityLanguages(identity: Pick<AssistantIdentity, 'language' | 'translations'>): string[] {
+  return [...new Set([identity.language, ...Object.keys(identity.translations)])];
+}
+
+/** The language to show the widget in: the visitor's first accepted language the identity file has text in, else the KB's default. */
+export function widgetLanguage(identity: Pick<AssistantIdentity, 'language' | 'translations'>, accepted: readonly string[]): string {
+  const have = identityLanguages(identity);
+  return accepted.find((l) => have.includes(l)) ?? identity.language;
+}
+
+/** The widget's and the offline model's text in `language`: its translation, else the default language's (each string English by default). */
+export function identityTexts(identity: Pick<AssistantIdentity, 'widget' | 'offline' | 'translations'>, language: string | undefined): IdentityTexts {
+  return (language !== undefined && identity.translations[language]) || { widget: identity.widget, offline: identity.offline };
+}
+
 function identityFrom(data: Partial<z.infer<typeof identitySchema>>, instructions?: string, file?: string, rulesLine = 1): AssistantIdentity {
   const company = data.company;
+  const language = languageOf(data.language) ?? ENGLISH;
+  const translations = Object.fromEntries(
+    Object.entries(data.translations ?? {}).map(([l, t]) => [l, { widget: widgetText({ ...data.widget, ...t.widget } as WidgetInput, company), offline: offlineText({ ...data.offline, ...t.offline }) }]),
+  );
   return {
     company,
     assistant: data.assistant ?? 'the support assistant',
@@ -131,19 +199,15 @@ function identityFrom(data: Partial<z.infer<typeof identitySchema>>, instruction
     website: data.website,
     handoff: data.handoff,
     handoffReplyTime: data.handoff_reply_time,
-    handoffPhrases: Array.isArray(data.handoff_phrases) ? { [KB_LANGUAGE]: data.handoff_phrases } : (data.handoff_phrases ?? {}),
+    handoffPhrases: Array.isArray(data.handoff_phrases) ? { [language]: data.handoff_phrases } : (data.handoff_phrases ?? {}),
     docsUrl: data.docs_url,
-    widget: {
-      title: data.widget?.title ?? (company ? `${company} support` : 'Support'),
-      greeting:
-        data.widget?.greeting ??
-        `Hi! I'm ${company ? `the ${company} support assistant` : 'the support assistant'}. Ask me a question and I'll answer from the help center.`,
-      suggestions: data.widget?.suggestions ?? [],
-    },
+    language,
+    widget: widgetText(data.widget, company),
+    offline: offlineText(data.offline),
+    translations,
     look: {
       ...(data.widget?.color ? { color: data.widget.color.toLowerCase() } : {}),
       position: data.widget?.position ?? 'bottom-right',
-      label: data.widget?.label ?? 'Ask support',
       theme: data.widget?.theme ?? 'light',
     },
     instructions: instructions || undefined,
@@ -181,8 +245,9 @@ export function parseIdentity(file: string, source: string): AssistantIdentity {
 }
 
 function knownFields(path: PropertyKey[]): string {
-  const shape =
-    path[0] === 'widget' ? identitySchema.shape.widget.unwrap().shape : path[0] === 'rules' ? identitySchema.shape.rules.unwrap().shape : identitySchema.shape;
+  const shapes: Record<string, object> = { widget: widgetSchema.shape, offline: offlineSchema.shape, rules: identitySchema.shape.rules.unwrap().shape };
+  const inner = path[0] === 'translations' ? (path[2] === undefined ? { widget: 1, offline: 1 } : path[2] === 'widget' ? widgetTextSchema.shape : shapes[String(path[2])]) : shapes[String(path[0])];
+  const shape = inner ?? identitySchema.shape;
   return Object.keys(shape).join(', ');
 }
 

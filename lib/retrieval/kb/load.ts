@@ -8,6 +8,7 @@ import { IDENTITY_FILE, parseIdentity, defaultIdentity } from './identity';
 import { SYNONYMS_FILE, listKnowledgeFiles } from './list-files';
 import { type ParsedDocument, parseDocument, looksPinned } from './parse-document';
 import { assignSectionIds } from './section-ids';
+import { ENGLISH } from '../query/languages';
 import { parseSynonyms } from '../query/synonyms';
 import { type CountTokens, TokenCounter } from '../tokens';
 import type { KnowledgeBase, LoadNotice, Section, SkippedFile, UnreadablePath } from '../types';
@@ -101,28 +102,30 @@ export interface BuiltDocument {
   order?: number;
   /** Front matter `url`: where customers read the page. */
   url?: string;
+  /** The page's own language (front matter `lang:`, `<html lang>`); absent: the KB's default. */
+  lang?: string;
   sections: Section[];
   notices: LoadNotice[];
 }
 
-/** All sections in file order (front matter `order` first, ascending; then as given), `order` numbered. */
-function inFileOrder(documents: readonly BuiltDocument[]): { sections: Section[]; notices: LoadNotice[] } {
+/** All sections in file order (front matter `order` first, ascending; then as given), `order` numbered, each with its file's language or `language`. */
+function inFileOrder(documents: readonly BuiltDocument[], language: string): { sections: Section[]; notices: LoadNotice[] } {
   const ordered = documents.map((doc, i) => ({ doc, i })).sort((a, b) => (a.doc.order ?? Infinity) - (b.doc.order ?? Infinity) || a.i - b.i);
   // Copies: a cached document's sections are shared with the previous load, which may still be in service.
-  const sections = ordered.flatMap(({ doc }) => doc.sections).map((s, i) => ({ ...s, order: i }));
+  const sections = ordered.flatMap(({ doc }) => doc.sections.map((s) => ({ ...s, language: doc.lang ?? language }))).map((s, i) => ({ ...s, order: i }));
   return { sections, notices: ordered.flatMap(({ doc }) => doc.notices) };
 }
 
 function buildDocument(doc: LoadedDocument, count: CountTokens): BuiltDocument {
-  return { file: doc.file, order: doc.order, ...(doc.url ? { url: doc.url } : {}), ...documentSections(doc, count) };
+  return { file: doc.file, order: doc.order, ...(doc.url ? { url: doc.url } : {}), ...(doc.lang ? { lang: doc.lang } : {}), ...documentSections(doc, count) };
 }
 
 /**
  * Parses in-memory sources (path relative to the root → text) into sections, strictly:
  * any source that cannot be parsed throws. For tests, benchmarks and fixtures.
  */
-export function sectionsFromSources(sources: ReadonlyArray<{ file: string; text: string }>, count: CountTokens = new TokenCounter().count): Section[] {
-  return inFileOrder(sources.map(({ file, text }) => buildDocument({ file, ...parseDocument(file, text) }, count))).sections;
+export function sectionsFromSources(sources: ReadonlyArray<{ file: string; text: string }>, count: CountTokens = new TokenCounter().count, language = ENGLISH): Section[] {
+  return inFileOrder(sources.map(({ file, text }) => buildDocument({ file, ...parseDocument(file, text) }, count)), language).sections;
 }
 
 /** One document read and parsed (or taken from `cache` when its bytes did not change), or the reason it was skipped; throws when a pinned file is broken. */
@@ -178,14 +181,14 @@ function* loadSteps(kbPath: string, options: LoadOptions): Generator<void, Knowl
       since = performance.now();
     }
   }
-  const { sections, notices } = inFileOrder(documents);
+  const has = (name: string) => listing.config.includes(name);
+  const identity = has(IDENTITY_FILE) ? parseIdentity(IDENTITY_FILE, readUtf8(path.join(root, IDENTITY_FILE), IDENTITY_FILE)) : defaultIdentity();
+  const { sections, notices } = inFileOrder(documents, identity.language);
   if (sections.length === 0) {
     const why = skipped.length ? `: ${skipped.length} file(s) skipped, the first: ${skipped[0]!.message}` : '';
     throw new KnowledgeBaseError(`the knowledge base has no sections${why}`, kbPath);
   }
-  const has = (name: string) => listing.config.includes(name);
-  const synonyms = has(SYNONYMS_FILE) ? parseSynonyms(SYNONYMS_FILE, readUtf8(path.join(root, SYNONYMS_FILE), SYNONYMS_FILE)) : [];
-  const identity = has(IDENTITY_FILE) ? parseIdentity(IDENTITY_FILE, readUtf8(path.join(root, IDENTITY_FILE), IDENTITY_FILE)) : defaultIdentity();
+  const synonyms = has(SYNONYMS_FILE) ? parseSynonyms(SYNONYMS_FILE, readUtf8(path.join(root, SYNONYMS_FILE), SYNONYMS_FILE), identity.language) : [];
   const refusal = rulesRefusal(identity.rules, sections, skipped);
   if (refusal && options.missingRules !== 'report') throw new KnowledgeBaseError(refusal.reason, refusal.file, refusal.line);
   return {
@@ -193,6 +196,7 @@ function* loadSteps(kbPath: string, options: LoadOptions): Generator<void, Knowl
     files: documents.map((d) => d.file),
     pageUrls: Object.fromEntries(documents.flatMap((d) => (d.url ? [[d.file, d.url]] : []))),
     sections,
+    language: identity.language,
     synonyms,
     synonymsFile: has(SYNONYMS_FILE) ? SYNONYMS_FILE : undefined,
     identity,

@@ -3,7 +3,7 @@ import { checkKnowledgeBase } from '../../kb-check/check';
 import { writeFolder } from '../../testing/folders';
 import { titlePath } from '../context-text';
 import { selectContext } from '../explain/explain';
-import { parseIdentity } from './identity';
+import { identityTexts, parseIdentity, widgetLanguage } from './identity';
 import { loadKnowledgeBase } from './load';
 import { createRetrievalIndex } from '../select/build-index';
 import { countTokens } from '../tokens';
@@ -245,7 +245,7 @@ describe('the identity file', () => {
       '---\ncompany: Acme\nabout: a maker of rockets\nwidget:\n  title: Acme help\n  suggestions: [Where is my rocket?]\n---\nAlways be brief.\n',
     );
     expect(identity).toMatchObject({ company: 'Acme', about: 'a maker of rockets', instructions: 'Always be brief.', file: 'assistant.md' });
-    expect(identity.widget).toEqual({ title: 'Acme help', greeting: expect.stringContaining('Acme'), suggestions: ['Where is my rocket?'] });
+    expect(identity.widget).toMatchObject({ title: 'Acme help', greeting: expect.stringContaining('Acme'), suggestions: ['Where is my rocket?'], labels: { send: 'Send message' } });
 
     const without = loadKnowledgeBase(kbFolder({ 'a.md': '# A\nText.' }));
     expect(without.identity).toMatchObject({ company: undefined, widget: { title: 'Support' } });
@@ -262,20 +262,73 @@ describe('the identity file', () => {
   });
 });
 
+describe('languages in the KB (issue 26)', () => {
+  const IDENTITY = `---
+company: Acme
+language: de
+widget:
+  title: Acme Hilfe
+  placeholder: Stellen Sie eine Frage…
+translations:
+  en:
+    widget: { title: Acme help }
+  he:
+    widget: { greeting: שלום! במה אפשר לעזור? }
+    offline: { no_match: אינני יודע. }
+---
+`;
+
+  it('gives every section its file\'s language (front matter lang:, <html lang>) or the identity file\'s', () => {
+    const kb = loadKnowledgeBase(
+      kbFolder({
+        'assistant.md': IDENTITY,
+        'de.md': '# Netzwerk\nEine Netzwerkverbindung einrichten.',
+        'en.md': '---\nlang: en-GB\n---\n# Network\nSet up a network connection.',
+        'page.html': '<html lang="fr"><head><title>Réseau</title></head><body><h1>Réseau</h1><p>Configurer le réseau.</p></body></html>',
+      }),
+    );
+    expect(kb.language).toBe('de');
+    expect(Object.fromEntries(kb.sections.map((s) => [s.source, s.language]))).toEqual({ 'de.md': 'de', 'en.md': 'en', 'page.html': 'fr' });
+  });
+
+  it('reads the widget\'s and the offline model\'s text per language, each string falling back to the default language\'s, then English', () => {
+    const identity = parseIdentity('assistant.md', IDENTITY);
+    expect(identity.language).toBe('de');
+    expect(identityTexts(identity, 'de').widget).toMatchObject({ title: 'Acme Hilfe', labels: { placeholder: 'Stellen Sie eine Frage…', send: 'Send message' } });
+    expect(identityTexts(identity, 'en').widget).toMatchObject({ title: 'Acme help', labels: { placeholder: 'Stellen Sie eine Frage…' } });
+    expect(identityTexts(identity, 'he')).toMatchObject({ widget: { greeting: 'שלום! במה אפשר לעזור?' }, offline: { no_match: 'אינני יודע.' } });
+    expect(identityTexts(identity, 'fr').widget.title).toBe('Acme Hilfe');
+    expect(widgetLanguage(identity, ['fr', 'he', 'en'])).toBe('he');
+    expect(widgetLanguage(identity, ['fr'])).toBe('de');
+  });
+
+  it('refuses a language that is not a language code, naming the file and line', () => {
+    expect(() => parseIdentity('assistant.md', '---\ncompany: Acme\nlanguage: German\n---\n')).toThrow(/^assistant\.md:3: "language": must be a language code/);
+    expect(() => parseIdentity('assistant.md', '---\ncompany: Acme\ntranslations:\n  fr:\n    widget: { titel: x }\n---\n')).toThrow(/^assistant\.md:\d+: "translations\.fr\.widget\.titel": unknown field/);
+    const kb = loadKnowledgeBase(kbFolder({ 'a.md': '# A\nText.', 'b.md': '---\nlang: Deutsch\n---\n# B\nText.' }));
+    expect(kb.skipped.map((f) => f.message)).toEqual([expect.stringMatching(/^b\.md:2: malformed front matter: "lang": must be a language code/)]);
+  });
+});
+
 describe('the identity file: the widget look', () => {
   const look = (front: string) => parseIdentity('assistant.md', `---\ncompany: Acme\nwidget:\n${front}---\n`).look;
 
   it('defaults to the app blue, bottom-right, "Ask support", light', () => {
-    expect(parseIdentity('assistant.md', '---\ncompany: Acme\n---\n').look).toEqual({ position: 'bottom-right', label: 'Ask support', theme: 'light' });
+    const identity = parseIdentity('assistant.md', '---\ncompany: Acme\n---\n');
+    expect(identity.look).toEqual({ position: 'bottom-right', theme: 'light' });
+    expect(identity.widget.labels.label).toBe('Ask support');
   });
 
-  it('reads colour, position, label and theme', () => {
+  it('reads colour, position and theme; the launcher\'s label is text, translated like the other strings', () => {
     expect(look('  color: "#7C2D12"\n  position: bottom-left\n  label: Help\n  theme: auto\n')).toEqual({
       color: '#7c2d12',
       position: 'bottom-left',
-      label: 'Help',
       theme: 'auto',
     });
+    const identity = parseIdentity('assistant.md', '---\ncompany: Acme\nwidget:\n  label: Help\n  theme: dark\ntranslations:\n  de:\n    widget: { label: Hilfe }\n---\n');
+    expect([identityTexts(identity, 'en').widget.labels.label, identityTexts(identity, 'de').widget.labels.label]).toEqual(['Help', 'Hilfe']);
+    // The look is the same in every language: a translation cannot carry one.
+    expect(() => parseIdentity('assistant.md', '---\ncompany: Acme\ntranslations:\n  de:\n    widget: { color: "#7c2d12" }\n---\n')).toThrow(/"translations\.de\.widget\.color": unknown field/);
   });
 
   it('refuses a colour white text cannot be read on (WCAG AA), and other values, with file:line', () => {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { KnowledgeBaseError } from '../errors';
 import { type DocumentFormat, type DocumentTree, parseDocumentTree, documentFormat } from './formats';
 import { isPageUrl } from './pages';
+import { languageOf } from '../query/language-tags';
 import type { LoadNotice } from '../types';
 
 /**
@@ -27,6 +28,8 @@ import type { LoadNotice } from '../types';
  * - Pinning: front matter `pinned: true` pins every section of the file; the comment
  *   `<!-- pinned -->` on the line directly under a heading pins that section only.
  * - Front matter `url:` is where customers read the page (a reply's sources link to it).
+ * - Front matter `lang:` (an HTML page's `<html lang>`) is the page's language, when it is not
+ *   the KB's default (identity file `language:`).
  */
 
 export interface ParsedSection {
@@ -42,6 +45,8 @@ const frontMatterSchema = z.looseObject({
   title: z.string().min(1).optional(),
   /** Files with an `order` come first in file order, ascending; the rest follow by path. */
   order: z.number().finite().optional(),
+  /** The language the page is written in, when it is not the KB's (identity file `language:`): a language code such as "de". */
+  lang: z.string().trim().refine((tag) => languageOf(tag) !== undefined, 'must be a language code such as "de" or "pt-BR"').optional(),
   /** Where customers read this page (pages.ts): shown as the link of a reply's source. */
   url: z.string().trim().refine(isPageUrl, 'must be an http(s) URL or a path on this site starting with "/"').optional(),
 });
@@ -54,6 +59,8 @@ export interface ParsedDocument {
   pinned: boolean;
   /** Front matter `url`, if given. */
   url?: string;
+  /** The page's language as it declares it (front matter `lang:`, HTML `<html lang>`), as a primary subtag. */
+  lang?: string;
   sections: ParsedSection[];
   /** What was skipped or read as structure (containers, empty headings, no content). */
   notices: LoadNotice[];
@@ -174,7 +181,8 @@ export function parseDocument(file: string, source: string, format = documentFor
   if (sections.length === 0 && headings.length === 0) {
     notices.push({ kind: 'no-content', file, line: 1, message: 'no content (an empty file, or only front matter)' });
   }
-  return { format, order: meta.order, pinned: filePinned, ...(meta.url ? { url: meta.url } : {}), sections, notices };
+  const lang = languageOf(meta.lang ?? tree.lang);
+  return { format, order: meta.order, pinned: filePinned, ...(meta.url ? { url: meta.url } : {}), ...(lang ? { lang } : {}), sections, notices };
 }
 
 /** Does this file's raw text ask to be pinned? Used to decide whether a file that fails to parse may be skipped. */

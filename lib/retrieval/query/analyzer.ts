@@ -1,5 +1,7 @@
 import { stemmer } from 'stemmer';
 import { eng as englishStopWords } from 'stopword';
+import { createDecompounder } from './decompound';
+import { ENGLISH, GENERIC_SPEC, languageSpec } from './languages';
 
 /**
  * The one text pipeline shared by sections and queries:
@@ -157,4 +159,137 @@ export function contentWords(text: string): string[] {
     if (word.length >= 2 && !STOP_WORDS.has(word)) words.add(word);
   }
   return [...words];
+}
+
+// ---------------------------------------------------------------------------
+// Other languages: the same pipeline with the language's parts (languages.ts)
+//
+//   text → words (Unicode segmentation for Chinese and Japanese) → lowercase → elision dropped
+//   → stop words out → stem (Snowball, on the accented word) → accents stripped → terms
+//
+// Compounds joined by `-` `_` `.` give their parts and the joined form, as in English; in a
+// language with compounds (German…) a long word also gives the KB words it is made of
+// (decompound.ts). Accents are stripped after stemming, since the Snowball stemmers read them
+// ("configuración" → "configur"), so "réseau" and "reseau" meet; a word typed without the
+// accents its stemmer needs is matched by build-query.ts's spelling variants (foldWord).
+
+/** One language's text pipeline: the same function for that language's sections and queries. */
+export interface Analyzer {
+  /** The language (a primary subtag: "en", "de"), or the tag of a language without an analyzer of its own. */
+  readonly language: string;
+  /** The terms of a text, in order, with repeats. */
+  analyze(text: string): string[];
+  /** The distinct lowercase words the analyzer keeps, unstemmed (typo correction, "words not in the KB"). */
+  contentWords(text: string): string[];
+}
+
+/** English: the pipeline above, exactly as it always was. */
+export const englishAnalyzer: Analyzer = { language: ENGLISH, analyze, contentWords };
+
+const APOSTROPHE = /['’]/g;
+// Combining marks, except the kana voicing marks (バ is not ハ): stripped from the words of languages other than English.
+const MARKS = /(?![\u3099\u309A])\p{M}+/gu;
+
+/** Lowercase and accents stripped, for the languages other than English (English keeps normalizeWord, which predates kana). */
+function stripAccents(word: string): string {
+  const lower = word.toLowerCase();
+  return NON_ASCII.test(lower) ? lower.normalize('NFKD').replace(MARKS, '').normalize('NFC') : lower;
+}
+const ELIDED = /^(\p{L}+)['’](\p{L}.*)$/u;
+
+/** Lowercase, accents stripped; German umlauts and ß folded to their spelled-out forms ("größe" → "groesse"): the key of a word typed without its accents. */
+export function foldWord(word: string, language: string): string {
+  let w = word.toLowerCase();
+  if (language === 'de') w = w.replace(/ä/g, 'ae').replace(/ö/g, 'oe').replace(/ü/g, 'ue').replace(/ß/g, 'ss');
+  return stripAccents(w);
+}
+
+/** The analyzer of a language other than English; `vocabulary`: the KB's words in it, for splitting compounds. */
+export function createAnalyzer(language: string, { vocabulary }: { vocabulary?: ReadonlySet<string> } = {}): Analyzer {
+  if (language === ENGLISH) return englishAnalyzer;
+  const spec = languageSpec(language) ?? GENERIC_SPEC;
+  const stopWords = new Set(spec.stopWords.flatMap((w) => [w.toLowerCase(), stripAccents(w)]));
+  const elisions = new Set(spec.elisions ?? []);
+  const compounds = spec.compounds && vocabulary ? createDecompounder(vocabulary, spec.compounds.linkers) : undefined;
+  const segmenter = spec.segmented ? new Intl.Segmenter(language, { granularity: 'word' }) : undefined;
+  const stems = new Map<string, string>();
+  const memo = new Map<string, readonly string[]>();
+
+  /** Lowercase (NFC), the elided article dropped, other apostrophes removed. */
+  function surface(raw: string): string {
+    let word = raw.normalize('NFC').toLowerCase();
+    const elided = elisions.size ? ELIDED.exec(word) : null;
+    if (elided && elisions.has(elided[1]!)) word = elided[2]!;
+    return word.replace(APOSTROPHE, '');
+  }
+
+  const isStop = (word: string) => stopWords.has(word) || stopWords.has(stripAccents(word));
+
+  function stemOf(word: string): string {
+    let s = stems.get(word);
+    if (s === undefined) {
+      s = /^\d/.test(word) || !spec.stem ? word : spec.stem(word);
+      s = stripAccents(s);
+      if (memoising) {
+        if (stems.size >= STEM_CACHE_LIMIT) stems.clear();
+        stems.set(word, s);
+      }
+    }
+    return s;
+  }
+
+  function push(word: string, out: string[]): void {
+    if (word.length < 2 && !/\d/.test(word)) return;
+    if (word.length > MAX_WORD_LENGTH || isStop(word)) return;
+    const parts = compounds?.split(word, memoising);
+    if (parts) for (const part of parts) if (!isStop(part)) out.push(stemOf(part));
+    out.push(stemOf(word));
+  }
+
+  function termsOf(raw: string): readonly string[] {
+    let terms = memo.get(raw);
+    if (terms !== undefined) return terms;
+    const out: string[] = [];
+    const word = surface(raw);
+    if (COMPOUND_SEPARATOR.test(word)) {
+      const parts = word.split(COMPOUND_SEPARATOR).filter(Boolean);
+      for (const part of parts) push(part, out);
+      // Only stop words joined ("est-ce", "peut-être"): no term of its own either.
+      if (out.length > 0) push(parts.join(''), out);
+    } else push(word, out);
+    terms = out;
+    if (memoising) {
+      if (memo.size >= BULK_WORD_CACHE_LIMIT) memo.clear();
+      memo.set(raw, terms);
+    }
+    return terms;
+  }
+
+  /** The raw words of a text: Unicode segmentation, or the WORD pattern. */
+  function* words(text: string): Generator<string> {
+    if (segmenter) {
+      for (const s of segmenter.segment(text)) if (s.isWordLike) yield* s.segment.match(WORD) ?? [];
+      return;
+    }
+    WORD_SCAN.lastIndex = 0;
+    let match: RegExpExecArray | null;
+    while ((match = WORD_SCAN.exec(text)) !== null) yield match[0];
+  }
+
+  return {
+    language,
+    analyze(text) {
+      const out: string[] = [];
+      for (const raw of [...words(text)]) for (const t of termsOf(raw)) out.push(t);
+      return out;
+    },
+    contentWords(text) {
+      const kept = new Set<string>();
+      for (const raw of [...words(text)]) {
+        const word = surface(raw);
+        if (word.length >= 2 && !isStop(word)) kept.add(word);
+      }
+      return [...kept];
+    },
+  };
 }

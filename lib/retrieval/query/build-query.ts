@@ -1,4 +1,4 @@
-import { analyze, contentWords } from './analyzer';
+import { type Analyzer, englishAnalyzer } from './analyzer';
 import { expandTerms } from './synonyms';
 import { type TypoIndex, typoCorrections } from './typos';
 import { wordVariants } from './variants';
@@ -33,6 +33,15 @@ export interface QueryWeights {
   wordVariants?: boolean;
 }
 
+/** The language a query is built in: its analyzer, and the other spellings of a word the KB lacks (variants.ts for English). */
+export interface QueryAnalysis {
+  analyzer: Analyzer;
+  variants(word: string): string[];
+}
+
+/** English, as every query was built before languages. */
+export const ENGLISH_ANALYSIS: QueryAnalysis = { analyzer: englishAnalyzer, variants: wordVariants };
+
 /** What typo correction needs: the KB's words and which terms the index knows. */
 export interface TypoLookup {
   index: TypoIndex;
@@ -40,7 +49,7 @@ export interface TypoLookup {
 }
 
 /** The words typed (latest message at weight 1, the previous one at historyWeight) none of whose terms the KB has. */
-function unknownWords(question: string, previous: string | undefined, historyWeight: number, byTerm: ReadonlyMap<string, QueryTerm>, known: (term: string) => boolean): [string, number][] {
+function unknownWords(question: string, previous: string | undefined, historyWeight: number, byTerm: ReadonlyMap<string, QueryTerm>, known: (term: string) => boolean, { analyze, contentWords }: Analyzer): [string, number][] {
   if ([...byTerm.keys()].every(known)) return [];
   const typed: [string, number][] = [[question, 1]];
   if (previous !== undefined && historyWeight > 0) typed.push([previous, historyWeight]);
@@ -55,9 +64,9 @@ function unknownWords(question: string, previous: string | undefined, historyWei
 }
 
 /** The terms of the first variant of `word` (variants.ts) whose terms the KB all has (compared as analysed terms, so "optimise" finds a KB that says "optimizing"). */
-function knownVariant(word: string, known: (term: string) => boolean): string[] | undefined {
-  for (const variant of wordVariants(word)) {
-    const terms = analyze(variant);
+function knownVariant(word: string, known: (term: string) => boolean, analysis: QueryAnalysis): string[] | undefined {
+  for (const variant of analysis.variants(word)) {
+    const terms = analysis.analyzer.analyze(variant);
     if (terms.length > 0 && terms.every(known)) return terms;
   }
   return undefined;
@@ -86,7 +95,9 @@ export function buildQuery(
   { historyWeight, synonymWeight, typoWeight = 0, synonymClauses = false, wordVariants: variants = false }: QueryWeights,
   typos?: TypoLookup,
   known: ((term: string) => boolean) | undefined = typos?.known,
+  analysis: QueryAnalysis = ENGLISH_ANALYSIS,
 ): Query {
+  const { analyze } = analysis.analyzer;
   const { question, previous } = queryMessages(customerMessages);
   const questionTerms = analyze(question);
   const previousTerms = previous === undefined ? [] : analyze(previous);
@@ -103,10 +114,10 @@ export function buildQuery(
   // Words the KB lacks: first a spelling variant the KB has (the same word, at its weight), then
   // typo corrections for the words no variant resolved.
   const correcting = variants || (typos !== undefined && typoWeight > 0);
-  const unknown = known && correcting ? unknownWords(question, previous, historyWeight, byTerm, known) : [];
+  const unknown = known && correcting ? unknownWords(question, previous, historyWeight, byTerm, known, analysis.analyzer) : [];
   const resolved = new Set<string>();
   for (const [word, weight] of variants ? unknown : []) {
-    const terms = knownVariant(word, known!);
+    const terms = knownVariant(word, known!, analysis);
     if (!terms) continue;
     resolved.add(word);
     for (const term of terms) {

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { KnowledgeBaseError } from '../errors';
-import { analyze } from './analyzer';
+import { createAnalyzer } from './analyzer';
+import { ENGLISH } from './languages';
+import { languageOf } from './language-tags';
 import type { SynonymGroup } from '../types';
 
 /**
@@ -15,16 +17,18 @@ import type { SynonymGroup } from '../types';
  * only trigger a group: their words are too generic to add on their own.
  */
 
+const groupsSchema = z.array(z.array(z.string().trim().min(1)).min(2, 'a group needs at least two entries'));
 const synonymsFileSchema = z.strictObject({
-  groups: z.array(z.array(z.string().trim().min(1)).min(2, 'a group needs at least two entries')),
+  groups: groupsSchema,
+  languages: z.record(z.string().refine((tag) => languageOf(tag) === tag, 'must be a language code such as "de"'), groupsSchema).optional(),
 });
 
 function lineOfOffset(source: string, offset: number): number {
   return source.slice(0, offset).split('\n').length;
 }
 
-/** Parses and validates a synonyms file; errors name the file, and the line for JSON syntax errors. */
-export function parseSynonyms(file: string, source: string): SynonymGroup[] {
+/** Parses and validates a synonyms file (its `groups` in `language`, the KB's default); errors name the file, and the line for JSON syntax errors. */
+export function parseSynonyms(file: string, source: string, language = ENGLISH): SynonymGroup[] {
   let data: unknown;
   try {
     data = JSON.parse(source);
@@ -43,19 +47,22 @@ export function parseSynonyms(file: string, source: string): SynonymGroup[] {
       file,
     );
   }
-  return parsed.data.groups.map((words, g) => ({
-    words,
-    terms: words.map((word, w) => {
-      const terms = analyze(word);
-      if (terms.length === 0) {
-        throw new KnowledgeBaseError(
-          `groups[${g}][${w}] "${word}" is only stop words and can never match a question`,
-          file,
-        );
-      }
-      return terms;
-    }),
-  }));
+  const analysed = (groups: string[][], where: string, groupLanguage: string, tagged: boolean): SynonymGroup[] => {
+    const { analyze } = createAnalyzer(groupLanguage);
+    return groups.map((words, g) => ({
+      words,
+      terms: words.map((word, w) => {
+        const terms = analyze(word);
+        if (terms.length === 0) {
+          throw new KnowledgeBaseError(`${where}[${g}][${w}] "${word}" is only stop words and can never match a question`, file);
+        }
+        return terms;
+      }),
+      ...(tagged ? { language: groupLanguage } : {}),
+    }));
+  };
+  const byLanguage = Object.entries(parsed.data.languages ?? {}).flatMap(([l, groups]) => analysed(groups, `languages.${l}`, l, true));
+  return [...analysed(parsed.data.groups, 'groups', language, false), ...byLanguage];
 }
 
 /** A term added to a query by a synonym group, and the customer's word that triggered it. */

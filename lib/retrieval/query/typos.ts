@@ -40,14 +40,21 @@ function deletionsOf(word: string): string[] {
   return out;
 }
 
-/** Builds the typo index from the texts of the KB's sections (title path and body). */
-export function buildTypoIndex(texts: Iterable<string>): TypoIndex {
-  const words = new Map<string, number>();
+/** Builds the typo index from the texts of the KB's sections (title path and body), with a language's `words` (default: English's contentWords). */
+export function buildTypoIndex(texts: Iterable<string>, words: (text: string) => string[] = contentWords): TypoIndex {
+  const counts = new Map<string, number>();
   for (const text of texts) {
-    for (const word of contentWords(text)) {
-      if (word.length < MIN_TYPO_LENGTH - 1 || !LETTERS_ONLY.test(word)) continue;
-      words.set(word, (words.get(word) ?? 0) + 1);
-    }
+    for (const word of words(text)) counts.set(word, (counts.get(word) ?? 0) + 1);
+  }
+  return typoIndexOf(counts);
+}
+
+/** The typo index of a vocabulary: each word and how many sections contain it. */
+export function typoIndexOf(vocabulary: ReadonlyMap<string, number>): TypoIndex {
+  const words = new Map<string, number>();
+  for (const [word, n] of vocabulary) {
+    if (word.length < MIN_TYPO_LENGTH - 1 || !LETTERS_ONLY.test(word)) continue;
+    words.set(word, n);
   }
   const deletions = new Map<string, string[]>();
   for (const word of words.keys()) {

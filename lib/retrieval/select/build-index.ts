@@ -1,9 +1,11 @@
 import { type RetrievalConfig, type RetrievalConfigInput, retrievalConfig } from '../config';
 import { titlePath, renderSectionBlock } from '../context-text';
 import { RetrievalConfigError } from '../errors';
-import { analyze, analyzeInBulk } from '../query/analyzer';
-import type { TypoLookup } from '../query/build-query';
-import { TYPO_INDEX_MAX_SECTIONS, buildTypoIndex } from '../query/typos';
+import { type Analyzer, analyzeInBulk, createAnalyzer, englishAnalyzer, foldWord } from '../query/analyzer';
+import { ENGLISH_ANALYSIS, type QueryAnalysis, type TypoLookup } from '../query/build-query';
+import { MIN_PART } from '../query/decompound';
+import { ENGLISH } from '../query/languages';
+import { TYPO_INDEX_MAX_SECTIONS, buildTypoIndex, typoIndexOf } from '../query/typos';
 import { type Bm25Index, buildBm25Index } from '../rank/bm25';
 import { splitLongSections } from './split';
 import { type CountTokens, countTokens } from '../tokens';
@@ -14,7 +16,23 @@ import type { KnowledgeBase, Section, SynonymGroup } from '../types';
  * scored pool (unpinned sections, long ones split into parts: split.ts), BM25's inverted index,
  * the typo index and the pinned block. Pinned sections are not in the pool and do not count in
  * N or avgdl: the rules' wording must not change how the rest of the KB ranks.
+ *
+ * Languages: each section is analysed with its own language's analyzer (analyzer.ts); a language
+ * other than English also gets its vocabulary (the words its sections use: the dictionary of
+ * its compound splitter and of its typo correction) and its spelling variants (a word typed
+ * without the accents the KB writes it with). One inverted index holds every language: a query
+ * is scored against all of it, and score.ts keeps the matches in the query's language.
  */
+
+/** One language of the pool: what a query in it is built with. */
+export interface LanguageIndex {
+  language: string;
+  /** Pool sections in this language. */
+  sections: number;
+  analysis: QueryAnalysis;
+  /** Typo correction in this language (typos.ts); absent when disabled or for KBs over TYPO_INDEX_MAX_SECTIONS sections. */
+  typos?: TypoLookup;
+}
 
 /** A knowledge base made ready for selection: scored pool, inverted index, pinned block. */
 export interface RetrievalIndex {
@@ -44,8 +62,16 @@ export interface RetrievalIndex {
   pinnedPaths: readonly string[];
   /** Does any pool section contain this term? */
   known(term: string): boolean;
-  /** Typo correction (typos.ts); absent when disabled or for KBs over TYPO_INDEX_MAX_SECTIONS sections. */
+  /** Typo correction of the KB's default language (typos.ts); absent when disabled or for KBs over TYPO_INDEX_MAX_SECTIONS sections. */
   typos?: TypoLookup;
+  /** The KB's default language (identity file `language:`). */
+  language: string;
+  /** The languages of the pool, the default first, then by number of sections. */
+  languages: ReadonlyMap<string, LanguageIndex>;
+  /** The language of each pool section (`pool[i].language`, English when absent). */
+  poolLanguages: readonly string[];
+  /** The synonym groups of one language (the KB's default language's groups have no tag), one array per language. */
+  synonymsFor(language: string): readonly SynonymGroup[];
   /** Scratch buffers, reused by every selection (selection is synchronous). */
   scratch: { scores: Float64Array; touched: Int32Array; heap: Int32Array; sent: Uint8Array };
 }
@@ -57,8 +83,56 @@ export interface RetrievalIndex {
 export const MIN_PART_TOKENS = 100;
 
 /** Builds the index; throws RetrievalConfigError if the pinned block alone exceeds the budget. */
+/** The words of a language's sections (title path and body) and in how many sections each occurs. */
+function vocabularyOf(sections: readonly Section[], analyzer: Analyzer): Map<string, number> {
+  const words = new Map<string, number>();
+  for (const s of sections) for (const w of analyzer.contentWords(`${titlePath(s)}\n${s.text}`)) words.set(w, (words.get(w) ?? 0) + 1);
+  return words;
+}
+
+/** Spelling variants of a language other than English: the KB's words that fold to the same key (accents, umlauts spelled out), most frequent first. */
+function foldedVariants(language: string, words: ReadonlyMap<string, number>): (word: string) => string[] {
+  const byKey = new Map<string, string[]>();
+  for (const w of words.keys()) {
+    const key = foldWord(w, language);
+    if (key === w) continue;
+    const list = byKey.get(key);
+    if (list) list.push(w);
+    else byKey.set(key, [w]);
+  }
+  for (const list of byKey.values()) list.sort((a, b) => words.get(b)! - words.get(a)! || (a < b ? -1 : 1));
+  return (word) => (byKey.get(foldWord(word, language)) ?? []).filter((w) => w !== word);
+}
+
+/** The analyzers and query tools of every language of the pool (English: the ones the selector always had). */
+function languageIndexes(pool: readonly Section[], defaultLanguage: string, typosOn: boolean): Map<string, LanguageIndex & { analyzer: Analyzer }> {
+  const byLanguage = new Map<string, Section[]>();
+  for (const s of pool) {
+    const l = s.language ?? ENGLISH;
+    const list = byLanguage.get(l);
+    if (list) list.push(s);
+    else byLanguage.set(l, [s]);
+  }
+  const order = [...byLanguage.keys()].sort((a, b) => Number(b === defaultLanguage) - Number(a === defaultLanguage) || byLanguage.get(b)!.length - byLanguage.get(a)!.length || (a < b ? -1 : 1));
+  const out = new Map<string, LanguageIndex & { analyzer: Analyzer }>();
+  for (const language of order) {
+    const sections = byLanguage.get(language)!;
+    if (language === ENGLISH) {
+      out.set(language, { language, sections: sections.length, analyzer: englishAnalyzer, analysis: ENGLISH_ANALYSIS });
+      continue;
+    }
+    const words = vocabularyOf(sections, createAnalyzer(language));
+    const vocabulary = new Set([...words.keys()].filter((w) => w.length >= MIN_PART));
+    const analyzer = createAnalyzer(language, { vocabulary });
+    const entry: LanguageIndex & { analyzer: Analyzer } = { language, sections: sections.length, analyzer, analysis: { analyzer, variants: foldedVariants(language, words) } };
+    if (typosOn) entry.typos = { index: typoIndexOf(words), known: () => false };
+    out.set(language, entry);
+  }
+  return out;
+}
+
 export function createRetrievalIndex(
-  kb: Pick<KnowledgeBase, 'sections' | 'synonyms'>,
+  kb: Pick<KnowledgeBase, 'sections' | 'synonyms'> & { language?: string },
   configInput: RetrievalConfigInput | RetrievalConfig = {},
   { count = countTokens }: { count?: CountTokens } = {},
 ): RetrievalIndex {
@@ -74,24 +148,46 @@ export function createRetrievalIndex(
   const maxPartTokens = Math.max(MIN_PART_TOKENS, Math.floor((config.budget - pinnedTokens) * config.maxSectionShare));
   const sections = splitLongSections(kb.sections, maxPartTokens, count);
   const pool = sections.filter((s) => !s.pinned);
+  const n = pool.length;
+  const language = kb.language ?? ENGLISH;
+  const typosOn = config.typoWeight > 0 && n <= TYPO_INDEX_MAX_SECTIONS;
+  const languages = analyzeInBulk(() => languageIndexes(pool, language, typosOn));
+  const poolLanguages = pool.map((s) => s.language ?? ENGLISH);
   // The heading path and the body: two BM25F fields, or one bag with the heading counted titleWeight times.
   const bm25 = buildBm25Index(
     analyzeInBulk(() =>
-      pool.map((s) => [
-        [analyze([...s.parents, s.title].join('\n')), config.headingField ? 1 : config.titleWeight],
-        [analyze(s.text), 1],
-      ]),
+      pool.map((s, i) => {
+        const { analyze } = languages.get(poolLanguages[i]!)!.analyzer;
+        return [
+          [analyze([...s.parents, s.title].join('\n')), config.headingField ? 1 : config.titleWeight],
+          [analyze(s.text), 1],
+        ];
+      }),
     ),
     config.headingField ? [{ weight: config.titleWeight, b: config.headingB }, { weight: 1 }] : undefined,
   );
-  const n = pool.length;
-  const typos: TypoLookup | undefined =
-    config.typoWeight > 0 && n <= TYPO_INDEX_MAX_SECTIONS
-      ? { index: buildTypoIndex(pool.map((s) => `${titlePath(s)}\n${s.text}`)), known: (term) => bm25.termIds.has(term) }
-      : undefined;
+  const known = (term: string) => bm25.termIds.has(term);
+  for (const l of languages.values()) if (l.typos) l.typos.known = known;
+  const english = languages.get(ENGLISH);
+  if (english && typosOn) english.typos = { index: buildTypoIndex(pool.filter((_, i) => poolLanguages[i] === ENGLISH).map((s) => `${titlePath(s)}\n${s.text}`)), known };
+  const typos = languages.get(language)?.typos;
+  const synonymsByLanguage = new Map<string, readonly SynonymGroup[]>();
+  const synonymsFor = (l: string) => {
+    let groups = synonymsByLanguage.get(l);
+    if (!groups) {
+      const tagged = kb.synonyms.some((g) => g.language !== undefined);
+      groups = tagged ? kb.synonyms.filter((g) => (g.language ?? language) === l) : l === language ? kb.synonyms : [];
+      synonymsByLanguage.set(l, groups);
+    }
+    return groups;
+  };
   return {
-    known: (term) => bm25.termIds.has(term),
+    known,
     typos,
+    language,
+    languages,
+    poolLanguages,
+    synonymsFor,
     config,
     sections,
     maxPartTokens,

@@ -1,13 +1,19 @@
-import { buildQuery } from '../query/build-query';
+import { buildQuery, queryMessages } from '../query/build-query';
+import { customerLanguage, type LanguageHints } from '../query/detect-language';
 import { scoreInto } from '../rank/bm25';
 import type { RetrievalIndex } from './build-index';
-import type { Query } from '../types';
+import type { Query, QueryLanguage } from '../types';
 
 /**
  * The first step of a selection: the query built from the customer's messages and scored
  * against the pool, once per turn (README "How a question becomes a request"). What it finds
  * (the matched sections, the best score, BM25's confidence) decides whether the semantic stage
  * embeds the query, and is what packing (select.ts) ranks.
+ *
+ * Languages (docs/languages.md): the customer's language is found first (detect-language.ts);
+ * the query is analysed in it when the KB has sections in it (else in the KB's default
+ * language), and when the KB has several languages only the matches in that language are
+ * ranked, unless none of them matched: then the whole KB is.
  */
 
 /** The query and what it matched: `docs[i]` (a pool index) scored `scores[i]`, in no particular order. */
@@ -20,12 +26,23 @@ export interface ScoredQuery {
   confidence: number;
 }
 
+/** The customer's language for these messages and the language the query is analysed in (scope and set-aside filled in by scoring). */
+function queryLanguage(index: RetrievalIndex, customerMessages: readonly string[], hints: LanguageHints | undefined): QueryLanguage {
+  const { language, source } = customerLanguage(queryMessages(customerMessages), [index.language, ...index.languages.keys()], hints);
+  const analysed = index.languages.has(language) ? language : index.language;
+  return { customer: language, source, analysed, scope: 'kb', setAside: 0 };
+}
+
 /** Builds the query from the customer's messages (oldest first; the last two are used) and scores it. */
-export function scoreQuery(index: RetrievalIndex, customerMessages: readonly string[]): ScoredQuery {
+export function scoreQuery(index: RetrievalIndex, customerMessages: readonly string[], hints?: LanguageHints): ScoredQuery {
   const { config, bm25, scratch } = index;
-  const query = buildQuery(customerMessages, index.synonyms, config, index.typos, index.known);
+  const language = queryLanguage(index, customerMessages, hints);
+  const tools = index.languages.get(language.analysed);
+  const query = buildQuery(customerMessages, index.synonymsFor(language.analysed), config, tools?.typos, index.known, tools?.analysis);
+  query.language = language;
   const { scores, touched } = scratch;
-  const count = scoreInto(bm25, query.terms, config, scores, touched);
+  let count = scoreInto(bm25, query.terms, config, scores, touched);
+  if (index.languages.size > 1) count = keepLanguage(index, language, scores, touched, count);
   const docs = touched.slice(0, count);
   const matchedScores = new Float64Array(count);
   let topScore = 0;
@@ -37,9 +54,30 @@ export function scoreQuery(index: RetrievalIndex, customerMessages: readonly str
   return { query, matched: { docs, scores: matchedScores }, topScore, confidence: confidenceOf(index, query, topScore) };
 }
 
+/**
+ * Keeps the matches in the query's language at the front of `touched` when there are any (the
+ * others' scores reset to 0), and records the scope on `language`; returns how many are kept.
+ */
+function keepLanguage(index: RetrievalIndex, language: QueryLanguage, scores: Float64Array, touched: Int32Array, count: number): number {
+  const { poolLanguages } = index;
+  let kept = 0;
+  for (let i = 0; i < count; i++) if (poolLanguages[touched[i]!] === language.analysed) kept++;
+  if (kept === 0) return count;
+  language.scope = 'language';
+  if (kept === count) return count;
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    const doc = touched[i]!;
+    if (poolLanguages[doc] === language.analysed) touched[at++] = doc;
+    else scores[doc] = 0;
+  }
+  language.setAside = count - kept;
+  return kept;
+}
+
 /** BM25's confidence for these customer messages (confidenceOf), for callers that need only that. */
-export function lexicalConfidence(index: RetrievalIndex, customerMessages: readonly string[]): number {
-  return scoreQuery(index, customerMessages).confidence;
+export function lexicalConfidence(index: RetrievalIndex, customerMessages: readonly string[], hints?: LanguageHints): number {
+  return scoreQuery(index, customerMessages, hints).confidence;
 }
 
 /**

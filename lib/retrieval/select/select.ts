@@ -2,6 +2,7 @@ import { renderSectionBlock } from '../context-text';
 import { reciprocalRankFusion } from '../rank/fusion';
 import { heapify, popTop, ranksAbove } from '../rank/rank-heap';
 import { type SemanticQuery, fusesAt, semanticRanking, unembeddedCount } from '../rank/semantic';
+import type { LanguageHints } from '../query/detect-language';
 import type { RetrievalIndex } from './build-index';
 import { type ScoredQuery, scoreQuery } from './score';
 import type { FusionRanks, Query, SemanticStage, TokenSplit } from '../types';
@@ -132,12 +133,20 @@ function packInOrder(packer: Packer, order: readonly number[], scores: Float64Ar
   }
 }
 
-/** Unmatched sections in file order until the floor is reached (never past the budget); `candidates`: the fused ones, which are matched. */
-function packFloor(packer: Packer, index: RetrievalIndex, scores: Float64Array, marks: Uint8Array, candidates?: ReadonlyMap<number, unknown>): void {
-  const { pool, config } = index;
-  for (let doc = 0; doc < pool.length && packer.scored + packer.floor < config.floor && packer.open; doc++) {
-    if (marks[doc] || scores[doc]! > 0 || candidates?.has(doc) || !packer.fits(doc)) continue;
-    packer.send(doc, 'floor', 0);
+/**
+ * Unmatched sections in file order until the floor is reached (never past the budget); `candidates`:
+ * the fused ones, which are matched. In a KB of several languages, the sections in `language` (the
+ * query's) come first, then the others.
+ */
+function packFloor(packer: Packer, index: RetrievalIndex, scores: Float64Array, marks: Uint8Array, candidates?: ReadonlyMap<number, unknown>, language?: string): void {
+  const { pool, config, poolLanguages } = index;
+  const passes = language !== undefined && index.languages.size > 1 ? [true, false] : [undefined];
+  for (const inLanguage of passes) {
+    for (let doc = 0; doc < pool.length && packer.scored + packer.floor < config.floor && packer.open; doc++) {
+      if (inLanguage !== undefined && (poolLanguages[doc] === language) !== inLanguage) continue;
+      if (marks[doc] || scores[doc]! > 0 || candidates?.has(doc) || !packer.fits(doc)) continue;
+      packer.send(doc, 'floor', 0);
+    }
   }
 }
 
@@ -184,8 +193,8 @@ function semanticStage(index: RetrievalIndex, docs: Int32Array, scores: Float64A
  * What to send for the customer's messages (oldest first; only the last two are used).
  * `semantic`: the semantic stage's input for this turn, when the stage is on.
  */
-export function select(index: RetrievalIndex, customerMessages: readonly string[], semantic?: SemanticQuery): Selection {
-  return selectScored(index, scoreQuery(index, customerMessages), semantic);
+export function select(index: RetrievalIndex, customerMessages: readonly string[], semantic?: SemanticQuery, hints?: LanguageHints): Selection {
+  return selectScored(index, scoreQuery(index, customerMessages, hints), semantic);
 }
 
 /** Packing for a query already scored (score.ts): what a turn does after deciding whether to embed its query. */
@@ -205,7 +214,7 @@ export function selectScored(index: RetrievalIndex, scored: ScoredQuery, semanti
     heap.set(docs);
     packScored(packer, heap, matchedCount, scores);
   }
-  if (packer.scored < config.floor) packFloor(packer, index, scores, marks, fused?.ranks);
+  if (packer.scored < config.floor) packFloor(packer, index, scores, marks, fused?.ranks, query.language?.analysed);
 
   // Reset the scratch buffers for the next selection.
   for (let i = 0; i < matchedCount; i++) scores[docs[i]!] = 0;

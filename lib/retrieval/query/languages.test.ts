@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { analyze, createAnalyzer } from './analyzer';
+import { createDecompounder } from './decompound';
+import { customerLanguage, detectLanguage } from './detect-language';
+import { acceptedLanguages, languageOf, textDirection } from './language-tags';
+
+/** The analyzers of other languages (analyzer.ts createAnalyzer), on the forms each language makes. */
+describe('German analyzer', () => {
+  const vocabulary = new Set(['paket', 'pakete', 'verwaltung', 'verwalten', 'netzwerk', 'verbindung', 'aufbau', 'programm']);
+  const de = createAnalyzer('de', { vocabulary });
+
+  it('stems inflected forms together (Snowball German)', () => {
+    expect(new Set(de.analyze('Paket Pakete Paketen Paketes'))).toEqual(new Set(['paket']));
+    expect(de.analyze('Verbindung Verbindungen entfernen entferne')).toEqual(['verbind', 'verbind', 'entfern', 'entfern']);
+    expect(de.analyze('Häuser')).toEqual(de.analyze('Haus'));
+  });
+
+  it('drops German stop words and chat fillers', () => {
+    expect(de.analyze('Hallo, kannst du mir bitte helfen?')).toEqual([]);
+    expect(de.analyze('Wie kann ich die Pakete entfernen?')).toEqual(['paket', 'entfern']);
+  });
+
+  it('splits compounds into the KB words they are made of, and keeps the whole word', () => {
+    expect(de.analyze('Paketverwaltung')).toEqual(['paket', 'verwalt', 'paketverwalt']);
+    // "Pakete verwalten" now meets "Paketverwaltung" on both of its parts
+    expect(de.analyze('Pakete verwalten').every((t) => de.analyze('Paketverwaltung').includes(t))).toBe(true);
+    // a linking "s" between the parts, and a compound of three
+    expect(de.analyze('Verbindungsaufbau')).toEqual(['verbind', 'aufbau', 'verbindungsaufbau']);
+    expect(de.analyze('Paketverwaltungsprogramm')).toEqual(['paket', 'verwalt', 'programm', 'paketverwaltungsprogramm']);
+  });
+
+  it('leaves a word alone that is not made of the vocabulary\'s words', () => {
+    expect(de.analyze('Benutzerkonto')).toEqual(['benutzerkonto']);
+    expect(createAnalyzer('de').analyze('Paketverwaltung')).toEqual(['paketverwalt']);
+  });
+});
+
+describe('decompounder', () => {
+  const split = createDecompounder(new Set(['daten', 'bank', 'datenbank', 'sicherung']), ['s']);
+  it('takes the longest head first and never splits into parts shorter than 4 letters', () => {
+    expect(split.split('datenbanksicherung')).toEqual(['daten', 'bank', 'sicherung']);
+    expect(split.split('bankdaten')).toEqual(['bank', 'daten']);
+    expect(split.split('datenbankx')).toBeUndefined();
+  });
+});
+
+describe('French analyzer', () => {
+  const fr = createAnalyzer('fr');
+  it('drops elisions: l\'abonnement is abonnement', () => {
+    expect(fr.analyze("l'abonnement")).toEqual(fr.analyze('abonnement'));
+    expect(fr.analyze("Comment résilier l’abonnement d’un utilisateur qu’il a créé ?")).toEqual(['resili', 'abon', 'utilis', 'cre']);
+    expect(fr.analyze('abonnements')).toEqual(fr.analyze('abonnement'));
+  });
+
+  it('meets a word typed with or without its accents', () => {
+    expect(fr.analyze('réseau')).toEqual(fr.analyze('reseau'));
+    expect(fr.analyze('Supprimé')).toEqual(fr.analyze('supprimer'));
+  });
+
+  it('gives no term to a compound of stop words only ("est-ce")', () => {
+    expect(fr.analyze("Où est-ce que je peux voir l'historique ?")).toEqual(['voir', 'histor']);
+  });
+});
+
+describe('Spanish analyzer', () => {
+  it('stems with the accents the stemmer reads, then strips them', () => {
+    const es = createAnalyzer('es');
+    expect(es.analyze('configuración configurar configuraciones')).toEqual(['configur', 'configur', 'configur']);
+    expect(es.analyze('¿Cómo instalo los paquetes?')).toEqual(['instal', 'paquet']);
+  });
+});
+
+describe('Chinese and Japanese analyzers', () => {
+  it('segment a sentence into words (Intl.Segmenter), without stemming', () => {
+    // 如何 ("how") is a Chinese stop word
+    expect(createAnalyzer('zh').analyze('如何更改我的密码')).toEqual(['更改', '我的', '密码']);
+    expect(createAnalyzer('ja').analyze('パスワードを変更するにはどうすればいいですか')).toEqual(['パスワード', '変更', 'どう', 'いい']);
+  });
+});
+
+describe('English', () => {
+  it('is the analyzer it always was', () => {
+    expect(createAnalyzer('en').analyze).toBe(analyze);
+  });
+});
+
+describe('the customer\'s language', () => {
+  it('tells languages apart by script and by function words, where trigrams fail on short questions', () => {
+    expect(detectLanguage('Can I get a refund?', ['en', 'de'])).toBe('en');
+    expect(detectLanguage('Wie entferne ich ein Paket?', ['en', 'de'])).toBe('de');
+    expect(detectLanguage('Comment supprimer un paquet avec apt ?', ['en', 'de', 'fr', 'es'])).toBe('fr');
+    expect(detectLanguage('שלום, איך אני משנה סיסמה?', ['en', 'he'])).toBe('he');
+    expect(detectLanguage('パスワードを変更するには', ['en', 'ja'])).toBe('ja');
+  });
+
+  it('falls back on short texts: the conversation, the widget\'s lang, Accept-Language, the KB default', () => {
+    const kb = ['en', 'de'];
+    expect(customerLanguage({ question: 'WLAN?' }, kb)).toEqual({ language: 'en', source: 'kb-default' });
+    expect(customerLanguage({ question: 'WLAN?', previous: 'Wie richte ich eine Netzwerkverbindung ein?' }, kb)).toEqual({ language: 'de', source: 'conversation' });
+    expect(customerLanguage({ question: 'WLAN?' }, kb, { widget: 'de' })).toEqual({ language: 'de', source: 'widget' });
+    expect(customerLanguage({ question: 'WLAN?' }, kb, { accepted: ['fr', 'de'] })).toEqual({ language: 'fr', source: 'accept-language' });
+    expect(customerLanguage({ question: 'Wie kann ich das Paket entfernen?' }, kb, { widget: 'en' })).toEqual({ language: 'de', source: 'detected' });
+    expect(customerLanguage({ question: 'anything' }, ['en'])).toEqual({ language: 'en', source: 'single' });
+  });
+
+  it('reads language tags and Accept-Language', () => {
+    expect(languageOf('de-AT')).toBe('de');
+    expect(languageOf('nb-NO')).toBe('no');
+    expect(languageOf('*')).toBeUndefined();
+    expect(acceptedLanguages('fr-CH, fr;q=0.9, en;q=0.8, de;q=0, *;q=0.5')).toEqual(['fr', 'en']);
+    expect(textDirection('he')).toBe('rtl');
+    expect(textDirection('ar-EG')).toBe('rtl');
+    expect(textDirection('de')).toBe('ltr');
+  });
+});

@@ -1,0 +1,103 @@
+import { stemmer as arabic } from '@orama/stemmers/arabic';
+import { stemmer as danish } from '@orama/stemmers/danish';
+import { stemmer as dutch } from '@orama/stemmers/dutch';
+import { stemmer as finnish } from '@orama/stemmers/finnish';
+import { stemmer as french } from '@orama/stemmers/french';
+import { stemmer as german } from '@orama/stemmers/german';
+import { stemmer as italian } from '@orama/stemmers/italian';
+import { stemmer as norwegian } from '@orama/stemmers/norwegian';
+import { stemmer as portuguese } from '@orama/stemmers/portuguese';
+import { stemmer as russian } from '@orama/stemmers/russian';
+import { stemmer as spanish } from '@orama/stemmers/spanish';
+import { stemmer as swedish } from '@orama/stemmers/swedish';
+import { stemmer as turkish } from '@orama/stemmers/turkish';
+import stopwordsIso from 'stopwords-iso' with { type: 'json' };
+
+/**
+ * The languages the selector has an analyzer for, and what each analyzer is made of
+ * (analyzer.ts runs them; docs/languages.md says why each choice):
+ *
+ * - **stemming**: the Snowball stemmer of the language (the `@orama/stemmers` ports, which give
+ *   the Snowball project's output); none for Chinese, Japanese and Hebrew;
+ * - **stop words**: the `stopwords-iso` list of the language, plus a few **chat fillers**: the
+ *   greetings, thanks and "help / question" words of a support chat, which name no subject
+ *   (the English list is analyzer.ts's CHAT_FILLER_WORDS);
+ * - **elisions** (French, Italian): the elided article or pronoun before an apostrophe is
+ *   dropped ("l'abonnement" → "abonnement", "dell'account" → "account");
+ * - **compounds** (German, Dutch, Swedish, Danish, Norwegian): a long word is split into words
+ *   the KB uses on their own (decompound.ts), with the language's linking letters;
+ * - **segmentation**: Chinese and Japanese have no spaces between words; their text is cut into
+ *   words by the Unicode word segmentation of ICU (`Intl.Segmenter`), not stemmed.
+ *
+ * English is not in this table: its analyzer is the one the selector always had (Porter, the
+ * `stopword` list, analyzer.ts), unchanged.
+ */
+
+export interface LanguageSpec {
+  /** The Snowball stemmer; absent: words are not stemmed. */
+  stem?: (word: string) => string;
+  /** Stop words (stopwords-iso) and chat fillers, lowercase. */
+  stopWords: readonly string[];
+  /** Elided words that end in an apostrophe before a word ("l'", "qu'"), without it. */
+  elisions?: readonly string[];
+  /** Compound words are split into the KB's words; `linkers` are the letters that may join two parts ("s" in "Verbindungsaufbau"). */
+  compounds?: { linkers: readonly string[] };
+  /** Words are found by `Intl.Segmenter` (languages written without spaces). */
+  segmented?: boolean;
+}
+
+const iso = stopwordsIso as Record<string, string[]>;
+
+/** Chat fillers per language: greetings, thanks, "please", "help", "question", "support": a support chat's setting, not its subject. */
+export const CHAT_FILLERS: Readonly<Record<string, readonly string[]>> = {
+  de: ['hallo', 'hi', 'hey', 'moin', 'servus', 'danke', 'dank', 'bitte', 'hilfe', 'helfen', 'frage', 'fragen', 'brauche', 'ok', 'okay', 'support'],
+  fr: ['bonjour', 'bonsoir', 'salut', 'coucou', 'merci', 'svp', 'stp', 'aide', 'aider', 'question', 'questions', 'besoin', 'ok', 'support'],
+  es: ['hola', 'buenas', 'gracias', 'favor', 'ayuda', 'ayudar', 'pregunta', 'preguntas', 'necesito', 'ok', 'soporte'],
+  it: ['ciao', 'salve', 'grazie', 'favore', 'aiuto', 'aiutare', 'domanda', 'domande', 'ok', 'supporto'],
+  pt: ['olá', 'ola', 'oi', 'obrigado', 'obrigada', 'favor', 'ajuda', 'ajudar', 'pergunta', 'ok', 'suporte'],
+  nl: ['hallo', 'hoi', 'dank', 'bedankt', 'alstublieft', 'graag', 'hulp', 'helpen', 'vraag', 'ok', 'support'],
+  zh: ['你好', '您好', '谢谢', '请', '请问', '帮助', '帮忙'],
+  ja: ['こんにちは', 'ありがとう', 'ありがとうございます', 'お願いします', '教えて', '助けて'],
+};
+
+function spec(language: string, rest: Omit<LanguageSpec, 'stopWords'> = {}): LanguageSpec {
+  return { ...rest, stopWords: [...(iso[language] ?? []), ...(CHAT_FILLERS[language] ?? [])] };
+}
+
+const LANGUAGES: Readonly<Record<string, LanguageSpec>> = {
+  de: spec('de', { stem: german, compounds: { linkers: ['s', 'es'] } }),
+  fr: spec('fr', { stem: french, elisions: ['l', 'd', 'j', 'm', 'n', 's', 't', 'c', 'qu', 'jusqu', 'lorsqu', 'puisqu', 'quoiqu'] }),
+  es: spec('es', { stem: spanish }),
+  it: spec('it', { stem: italian, elisions: ['l', 'un', 'd', 'c', 'dell', 'all', 'dall', 'nell', 'sull', 'quest', 'quell'] }),
+  pt: spec('pt', { stem: portuguese }),
+  nl: spec('nl', { stem: dutch, compounds: { linkers: ['s', 'e', 'en'] } }),
+  sv: spec('sv', { stem: swedish, compounds: { linkers: ['s'] } }),
+  da: spec('da', { stem: danish, compounds: { linkers: ['s', 'e'] } }),
+  no: spec('no', { stem: norwegian, compounds: { linkers: ['s', 'e'] } }),
+  fi: spec('fi', { stem: finnish }),
+  ru: spec('ru', { stem: russian }),
+  tr: spec('tr', { stem: turkish }),
+  ar: spec('ar', { stem: arabic }),
+  he: spec('he'),
+  zh: spec('zh', { segmented: true }),
+  ja: spec('ja', { segmented: true }),
+};
+
+/** The language every KB and query had before languages: its analyzer is analyzer.ts's own. */
+export const ENGLISH = 'en';
+
+/** Every language with an analyzer (English first). */
+export const ANALYZED_LANGUAGES: readonly string[] = [ENGLISH, ...Object.keys(LANGUAGES)];
+
+/** The spec of a language other than English, or undefined when it has no analyzer. */
+export function languageSpec(language: string): LanguageSpec | undefined {
+  return Object.hasOwn(LANGUAGES, language) ? LANGUAGES[language] : undefined;
+}
+
+/** Does the selector have an analyzer for this language (a primary subtag)? */
+export function hasAnalyzer(language: string): boolean {
+  return language === ENGLISH || languageSpec(language) !== undefined;
+}
+
+/** The analyzer for a language without one: words found by Unicode segmentation, lowercase, accents stripped, no stop words, no stemming. */
+export const GENERIC_SPEC: LanguageSpec = { stopWords: [], segmented: true };

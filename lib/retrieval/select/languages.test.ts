@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { selectContext } from '../explain/explain';
+import { sectionsFromSources } from '../kb/load';
+import { parseSynonyms } from '../query/synonyms';
+import { createRetrievalIndex } from './build-index';
+
+/** A KB with the same help page in English and German (issue 26), and one page only in English. */
+const SOURCES = [
+  { file: 'en/network.md', text: '# Network\n\nSet up a wireless (WLAN) network connection in the network manager.\n' },
+  { file: 'en/billing.md', text: '# Invoices\n\nYour invoices are under Billing. Download an invoice as a PDF.\n' },
+  { file: 'de/netzwerk.md', text: '---\nlang: de\n---\n# Netzwerk\n\nEine Netzwerkverbindung mit WLAN richten Sie im Netzwerkmanager ein.\n' },
+];
+
+function mixedIndex(config = {}, synonyms = '{ "groups": [] }') {
+  const sections = sectionsFromSources(SOURCES);
+  return createRetrievalIndex({ sections, synonyms: parseSynonyms('synonyms.json', synonyms), language: 'en' }, config);
+}
+
+describe('a KB in two languages', () => {
+  it('ranks the matches in the question\'s language, the others set aside', () => {
+    const e = selectContext(mixedIndex({ floor: 0 }), ['Wie richte ich eine Netzwerkverbindung mit WLAN ein?']);
+    expect(e.query.language).toEqual({ customer: 'de', source: 'detected', analysed: 'de', scope: 'language', setAside: 1 });
+    expect(e.sections.filter((s) => s.rank).map((s) => s.id)).toEqual(['de/netzwerk.md#netzwerk']);
+  });
+
+  it('falls back to the whole KB when no section in that language matches', () => {
+    const e = selectContext(mixedIndex({ floor: 0 }), ['Wo finde ich meine Rechnung als PDF?']);
+    expect(e.query.language).toMatchObject({ customer: 'de', analysed: 'de', scope: 'kb', setAside: 0 });
+    expect(e.sentIds).toEqual(['en/billing.md#invoices']);
+  });
+
+  it('fills the floor with sections in the question\'s language first', () => {
+    const e = selectContext(mixedIndex({ floor: 2000 }), ['Hallo, ich habe eine Frage']);
+    expect(e.sections.filter((s) => s.reason === 'floor').map((s) => s.id)).toEqual(['de/netzwerk.md#netzwerk', 'en/network.md#network', 'en/billing.md#invoices']);
+  });
+
+  it('uses the synonym groups of the query\'s language only', () => {
+    // "Account" is a German word too: the German group must not fire on an English question.
+    const synonyms = '{ "groups": [["invoice", "bill"]], "languages": { "de": [["Rechnung", "Beleg"], ["Konto", "Account"]] } }';
+    const index = mixedIndex({}, synonyms);
+    const german = selectContext(index, ['Wo ist mein Beleg?']).query.terms;
+    expect(german.filter((t) => t.source === 'synonym').map((t) => [t.term, t.from])).toEqual([['rechnung', 'Beleg']]);
+    const english = selectContext(index, ['where is the bill for my account?']).query.terms;
+    expect(english.filter((t) => t.source === 'synonym').map((t) => [t.term, t.from])).toEqual([['invoic', 'bill']]);
+  });
+
+  it('corrects typos against the vocabulary of the query\'s language', () => {
+    const e = selectContext(mixedIndex(), ['Wie richte ich die Netzwerkverbindnug ein?']);
+    expect(e.query.terms.filter((t) => t.source === 'typo').map((t) => [t.term, t.from])).toEqual([['netzwerkverbind', 'netzwerkverbindnug']]);
+  });
+});
