@@ -4,6 +4,8 @@ import { EXTRA_PORT } from './env';
 import { startEmbedWorld, stubControls, type EmbedWorld } from './embed-servers';
 import { ask, lastReply, openChat, replies } from './helpers';
 import { STUB_REPLY } from './stub/reply.mjs';
+import { startWebhookReceiver, type WebhookReceiver } from '@/lib/testing/webhook-receiver';
+import { WEBHOOK_SECRET } from './handoff-helpers';
 
 /**
  * The chat is usable by every customer (WCAG 2.2 AA), on this app's own page and embedded in
@@ -11,21 +13,29 @@ import { STUB_REPLY } from './stub/reply.mjs';
  * WCAG 2.2 AA tags in any state of the widget, in the light and dark themes; the keyboard alone
  * opens it, asks, reads the reply and closes it, with focus kept in the dialog and returned to
  * the launcher; a streamed reply is announced once; at 200% zoom it is still usable.
- * One set of servers for the file (EXTRA_PORT + 35 … + 38).
+ * One set of servers for the file (EXTRA_PORT + 35 … + 38), and a hand-off webhook receiver
+ * (+ 39) so the hand-off form is one of the states.
  */
 
 const BASE = EXTRA_PORT + 35;
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 let world: EmbedWorld;
 let stub: ReturnType<typeof stubControls>;
+let receiver: WebhookReceiver;
 
 test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
-  world = await startEmbedWorld(BASE);
+  receiver = await startWebhookReceiver(WEBHOOK_SECRET, EXTRA_PORT + 39);
+  world = await startEmbedWorld(BASE, {
+    PUBLIC_URL: `http://127.0.0.1:${BASE + 1}`,
+    HANDOFF_WEBHOOK_URL: receiver.url,
+    HANDOFF_WEBHOOK_SECRET: WEBHOOK_SECRET,
+  });
   stub = stubControls(world.stub.url);
 });
 test.afterAll(async () => {
   await world?.stop();
+  await receiver?.down();
 });
 test.beforeEach(async () => {
   await stub.reset();
@@ -61,6 +71,10 @@ const PLACES: Place[] = [
 
 /** axe on the whole page (frames included): no violation at the WCAG 2.2 AA tags. */
 async function expectAccessible(page: Page, state: string) {
+  // Colour transitions (a theme switch, a hover) settle first: axe reads the colours of the moment.
+  for (const frame of page.frames()) {
+    await frame.evaluate(() => Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished.catch(() => undefined))));
+  }
   const results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
   if (page.frame({ url: /\/embed\?/ })) {
     // The chat frame (another origin) was analysed too: its elements are targets [frame, element].
@@ -73,7 +87,7 @@ async function expectAccessible(page: Page, state: string) {
 
 for (const place of PLACES) {
   test(`axe: no WCAG 2.2 AA violation in any widget state, light and dark, on ${place.name}`, async ({ page }) => {
-    test.setTimeout(90_000); // eleven axe runs
+    test.setTimeout(120_000); // thirteen axe runs
     const chat = await place.goto(page);
     await expectAccessible(page, `${place.name}: closed`);
     await openChat(chat);
@@ -111,6 +125,17 @@ for (const place of PLACES) {
     await chat.getByTestId('chat-retry').click();
     await lastReply(chat, 3);
     await expectAccessible(page, `${place.name}: answered with sources, dark`);
+
+    // The hand-off to a person: the form open (in the dark theme the page is in now), then its
+    // error state (a malformed email, in the light theme).
+    await chat.getByTestId('handoff-open').click();
+    await expect(chat.getByTestId('handoff-form')).toBeVisible();
+    await expectAccessible(page, `${place.name}: hand-off form, dark`);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await chat.getByTestId('handoff-email').fill('not an email');
+    await chat.getByTestId('handoff-submit').click();
+    await expect(chat.getByTestId('handoff-error')).not.toBeEmpty();
+    await expectAccessible(page, `${place.name}: hand-off form with an error`);
   });
 }
 
