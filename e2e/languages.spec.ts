@@ -36,6 +36,7 @@ translations:
       send: Nachricht senden
       label: Hilfe fragen
       hint: Eingabetaste zum Senden
+      handoff_open: Mit einem Menschen sprechen
   he:
     widget:
       title: העזרה של Acme
@@ -86,6 +87,7 @@ test.describe('a visitor whose browser asks for German', () => {
     await expect(page.getByTestId('chat-welcome')).toContainText('Hallo! Fragen Sie mich zu Ihrem Netzwerk.');
     await expect(page.getByTestId('chat-input')).toHaveAttribute('placeholder', 'Stellen Sie eine Frage…');
     await expect(page.getByTestId('chat-send')).toHaveAttribute('aria-label', 'Nachricht senden');
+    await expect(page.getByTestId('handoff-open')).toHaveText('Mit einem Menschen sprechen');
 
     await ask(page, 'Wie richte ich eine Netzwerkverbindung mit WLAN ein?');
     const { turnId } = await lastReply(page, 1);

@@ -84,7 +84,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
   });
   const [input, setInput] = useState('');
   const panelRef = useRef<HTMLDivElement>(null);
-  const handoff = useHandoff(conversationId, client);
+  const handoff = useHandoff(conversationId, client, labels);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   useFocusTrap(panelRef, modal && open);
   const initial = (widget.title.trim().charAt(0) || 'S').toUpperCase();
@@ -306,7 +306,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
                 {turnId && !streaming && (
                   <ReplyFeedback turnId={turnId} initial={message.metadata?.feedback} onVote={(vote) => vote === 'down' && handoff.offerAfterDownVote(message.id)} />
                 )}
-                {!streaming && <HandoffOffer handoff={handoff} reason={handoff.downVoted.has(message.id) ? 'down-vote' : message.metadata?.handoffOffer} />}
+                {!streaming && <HandoffOffer handoff={handoff} labels={labels} reason={handoff.downVoted.has(message.id) ? 'down-vote' : message.metadata?.handoffOffer} />}
               </div>
             </div>
           );
@@ -354,7 +354,7 @@ export function ChatPanel({ conversationId, initialMessages, open, mode, maxMess
       </section>
       <ReplyAnnouncer messages={messages} settled={!busy} />
 
-      <HandoffPanel handoff={handoff} hasMessages={messages.length > 0} />
+      <HandoffPanel handoff={handoff} hasMessages={messages.length > 0} labels={labels} />
 
       <form onSubmit={onSubmit} className="border-t border-slate-200 bg-white p-3 dark:border-slate-700 dark:bg-slate-900">
         <div className="flex items-end gap-2 rounded-xl border border-slate-400 bg-white px-3 py-2 shadow-sm focus-within:border-brand-500 focus-within:ring-2 focus-within:ring-brand-500/30 dark:border-slate-500 dark:bg-slate-800">

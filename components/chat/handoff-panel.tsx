@@ -1,6 +1,7 @@
 'use client';
 
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { Fragment, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import type { WidgetText } from '@/lib/retrieval/client';
 import type { HandoffInfo, HandoffState } from './handoff-state';
 
 /**
@@ -8,22 +9,33 @@ import type { HandoffInfo, HandoffState } from './handoff-state';
  * action (always there), the form when it is open, and once the conversation has been handed off
  * the notice saying so, which stays for the rest of the conversation. The assistant is never
  * presented as the person: the text says a person from the support team answers, by email.
+ * Its strings are the widget's `handoff_*` labels (lib/retrieval/kb/texts.ts), in the customer's language.
  */
+
+type Labels = WidgetText['labels'];
 
 const EMAIL = /^[^\s@,;<>"]+@[^\s@,;<>"]+\.[^\s@,;<>"]+$/;
 
-function team(info: HandoffInfo | undefined): string {
-  return info?.company ? `the ${info.company} support team` : 'the support team';
+/** A label with its placeholders filled in: `{company}` (the name and a space, or nothing), `{time}` (when a person answers), and any of `values`. */
+function fill(template: string, info: HandoffInfo | undefined, labels: Labels, values: Record<string, string> = {}): string {
+  const all: Record<string, string> = { company: info?.company ? `${info.company} ` : '', time: info?.replyTime ?? labels.handoff_soon, ...values };
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => all[name] ?? whole);
 }
 
-function when(info: HandoffInfo | undefined): string {
-  return info?.replyTime ?? 'as soon as they can';
+/** `fill`, with `{email}` shown as `email` (a node) rather than text. */
+function fillWithEmail(template: string, info: HandoffInfo | undefined, labels: Labels, email: ReactNode): ReactNode {
+  return template.split('{email}').map((part, i) => (
+    <Fragment key={i}>
+      {i > 0 && email}
+      {fill(part, info, labels)}
+    </Fragment>
+  ));
 }
 
-export function HandoffPanel({ handoff, hasMessages }: { handoff: HandoffState; hasMessages: boolean }) {
+export function HandoffPanel({ handoff, hasMessages, labels }: { handoff: HandoffState; hasMessages: boolean; labels: Labels }) {
   const { info, reason, registerButton } = handoff;
-  if (info?.handoff) return <HandedOff info={info} />;
-  if (reason) return info && !info.enabled ? <ContactOnly info={info} onClose={handoff.close} /> : <HandoffForm handoff={handoff} hasMessages={hasMessages} />;
+  if (info?.handoff) return <HandedOff info={info} labels={labels} />;
+  if (reason) return info && !info.enabled ? <ContactOnly info={info} labels={labels} onClose={handoff.close} /> : <HandoffForm handoff={handoff} hasMessages={hasMessages} labels={labels} />;
   return (
     <div className="flex justify-end border-t border-slate-200 bg-white px-3 pt-2">
       <button
@@ -33,13 +45,13 @@ export function HandoffPanel({ handoff, hasMessages }: { handoff: HandoffState; 
         data-testid="handoff-open"
         className="rounded-md px-2 py-1 text-xs font-semibold text-brand-700 underline-offset-2 hover:bg-brand-50 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
       >
-        Talk to a person
+        {labels.handoff_open}
       </button>
     </div>
   );
 }
 
-function HandedOff({ info }: { info: HandoffInfo }) {
+function HandedOff({ info, labels }: { info: HandoffInfo; labels: Labels }) {
   const ref = useRef<HTMLDivElement>(null);
   const h = info.handoff!;
   // Just sent (not loaded with the page): the notice takes the focus, so it is read out where the form was.
@@ -55,24 +67,24 @@ function HandedOff({ info }: { info: HandoffInfo }) {
       data-handoff-id={h.id}
       className="border-t border-emerald-200 bg-emerald-50 px-4 py-2.5 text-xs leading-relaxed text-emerald-900 focus:outline-none"
     >
-      <strong className="font-semibold">Sent to {team(info)}.</strong> A person will answer you by email at <span className="font-medium">{h.email}</span>{' '}
-      {when(info)}. They have this conversation. You can keep asking me meanwhile: I am the automated assistant, not the person who will answer.
+      <strong className="font-semibold">{fill(labels.handoff_sent_title, info, labels)}</strong>{' '}
+      {fillWithEmail(labels.handoff_sent, info, labels, <span className="font-medium">{h.email}</span>)}
     </div>
   );
 }
 
-function ContactOnly({ info, onClose }: { info: HandoffInfo; onClose: () => void }) {
+function ContactOnly({ info, labels, onClose }: { info: HandoffInfo; labels: Labels; onClose: () => void }) {
   const titleId = useId();
   const close = useRef<HTMLButtonElement>(null);
   useEffect(() => close.current?.focus(), []);
   return (
     <section aria-labelledby={titleId} data-testid="handoff-contact" className="border-t border-slate-200 bg-white px-4 py-3 text-sm" onKeyDown={escapeCloses(onClose)}>
       <h3 id={titleId} className="font-semibold text-slate-900">
-        Talk to a person
+        {labels.handoff_open}
       </h3>
-      <p className="mt-1 text-slate-700">{info.contact ? `To reach ${team(info)}: ${info.contact}.` : `Contact ${team(info)} directly; this chat cannot pass your conversation on.`}</p>
+      <p className="mt-1 text-slate-700">{info.contact ? fill(labels.handoff_contact, info, labels, { contact: info.contact }) : fill(labels.handoff_contact_none, info, labels)}</p>
       <button ref={close} type="button" onClick={onClose} className="mt-2 rounded-md px-2 py-1 text-xs font-semibold text-slate-700 hover:bg-slate-100">
-        Close
+        {labels.handoff_close}
       </button>
     </section>
   );
@@ -88,7 +100,7 @@ function escapeCloses(onClose: () => void) {
   };
 }
 
-function HandoffForm({ handoff, hasMessages }: { handoff: HandoffState; hasMessages: boolean }) {
+function HandoffForm({ handoff, hasMessages, labels }: { handoff: HandoffState; hasMessages: boolean; labels: Labels }) {
   const { info } = handoff;
   const titleId = useId();
   const emailId = useId();
@@ -108,12 +120,12 @@ function HandoffForm({ handoff, hasMessages }: { handoff: HandoffState; hasMessa
     if (sending) return;
     const address = email.trim();
     if (!EMAIL.test(address)) {
-      setError({ text: 'Enter your email address, such as name@example.com, so a person can answer you.', field: 'email' });
+      setError({ text: labels.handoff_email_error, field: 'email' });
       emailRef.current?.focus();
       return;
     }
     if (!hasMessages && !note.trim()) {
-      setError({ text: 'Tell us what you need help with: this conversation has no messages yet.', field: 'note' });
+      setError({ text: labels.handoff_note_error, field: 'note' });
       noteRef.current?.focus();
       return;
     }
@@ -129,16 +141,15 @@ function HandoffForm({ handoff, hasMessages }: { handoff: HandoffState; hasMessa
   return (
     <section aria-labelledby={titleId} data-testid="handoff-form" className="max-h-[60%] overflow-y-auto border-t border-slate-200 bg-white px-4 py-3 text-sm" onKeyDown={escapeCloses(handoff.close)}>
       <h3 id={titleId} className="font-semibold text-slate-900">
-        Talk to a person
+        {labels.handoff_open}
       </h3>
       <p className="mt-1 text-xs leading-relaxed text-slate-600" data-testid="handoff-statement">
-        A person from {team(info)} will read {hasMessages ? 'this conversation' : 'your note'} and answer you by email {when(info)}. We send them{' '}
-        {hasMessages ? 'the whole conversation above, ' : ''}your email address and your note, and nothing else.
+        {fill(hasMessages ? labels.handoff_statement : labels.handoff_statement_note, info, labels)}
       </p>
       <form onSubmit={onSubmit} noValidate className="mt-2 space-y-2">
         <div>
           <label htmlFor={emailId} className="text-xs font-medium text-slate-700">
-            Your email address
+            {labels.handoff_email_label}
           </label>
           <input
             ref={emailRef}
@@ -157,7 +168,7 @@ function HandoffForm({ handoff, hasMessages }: { handoff: HandoffState; hasMessa
         </div>
         <div>
           <label htmlFor={noteId} className="text-xs font-medium text-slate-700">
-            {hasMessages ? 'Anything to add? (optional)' : 'What do you need help with?'}
+            {hasMessages ? labels.handoff_note_label : labels.handoff_note_required_label}
           </label>
           <textarea
             ref={noteRef}
@@ -183,10 +194,10 @@ function HandoffForm({ handoff, hasMessages }: { handoff: HandoffState; hasMessa
             data-testid="handoff-submit"
             className="rounded-lg bg-brand-600 px-3 py-1.5 text-xs font-semibold text-white hover:bg-brand-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-1 disabled:bg-slate-400"
           >
-            {sending ? 'Sending…' : 'Send to a person'}
+            {sending ? labels.handoff_sending : labels.handoff_send}
           </button>
           <button type="button" onClick={handoff.close} data-testid="handoff-cancel" className="rounded-lg px-3 py-1.5 text-xs font-semibold text-slate-700 hover:bg-slate-100">
-            Cancel
+            {labels.handoff_cancel}
           </button>
         </div>
       </form>

@@ -1,6 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { WidgetText } from '@/lib/retrieval/client';
 import { clientFetch, type ChatClient } from './chat-client';
 
 /**
@@ -46,14 +47,14 @@ export interface HandoffState {
   registerButton(element: HTMLButtonElement | null): void;
 }
 
-async function readError(response: Response): Promise<string> {
+async function readError(response: Response, fallback: string): Promise<string> {
   try {
     const body = (await response.json()) as { error?: unknown };
     if (typeof body.error === 'string') return body.error;
   } catch {
     // not JSON
   }
-  return 'Your request could not be sent just now. Please try again in a moment.';
+  return fallback;
 }
 
 /** The page the widget is on: the host page's in the embed (the client's), else this one. */
@@ -63,7 +64,8 @@ function pageContext(client: ChatClient): Record<string, unknown> {
   return /^https?:$/.test(location.protocol) ? { page: { url: location.href, ...(document.title ? { title: document.title.slice(0, 300) } : {}) } } : {};
 }
 
-export function useHandoff(conversationId: string, client: ChatClient): HandoffState {
+/** `labels`: the widget's, for the errors found here (the server's own errors come as it words them). */
+export function useHandoff(conversationId: string, client: ChatClient, labels: Pick<WidgetText['labels'], 'handoff_error' | 'network_error'>): HandoffState {
   const [info, setInfo] = useState<HandoffInfo>();
   const [reason, setReason] = useState<HandoffReason>();
   const [downVoted, setDownVoted] = useState<ReadonlySet<string>>(new Set());
@@ -112,7 +114,7 @@ export function useHandoff(conversationId: string, client: ChatClient): HandoffS
           }),
         });
       } catch {
-        return 'The chat could not reach the server. Check your connection and try again.';
+        return labels.network_error;
       }
       if (response.status === 201 || response.status === 409) {
         const body = (await response.json()) as { handoff: CustomerHandoff };
@@ -121,9 +123,9 @@ export function useHandoff(conversationId: string, client: ChatClient): HandoffS
         opener.current = null;
         return undefined;
       }
-      return readError(response);
+      return readError(response, labels.handoff_error);
     },
-    [conversationId, reason, client],
+    [conversationId, reason, client, labels],
   );
 
   const registerButton = useCallback((element: HTMLButtonElement | null) => {

@@ -1,10 +1,11 @@
-import type { AssistantIdentity } from '../retrieval/index';
+import { identityLanguages, type AssistantIdentity } from '../retrieval/index';
 
 /**
  * Does the customer ask for a person, in their own words? A small list of patterns per language
- * (ISO 639-1 code), which a KB extends in its identity file (`handoff_phrases`, a list for the
- * KB's language or lists by language code). English only for now; another language is one more
- * entry here (issue 26 makes the KB's language known; until then it is English).
+ * (ISO 639-1 code: English, German, French, Spanish built in), which a KB extends in its identity
+ * file (`handoff_phrases`, a list for the KB's language or lists by language code). A KB's matcher
+ * uses every language it has text in (`language`, its `translations`), the languages of its own
+ * patterns, and English always (customers often write English to any KB).
  *
  * A pattern is words separated by spaces, matched as consecutive words of the message after
  * both are normalised the same way (lower case, accents and apostrophes dropped, anything but
@@ -13,9 +14,19 @@ import type { AssistantIdentity } from '../retrieval/index';
  *
  *     talk|speak to|with a|an|the? person|human      "Can I talk to a person?"  "speak with the human"
  *     ^ agent|human please? $                        "agent"  "Human please!"  — not "what does an agent do?"
+ *
+ * Words that name a person are also everyday words in product questions ("add a person to my
+ * team", "Mitarbeiter hinzufügen", "une personne de plus"), so a pattern pairs them with a verb
+ * of talking or reaching, an adjective such as "real", or stands alone as the whole message.
  */
 
 const PERSON = 'person|persons|human|humans|agent|agents|representative|representatives|rep|operator|being|people';
+
+const DE_PERSON =
+  'mensch|menschen|person|mitarbeiter|mitarbeiterin|mitarbeitenden|berater|beraterin|kundenberater|kundenberaterin|agent|agenten|ansprechpartner|ansprechpartnerin|servicemitarbeiter|supportmitarbeiter';
+const DE_SUPPORT = 'support|kundenservice|kundendienst|kundensupport|supportteam|serviceteam|hotline';
+const FR_PERSON = 'humain|humaine|personne|conseiller|conseillere|agent|lagent|operateur|operatrice|loperateur|interlocuteur|interlocutrice|employe|employee|quelquun|lhumain';
+const ES_PERSON = 'persona|humano|humana|agente|asesor|asesora|operador|operadora|representante|ejecutivo|ejecutiva|empleado|empleada|alguien|especialista';
 
 export const PERSON_PATTERNS: Readonly<Record<string, readonly string[]>> = {
   en: [
@@ -33,6 +44,57 @@ export const PERSON_PATTERNS: Readonly<Record<string, readonly string[]>> = {
     'dont want|like a|an|the|this|your? bot|robot|chatbot|machine|ai',
     'do not want|like a|an|the|this|your? bot|robot|chatbot|machine|ai',
     `^ ${PERSON}|someone please? $`,
+  ],
+  de: [
+    `mit|an|zu einem|einer|einen|eine|dem|der|den|die|ihrem|ihrer|ihren|eurem? echten|richtigen|realen|menschlichen|lebenden? ${DE_PERSON}|${DE_SUPPORT}|jemandem|jemand sprechen|reden|chatten|schreiben|telefonieren|verbinden|verbunden|weiterleiten|weitergeleitet|durchstellen|ubergeben`,
+    `verbinden|verbinde|verbindet|leiten|leite|leitet|stellen|stelle|stellt sie|du|ihr? mich|uns mit|an|zu|durch einem|einer|einen|eine|dem|der|den? echten? ${DE_PERSON}|${DE_SUPPORT}|jemandem`,
+    'will|mochte|brauche|hatte|wunsche|suche|bitte einen|eine? echten|echte|richtigen|richtige? menschen|mensch', // "eine Person", "einen Mitarbeiter": only with a verb of reaching (below) or "echte"
+    `einen|eine|ein? echten|echte|richtigen|richtige|realen|reale? ${DE_PERSON} sprechen|erreichen|kontaktieren|anrufen`,
+    'echten|echter|echte|echtes|richtigen|richtiger|richtige|realen|realer|reale|lebenden|lebender mensch|menschen|person|mitarbeiter|mitarbeiterin|berater|beraterin',
+    `${DE_SUPPORT} kontaktieren|erreichen|anrufen|anschreiben|sprechen`,
+    `kontaktiere|erreiche|kontaktieren|erreichen|rufe|ruft ich|man|wir? den|die|das|ihren|ihre|euren? ${DE_SUPPORT}|mitarbeiter|menschen`,
+    'bist|seid|sind du|ihr|sie ein|eine? echter|echte|echtes|richtiger|richtige? mensch|person|bot|roboter|chatbot|ki|maschine|computer',
+    'ist das|dies|hier ein|eine? echter|echte? mensch|person|bot|roboter|chatbot|ki|maschine|computer $',
+    'bot|roboter|chatbot|ki|maschine|computer oder ein|eine? mensch|person|mitarbeiter',
+    'will|mochte|moechte keinen|kein bot|roboter|chatbot|maschine|computer',
+    'nicht mit einem|einer|dem|der? bot|roboter|chatbot|maschine|computer|ki sprechen|reden|chatten|schreiben',
+    'mensch|menschen|mitarbeiter|mitarbeiterin|berater|beraterin|agent bitte',
+    `^ ein|einen|eine? ${DE_PERSON}|jemand bitte? $`,
+  ],
+  fr: [
+    `parler|discuter|echanger|chatter|parle|discute a|avec|au|aux un|une|le|la|l|des? vrai|vraie|veritable|vrais|vraies|etre? ${FR_PERSON}|support|service|sav|assistance`,
+    'veux|voudrais|souhaite|souhaiterais|jaimerais|aimerais|besoin|prefere|prefererais|demande un|une|dun|dune vrai|vraie|veritable? humain|humaine|conseiller|conseillere|agent|operateur|operatrice|interlocuteur|interlocutrice', // not "personne": also "nobody", and "une personne de plus"
+    'vrai|vraie|veritable humain|humaine|personne|conseiller|conseillere|agent|operateur|operatrice|interlocuteur|interlocutrice',
+    'etre humain',
+    `en relation|contact avec un|une|le|la|l|des? vrai|vraie? ${FR_PERSON}|support|service|sav|assistance`,
+    `passez|passe|passer|transferez|transfere|transferer|redirigez|redirige|rediriger moi|nous a|au|vers? un|une|le|la|l? vrai|vraie? ${FR_PERSON}|support|service|sav|assistance`,
+    'contacter|joindre|appeler|ecrire|contacte|joins|joint a|au? le|la|l|un|une|votre|vos? service|support|sav|assistance|hotline|conseiller|conseillere|agent|lagent|humain|lassistance',
+    'service client|clientele|apres',
+    'etes|es vous|tu un|une? vrai|vraie? robot|bot|humain|humaine|personne|ia|machine|chatbot|ordinateur',
+    'vous|tu etes|es un|une? vrai|vraie? robot|bot|humain|humaine|personne|ia|machine|chatbot|ordinateur',
+    'cest|ce un|une robot|bot|chatbot|ia|machine|ordinateur|humain $',
+    'robot|bot|chatbot|ia|machine ou un|une? humain|personne|conseiller',
+    'pas|plus de|dun|un|une? bot|robot|chatbot|machine',
+    'pas|plus parler|discuter a|avec un|une|le|la? bot|robot|chatbot|machine|ia',
+    'humain|conseiller|conseillere|agent|operateur|operatrice|interlocuteur svp|stp|sil',
+    '^ un|une? humain|conseiller|conseillere|agent|operateur|operatrice|interlocuteur|quelquun svp|stp? $',
+  ],
+  es: [
+    `hablar|hablo|habla|chatear|conversar|comunicarme|comunicarse|comunicar|contactar|contactarme|contactarse|pasame|paseme|pasarme|pasas|pasa|pasan|ponme|pongame|transfiereme|transfierame|transferirme|conectame|conecteme|conectarme|comuniqueme|comunicame con|a|al un|una|el|la|algun|alguna? real|ser|verdadero|verdadera? ${ES_PERSON}|soporte|atencion|servicio|asistencia`,
+    'quiero|necesito|quisiera|prefiero|deseo|busco|pido un|una|a? humano|humana|agente|asesor|asesora|operador|operadora|representante', // not "persona": "quiero una persona más en mi cuenta"
+    'persona|agente|humano|operador|operadora|asesor|asesora|representante real|humano|humana|verdadera|verdadero',
+    'persona|agente de verdad',
+    'un|una ser humano',
+    'atencion|servicio al|a|de cliente|clientes|cliente',
+    'contactar|contacto|llamar|escribir|escribirle|llamo|contacto a|al|con|el|la? soporte|servicio|atencion|asistencia|agente|asesor',
+    'eres|sos un|una? bot|robot|humano|humana|persona|ia|maquina|chatbot|real',
+    'es usted un|una? bot|robot|humano|humana|persona|ia|maquina|chatbot|real',
+    'esto es|eres un|una? bot|robot|chatbot|ia|maquina|humano|persona $',
+    'hablo con un|una|el|la? bot|robot|maquina|chatbot|ia',
+    'bot|robot|chatbot|ia|maquina o un|una? humano|persona|agente',
+    'no quiero|deseo hablar? con? un|una|el|al? bot|robot|chatbot|maquina|ia',
+    'humano|humana|agente|asesor|asesora|operador|operadora|representante por favor',
+    '^ un|una? humano|humana|agente|asesor|asesora|operador|operadora|representante|alguien $',
   ],
 };
 
@@ -71,11 +133,12 @@ export interface PersonMatcher {
 }
 
 /**
- * The built-in patterns of `language` and the KB's own for it. Unknown languages get the KB's
- * patterns only (an empty matcher when it has none).
+ * The built-in patterns of `languages` and the KB's own for them. Languages without built-in
+ * patterns get the KB's only (an empty matcher when there are none).
  */
-export function personMatcher(extra: Readonly<Record<string, readonly string[]>> = {}, language = 'en'): PersonMatcher {
-  const patterns = [...(PERSON_PATTERNS[language] ?? []), ...(extra[language] ?? [])].map((p) => ({ p, regex: compilePattern(p) }));
+export function personMatcher(extra: Readonly<Record<string, readonly string[]>> = {}, languages: string | readonly string[] = 'en'): PersonMatcher {
+  const codes = [...new Set(typeof languages === 'string' ? [languages] : languages)];
+  const patterns = codes.flatMap((l) => [...(PERSON_PATTERNS[l] ?? []), ...(extra[l] ?? [])]).map((p) => ({ p, regex: compilePattern(p) }));
   return {
     match(text) {
       const words = `${normalizeWords(text)} `;
@@ -84,13 +147,18 @@ export function personMatcher(extra: Readonly<Record<string, readonly string[]>>
   };
 }
 
+/** The languages a KB's matcher uses: the identity file's (`language`, then `translations`), those its `handoff_phrases` name, and English. */
+export function personLanguages(identity: Pick<AssistantIdentity, 'handoffPhrases' | 'language' | 'translations'>): string[] {
+  return [...new Set([...identityLanguages(identity), ...Object.keys(identity.handoffPhrases), 'en'])];
+}
+
 const byIdentity = new WeakMap<object, PersonMatcher>();
 
-/** The matcher of a KB in its language (`language` in the identity file) with its `handoff_phrases`, compiled once per load. */
-export function personMatcherOf(identity: Pick<AssistantIdentity, 'handoffPhrases' | 'language'>): PersonMatcher {
+/** The matcher of a KB in its languages (personLanguages) with its `handoff_phrases`, compiled once per load. */
+export function personMatcherOf(identity: Pick<AssistantIdentity, 'handoffPhrases' | 'language' | 'translations'>): PersonMatcher {
   let matcher = byIdentity.get(identity);
   if (!matcher) {
-    matcher = personMatcher(identity.handoffPhrases, identity.language);
+    matcher = personMatcher(identity.handoffPhrases, personLanguages(identity));
     byIdentity.set(identity, matcher);
   }
   return matcher;

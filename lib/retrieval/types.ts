@@ -175,7 +175,11 @@ export interface WidgetText {
   suggestions: string[];
   labels: Record<
     | 'placeholder' | 'send' | 'input_label' | 'hint' | 'subtitle' | 'subtitle_offline' | 'offline_note' | 'new_chat' | 'new_chat_title' | 'close'
-    | 'label' | 'launcher_close' | 'loading' | 'writing' | 'suggestions_label' | 'retry' | 'start_over' | 'error' | 'network_error',
+    | 'label' | 'launcher_close' | 'loading' | 'writing' | 'suggestions_label' | 'retry' | 'start_over' | 'error' | 'network_error'
+    | 'handoff_open' | 'handoff_offer_asked' | 'handoff_offer_thin' | 'handoff_offer_down_vote' | 'handoff_statement' | 'handoff_statement_note'
+    | 'handoff_soon' | 'handoff_email_label' | 'handoff_note_label' | 'handoff_note_required_label' | 'handoff_email_error' | 'handoff_note_error'
+    | 'handoff_send' | 'handoff_sending' | 'handoff_cancel' | 'handoff_error' | 'handoff_sent_title' | 'handoff_sent' | 'handoff_contact'
+    | 'handoff_contact_none' | 'handoff_close',
     string
   >;
 }

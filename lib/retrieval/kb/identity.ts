@@ -6,7 +6,7 @@ import { isPageUrl } from './pages';
 import { ENGLISH } from '../query/languages';
 import { languageOf } from '../query/language-tags';
 import type { AssistantIdentity, IdentityTexts, OfflineText, WidgetText } from '../types';
-import { OFFLINE_PHRASES, WIDGET_LABELS } from './texts';
+import { OFFLINE_PHRASES, WIDGET_LABEL_MAX_CHARS, WIDGET_LABELS } from './texts';
 
 export { OFFLINE_PHRASES, WIDGET_LABELS };
 
@@ -63,7 +63,7 @@ const widgetTextShape = {
   greeting: text(400).optional(),
   /** Questions offered as buttons in an empty chat (at most 6). */
   suggestions: z.array(text(120)).max(6).optional(),
-  ...Object.fromEntries(Object.keys(WIDGET_LABELS).map((key) => [key, text(key === 'label' ? 40 : 200).optional()])),
+  ...Object.fromEntries(Object.keys(WIDGET_LABELS).map((key) => [key, text(WIDGET_LABEL_MAX_CHARS[key as keyof typeof WIDGET_LABELS] ?? 200).optional()])),
 } as unknown as Record<keyof typeof WIDGET_LABELS | 'title' | 'greeting', z.ZodOptional<z.ZodString>> & { suggestions: z.ZodOptional<z.ZodArray<z.ZodString>> };
 const widgetTextSchema = z.strictObject(widgetTextShape);
 

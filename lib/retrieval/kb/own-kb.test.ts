@@ -302,6 +302,16 @@ translations:
     expect(widgetLanguage(identity, ['fr'])).toBe('de');
   });
 
+  it('reads the hand-off\'s strings like the widget\'s other strings: per language, English by default, the longer sentences up to 400 characters', () => {
+    const statement = `Eine Person aus dem {company}Support-Team liest dieses Gespräch und antwortet Ihnen per E-Mail {time}. ${'Wir senden nur das Gespräch. '.repeat(7)}`;
+    expect(statement.length).toBeGreaterThan(200);
+    const identity = parseIdentity('assistant.md', `---\ncompany: Acme\ntranslations:\n  de:\n    widget: { handoff_open: Mit einem Menschen sprechen, handoff_statement: "${statement}" }\n---\n`);
+    expect(identityTexts(identity, 'de').widget.labels).toMatchObject({ handoff_open: 'Mit einem Menschen sprechen', handoff_statement: statement.trim(), handoff_cancel: 'Cancel' });
+    expect(identityTexts(identity, 'en').widget.labels).toMatchObject({ handoff_open: 'Talk to a person', handoff_soon: 'as soon as they can' });
+    expect(() => parseIdentity('assistant.md', `---\ncompany: Acme\nwidget:\n  handoff_open: ${'x'.repeat(201)}\n---\n`)).toThrow(/^assistant\.md:4: "widget\.handoff_open"/);
+    expect(() => parseIdentity('assistant.md', `---\ncompany: Acme\nwidget:\n  handoff_sent: ${'x'.repeat(401)}\n---\n`)).toThrow(/^assistant\.md:4: "widget\.handoff_sent"/);
+  });
+
   it('refuses a language that is not a language code, naming the file and line', () => {
     expect(() => parseIdentity('assistant.md', '---\ncompany: Acme\nlanguage: German\n---\n')).toThrow(/^assistant\.md:3: "language": must be a language code/);
     expect(() => parseIdentity('assistant.md', '---\ncompany: Acme\ntranslations:\n  fr:\n    widget: { titel: x }\n---\n')).toThrow(/^assistant\.md:\d+: "translations\.fr\.widget\.titel": unknown field/);

@@ -25,7 +25,39 @@ export const WIDGET_LABELS = {
   start_over: 'Start a new conversation',
   error: 'The assistant could not answer just now. Please try again in a moment.',
   network_error: 'The chat could not reach the server. Check your connection and try again.',
+  // The hand-off to a person (components/chat/handoff-*.tsx). `{company}` is the company's name
+  // and a space, or nothing; `{time}` the identity file's `handoff_reply_time`, else `handoff_soon`;
+  // `{email}` the customer's address; `{contact}` the identity file's `handoff` text.
+  handoff_open: 'Talk to a person',
+  handoff_offer_asked: 'I am an automated assistant. A person from the support team can take this conversation over.',
+  handoff_offer_thin: 'I may not have the answer you need. A person from the support team can help.',
+  handoff_offer_down_vote: 'Sorry that did not help. A person from the support team can look at it.',
+  handoff_statement: 'A person from the {company}support team will read this conversation and answer you by email {time}. We send them the whole conversation above, your email address and your note, and nothing else.',
+  handoff_statement_note: 'A person from the {company}support team will read your note and answer you by email {time}. We send them your email address and your note, and nothing else.',
+  handoff_soon: 'as soon as they can',
+  handoff_email_label: 'Your email address',
+  handoff_note_label: 'Anything to add? (optional)',
+  handoff_note_required_label: 'What do you need help with?',
+  handoff_email_error: 'Enter your email address, such as name@example.com, so a person can answer you.',
+  handoff_note_error: 'Tell us what you need help with: this conversation has no messages yet.',
+  handoff_send: 'Send to a person',
+  handoff_sending: 'Sending…',
+  handoff_cancel: 'Cancel',
+  handoff_error: 'Your request could not be sent just now. Please try again in a moment.',
+  handoff_sent_title: 'Sent to the {company}support team.',
+  handoff_sent: 'A person will answer you by email at {email} {time}. They have this conversation. You can keep asking me meanwhile: I am the automated assistant, not the person who will answer.',
+  handoff_contact: 'To reach the {company}support team: {contact}.',
+  handoff_contact_none: 'Contact the {company}support team directly; this chat cannot pass your conversation on.',
+  handoff_close: 'Close',
 } as const;
+
+/** The longest a widget string may be (characters); 200 unless listed. */
+export const WIDGET_LABEL_MAX_CHARS: Partial<Record<keyof typeof WIDGET_LABELS, number>> = {
+  label: 40,
+  handoff_statement: 400,
+  handoff_statement_note: 400,
+  handoff_sent: 400,
+};
 
 /** The offline model's fixed phrases and their English defaults (identity file `offline:`); `{company}` is the company's name and a space, or nothing. */
 export const OFFLINE_PHRASES = {
