@@ -3,13 +3,14 @@ import { notFound } from 'next/navigation';
 import { Card } from '@/components/debug/card';
 import { DeliveryBadge, HandoffReasonBadge, RetryNowButton } from '@/components/debug/handoff-badges';
 import { inspectorPage } from '@/components/debug/inspector-page';
+import { roleAllows } from '@/lib/admin/principal';
 import { requireAdmin } from '@/lib/debug/access';
 import { handoffDetail } from '@/lib/debug/handoffs';
 
 export const dynamic = 'force-dynamic';
 
 export default inspectorPage(async function HandoffPage({ params }: { params: Promise<{ id: string }> }) {
-  await requireAdmin(); // before anything is read: see lib/debug/access.ts
+  const principal = await requireAdmin(); // before anything is read: see lib/debug/access.ts
   const { id } = await params;
   const h = await handoffDetail(decodeURIComponent(id));
   if (!h) notFound();
@@ -25,7 +26,7 @@ export default inspectorPage(async function HandoffPage({ params }: { params: Pr
           <h1 className="text-xl font-semibold text-slate-900">Hand-off from {h.email}</h1>
           <DeliveryBadge status={h.status} />
           <HandoffReasonBadge reason={h.reason} />
-          {h.status === 'failed' && <RetryNowButton id={h.id} />}
+          {h.status === 'failed' && roleAllows(principal.role, 'admin') && <RetryNowButton id={h.id} />}
         </div>
         <p className="mt-1 font-mono text-xs text-slate-500">
           {h.createdAt} · {h.id} ·{' '}
