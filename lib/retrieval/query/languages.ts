@@ -19,13 +19,13 @@ import stopwordsIso from 'stopwords-iso' with { type: 'json' };
  *
  * - **stemming**: the Snowball stemmer of the language (the `@orama/stemmers` ports, which give
  *   the Snowball project's output); none for Chinese, Japanese and Hebrew;
- * - **stop words**: the `stopwords-iso` list of the language (German and French: FUNCTION_WORDS), plus a few **chat fillers**: the
- *   greetings, thanks and "help / question" words of a support chat, which name no subject
- *   (the English list is analyzer.ts's CHAT_FILLER_WORDS);
+ * - **stop words**: the `stopwords-iso` list of the language (German and French: FUNCTION_WORDS),
+ *   plus a few **chat fillers**: the greetings, thanks and "help / question" words of a support
+ *   chat, which name no subject (the English list is analyzer.ts's CHAT_FILLER_WORDS);
  * - **elisions** (French, Italian): the elided article or pronoun before an apostrophe is
  *   dropped ("l'abonnement" → "abonnement", "dell'account" → "account");
  * - **compounds** (German, Dutch, Swedish, Danish, Norwegian): a long word is split into words
- *   the KB uses on their own (decompound.ts), with the language's linking letters;
+ *   the KB uses on their own, or their stems (decompound.ts), with the language's linking letters;
  * - **segmentation**: Chinese and Japanese have no spaces between words; their text is cut into
  *   words by the Unicode word segmentation of ICU (`Intl.Segmenter`), not stemmed.
  *
