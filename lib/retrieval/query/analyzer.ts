@@ -208,9 +208,10 @@ export function foldWord(word: string, language: string): string {
 export function createAnalyzer(language: string, { vocabulary }: { vocabulary?: ReadonlySet<string> } = {}): Analyzer {
   if (language === ENGLISH) return englishAnalyzer;
   const spec = languageSpec(language) ?? GENERIC_SPEC;
-  const stopWords = new Set(spec.stopWords.flatMap((w) => [w.toLowerCase(), stripAccents(w)]));
+  const stopWords = new Set(spec.stopWords.map((w) => w.normalize('NFC').toLowerCase()));
+  const foldedStopWords = new Set(spec.stopWords.map(stripAccents));
   const elisions = new Set(spec.elisions ?? []);
-  const compounds = spec.compounds && vocabulary ? createDecompounder(vocabulary, spec.compounds.linkers) : undefined;
+  const compounds = spec.compounds && vocabulary ? createDecompounder(vocabulary, spec.compounds.linkers, (w) => stemOf(w)) : undefined;
   const segmenter = spec.segmented ? new Intl.Segmenter(language, { granularity: 'word' }) : undefined;
   const stems = new Map<string, string>();
   const memo = new Map<string, readonly string[]>();
@@ -223,7 +224,10 @@ export function createAnalyzer(language: string, { vocabulary }: { vocabulary?: 
     return word.replace(APOSTROPHE, '');
   }
 
-  const isStop = (word: string) => stopWords.has(word) || stopWords.has(stripAccents(word));
+  // A word with its accents is a stop word only as written: the accents tell words apart
+  // (German "ändern" is not "andern", French "sûr" is not "sur"); a word typed without any
+  // accents may be a stop word typed without them ("fur" for "für").
+  const isStop = (word: string) => stopWords.has(word) || (stripAccents(word) === word && foldedStopWords.has(word));
 
   function stemOf(word: string): string {
     let s = stems.get(word);

@@ -11,6 +11,10 @@
  * - The tail must be a word or split itself; a head that is a compound is split too, so
  *   "Paketverwaltungsprogramm" gives paket, verwaltung, programm. At most MAX_PARTS parts.
  * - A word that cannot be split whole is left as it is (no partial splits).
+ * - With the language's stemmer, a part is also a word when its stem is the stem of a KB word:
+ *   a compound's parts stand in it uninflected, while the KB may use them only inflected
+ *   ("Grafik|karte" when the KB has "Karten" but never "Karte"), and a modifier often stands
+ *   in its stem form ("Sprach|kurs" beside "Sprache").
  *
  * The analyzer (analyzer.ts) indexes the parts and the whole word, as it does for "e-mail".
  */
@@ -28,14 +32,22 @@ export interface Decompounder {
   split(word: string, remember?: boolean): string[] | undefined;
 }
 
-/** A splitter over `vocabulary` (lowercase words), with the language's linking letters. */
-export function createDecompounder(vocabulary: ReadonlySet<string>, linkers: readonly string[]): Decompounder {
+/** A splitter over `vocabulary` (lowercase words), with the language's linking letters; `stem`: the language's stemmer, to meet parts by their stems. */
+export function createDecompounder(vocabulary: ReadonlySet<string>, linkers: readonly string[], stem?: (word: string) => string): Decompounder {
   const memo = new Map<string, string[] | null>();
+  let stems: Set<string> | undefined;
+
+  function isWord(part: string): boolean {
+    if (vocabulary.has(part)) return true;
+    if (!stem) return false;
+    stems ??= new Set([...vocabulary].map(stem));
+    return stems.has(stem(part));
+  }
 
   function asPart(head: string): string | undefined {
-    if (vocabulary.has(head)) return head;
+    if (isWord(head)) return head;
     for (const l of linkers) {
-      if (head.endsWith(l) && head.length - l.length >= MIN_PART && vocabulary.has(head.slice(0, -l.length))) return head.slice(0, -l.length);
+      if (head.endsWith(l) && head.length - l.length >= MIN_PART && isWord(head.slice(0, -l.length))) return head.slice(0, -l.length);
     }
     return undefined;
   }
@@ -46,7 +58,7 @@ export function createDecompounder(vocabulary: ReadonlySet<string>, linkers: rea
       const head = asPart(word.slice(0, cut));
       if (!head) continue;
       const rest = word.slice(cut);
-      const tail = vocabulary.has(rest) ? [rest] : parts(rest, budget - 1);
+      const tail = isWord(rest) ? [rest] : parts(rest, budget - 1);
       if (!tail) continue;
       const heads = parts(head, budget - tail.length) ?? [head];
       return [...heads, ...tail];

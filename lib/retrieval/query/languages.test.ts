@@ -29,6 +29,23 @@ describe('German analyzer', () => {
     expect(de.analyze('Paketverwaltungsprogramm')).toEqual(['paket', 'verwalt', 'programm', 'paketverwaltungsprogramm']);
   });
 
+  it('drops function words only: the content words of stopwords-iso\'s German list stay terms', () => {
+    // stopwords-iso lists "neue" and "richtig"; the Snowball list, question words and modals drop the rest
+    expect(de.analyze('Wann ist die neue Version richtig?')).toEqual(['neu', 'version', 'richtig']);
+    expect(de.analyze('Warum muss ich das dass daß tun?')).toEqual(['tun']);
+  });
+
+  it('reads a stop word with its umlauts as written: "ändern" is not "andern", but "fur" is "für"', () => {
+    expect(de.analyze('Dateien ändern')).toEqual(['datei', 'and']);
+    expect(de.analyze('für fur andern anderen')).toEqual([]);
+  });
+
+  it('splits a compound into parts the KB has only inflected ("Karte" when the KB says "Karten")', () => {
+    const inflected = createAnalyzer('de', { vocabulary: new Set(['grafik', 'karten']) });
+    expect(inflected.analyze('Grafikkarte')).toEqual(['grafik', 'kart', 'grafikkart']);
+    expect(createDecompounder(new Set(['grafik', 'karten']), ['s']).split('grafikkarte')).toBeUndefined();
+  });
+
   it('leaves a word alone that is not made of the vocabulary\'s words', () => {
     expect(de.analyze('Benutzerkonto')).toEqual(['benutzerkonto']);
     expect(createAnalyzer('de').analyze('Paketverwaltung')).toEqual(['paketverwalt']);
@@ -55,6 +72,21 @@ describe('French analyzer', () => {
   it('meets a word typed with or without its accents', () => {
     expect(fr.analyze('réseau')).toEqual(fr.analyze('reseau'));
     expect(fr.analyze('Supprimé')).toEqual(fr.analyze('supprimer'));
+  });
+
+  it('drops function words only: the content words of stopwords-iso\'s French list stay terms', () => {
+    // stopwords-iso lists "état" and "ouvert"; "pourquoi", "ça", "peux" are function words
+    expect(fr.analyze("Pourquoi l'état du paquet est-il ouvert ?")).toEqual(['etat', 'paquet', 'ouvert']);
+    expect(fr.analyze('Et comment ça ? Je peux ?')).toEqual([]);
+  });
+
+  it('reads a stop word with its accents as written: "sûr" is not "sur"', () => {
+    expect(fr.analyze('sûr')).toEqual(['sur']);
+    expect(fr.analyze('sur')).toEqual([]);
+  });
+
+  it('drops the elided "quelqu\'" as it drops "jusqu\'": quelqu\'un is a pronoun', () => {
+    expect(fr.analyze("quelqu'un quelqu’une")).toEqual([]);
   });
 
   it('gives no term to a compound of stop words only ("est-ce")', () => {

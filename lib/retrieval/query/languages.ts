@@ -19,13 +19,13 @@ import stopwordsIso from 'stopwords-iso' with { type: 'json' };
  *
  * - **stemming**: the Snowball stemmer of the language (the `@orama/stemmers` ports, which give
  *   the Snowball project's output); none for Chinese, Japanese and Hebrew;
- * - **stop words**: the `stopwords-iso` list of the language, plus a few **chat fillers**: the
- *   greetings, thanks and "help / question" words of a support chat, which name no subject
- *   (the English list is analyzer.ts's CHAT_FILLER_WORDS);
+ * - **stop words**: the `stopwords-iso` list of the language (German and French: FUNCTION_WORDS),
+ *   plus a few **chat fillers**: the greetings, thanks and "help / question" words of a support
+ *   chat, which name no subject (the English list is analyzer.ts's CHAT_FILLER_WORDS);
  * - **elisions** (French, Italian): the elided article or pronoun before an apostrophe is
  *   dropped ("l'abonnement" → "abonnement", "dell'account" → "account");
  * - **compounds** (German, Dutch, Swedish, Danish, Norwegian): a long word is split into words
- *   the KB uses on their own (decompound.ts), with the language's linking letters;
+ *   the KB uses on their own, or their stems (decompound.ts), with the language's linking letters;
  * - **segmentation**: Chinese and Japanese have no spaces between words; their text is cut into
  *   words by the Unicode word segmentation of ICU (`Intl.Segmenter`), not stemmed.
  *
@@ -60,13 +60,78 @@ export const CHAT_FILLERS: Readonly<Record<string, readonly string[]>> = {
   ja: ['こんにちは', 'ありがとう', 'ありがとうございます', 'お願いします', '教えて', '助けて'],
 };
 
+/**
+ * Function words for the languages whose stopwords-iso list also holds content words (German's
+ * has "neue", "richtig", "zeit", "ende", "beispiel"; French's "ouvert", "valeur", "état",
+ * "nouveau", "possible"): dropping those from every section and question loses subjects. These
+ * lists are, like the English one, function words only: the **Snowball** stop list of the
+ * language (snowballstem.org, the lists of PostgreSQL's text search and of Lucene's German and
+ * French analyzers), plus the closed-class words a chat question adds that Snowball's lists,
+ * written for running text, lack: the question words (the English list has how, what, where,
+ * which, who) and the modal verbs (can, could, must, should are in the English list); German
+ * "dass", the reformed spelling of the listed "daß".
+ */
+export const FUNCTION_WORDS: Readonly<Record<string, readonly string[]>> = {
+  de: [
+    // Snowball German
+    'aber', 'alle', 'allem', 'allen', 'aller', 'alles', 'als', 'also', 'am', 'an', 'ander', 'andere',
+    'anderem', 'anderen', 'anderer', 'anderes', 'anderm', 'andern', 'anderr', 'anders', 'auch', 'auf',
+    'aus', 'bei', 'bin', 'bis', 'bist', 'da', 'damit', 'dann', 'der', 'den', 'des', 'dem', 'die',
+    'das', 'daß', 'derselbe', 'derselben', 'denselben', 'desselben', 'demselben', 'dieselbe',
+    'dieselben', 'dasselbe', 'dazu', 'dein', 'deine', 'deinem', 'deinen', 'deiner', 'deines', 'denn',
+    'derer', 'dessen', 'dich', 'dir', 'du', 'dies', 'diese', 'diesem', 'diesen', 'dieser', 'dieses',
+    'doch', 'dort', 'durch', 'ein', 'eine', 'einem', 'einen', 'einer', 'eines', 'einig', 'einige',
+    'einigem', 'einigen', 'einiger', 'einiges', 'einmal', 'er', 'ihn', 'ihm', 'es', 'etwas', 'euer',
+    'eure', 'eurem', 'euren', 'eurer', 'eures', 'für', 'gegen', 'gewesen', 'hab', 'habe', 'haben',
+    'hat', 'hatte', 'hatten', 'hier', 'hin', 'hinter', 'ich', 'mich', 'mir', 'ihr', 'ihre', 'ihrem',
+    'ihren', 'ihrer', 'ihres', 'euch', 'im', 'in', 'indem', 'ins', 'ist', 'jede', 'jedem', 'jeden',
+    'jeder', 'jedes', 'jene', 'jenem', 'jenen', 'jener', 'jenes', 'jetzt', 'kann', 'kein', 'keine',
+    'keinem', 'keinen', 'keiner', 'keines', 'können', 'könnte', 'machen', 'man', 'manche', 'manchem',
+    'manchen', 'mancher', 'manches', 'mein', 'meine', 'meinem', 'meinen', 'meiner', 'meines', 'mit',
+    'muss', 'musste', 'nach', 'nicht', 'nichts', 'noch', 'nun', 'nur', 'ob', 'oder', 'ohne', 'sehr',
+    'sein', 'seine', 'seinem', 'seinen', 'seiner', 'seines', 'selbst', 'sich', 'sie', 'ihnen', 'sind',
+    'so', 'solche', 'solchem', 'solchen', 'solcher', 'solches', 'soll', 'sollte', 'sondern', 'sonst',
+    'über', 'um', 'und', 'uns', 'unsere', 'unserem', 'unseren', 'unser', 'unseres', 'unter', 'viel',
+    'vom', 'von', 'vor', 'während', 'war', 'waren', 'warst', 'was', 'weg', 'weil', 'weiter', 'welche',
+    'welchem', 'welchen', 'welcher', 'welches', 'wenn', 'werde', 'werden', 'wie', 'wieder', 'will',
+    'wir', 'wird', 'wirst', 'wo', 'wollen', 'wollte', 'würde', 'würden', 'zu', 'zum', 'zur', 'zwar',
+    'zwischen',
+    // question words, modal verbs, "dass"
+    'wann', 'warum', 'wieso', 'weshalb', 'wer', 'wen', 'wem', 'wessen', 'woher', 'wohin', 'womit', 'wozu',
+    'darf', 'darfst', 'dürfen', 'kannst', 'könnt', 'könnten', 'musst', 'müssen', 'mussten', 'sollen', 'sollst',
+    'sollten', 'willst', 'möchte', 'möchten', 'mag', 'dass',
+  ],
+  fr: [
+    // Snowball French
+    'au', 'aux', 'avec', 'ce', 'ces', 'dans', 'de', 'des', 'du', 'elle', 'en', 'et', 'eux', 'il', 'je',
+    'la', 'le', 'leur', 'lui', 'ma', 'mais', 'me', 'même', 'mes', 'moi', 'mon', 'ne', 'nos', 'notre',
+    'nous', 'on', 'ou', 'où', 'par', 'pas', 'pour', 'qu', 'que', 'qui', 'sa', 'se', 'ses', 'son',
+    'sur', 'ta', 'te', 'tes', 'toi', 'ton', 'tu', 'un', 'une', 'vos', 'votre', 'vous', 'c', 'd', 'j',
+    'l', 'à', 'm', 'n', 's', 't', 'y', 'été', 'étée', 'étées', 'étés', 'étant', 'suis', 'es', 'est',
+    'sommes', 'êtes', 'sont', 'serai', 'seras', 'sera', 'serons', 'serez', 'seront', 'serais',
+    'serait', 'serions', 'seriez', 'seraient', 'étais', 'était', 'étions', 'étiez', 'étaient', 'fus',
+    'fut', 'fûmes', 'fûtes', 'furent', 'sois', 'soit', 'soyons', 'soyez', 'soient', 'fusse', 'fusses',
+    'fût', 'fussions', 'fussiez', 'fussent', 'ayant', 'eu', 'eue', 'eues', 'eus', 'ai', 'as', 'avons',
+    'avez', 'ont', 'aurai', 'auras', 'aura', 'aurons', 'aurez', 'auront', 'aurais', 'aurait',
+    'aurions', 'auriez', 'auraient', 'avais', 'avait', 'avions', 'aviez', 'avaient', 'eut', 'eûmes',
+    'eûtes', 'eurent', 'aie', 'aies', 'ait', 'ayons', 'ayez', 'aient', 'eusse', 'eusses', 'eût',
+    'eussions', 'eussiez', 'eussent', 'ceci', 'cela', 'celà', 'cet', 'cette', 'ici', 'ils', 'les',
+    'leurs', 'quel', 'quels', 'quelle', 'quelles', 'sans', 'soi',
+    // question words, modal verbs, "ça" (the spoken form of the listed "cela")
+    'ça', 'comment', 'pourquoi', 'quand', 'combien', 'quoi', 'lequel', 'laquelle', 'lesquels', 'lesquelles',
+    'peux', 'peut', 'peuvent', 'pouvoir', 'pourrais', 'pourrait', 'veux', 'veut', 'vouloir', 'voudrais',
+    'dois', 'doit', 'doivent', 'devoir', 'faut',
+  ],
+};
+
 function spec(language: string, rest: Omit<LanguageSpec, 'stopWords'> = {}): LanguageSpec {
-  return { ...rest, stopWords: [...(iso[language] ?? []), ...(CHAT_FILLERS[language] ?? [])] };
+  const base = FUNCTION_WORDS[language] ?? iso[language] ?? [];
+  return { ...rest, stopWords: [...base, ...(CHAT_FILLERS[language] ?? [])] };
 }
 
 const LANGUAGES: Readonly<Record<string, LanguageSpec>> = {
   de: spec('de', { stem: german, compounds: { linkers: ['s', 'es'] } }),
-  fr: spec('fr', { stem: french, elisions: ['l', 'd', 'j', 'm', 'n', 's', 't', 'c', 'qu', 'jusqu', 'lorsqu', 'puisqu', 'quoiqu'] }),
+  fr: spec('fr', { stem: french, elisions: ['l', 'd', 'j', 'm', 'n', 's', 't', 'c', 'qu', 'jusqu', 'lorsqu', 'puisqu', 'quoiqu', 'quelqu'] }),
   es: spec('es', { stem: spanish }),
   it: spec('it', { stem: italian, elisions: ['l', 'un', 'd', 'c', 'dell', 'all', 'dall', 'nell', 'sull', 'quest', 'quell'] }),
   pt: spec('pt', { stem: portuguese }),
