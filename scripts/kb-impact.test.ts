@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { selectContext } from '@/lib/retrieval/index';
-import { unpinRefundRule } from '@/lib/testing/edits';
+import { editedDemoKb, editFile, unpinRefundRule } from '@/lib/testing/edits';
 import { testIndex } from '@/lib/testing/kb';
 import { kbVersionOf } from '@/lib/traces/compact';
 import { SqliteTraceStore } from '@/lib/traces/sqlite';
@@ -27,22 +27,6 @@ function spawnKbImpact(args: string[]) {
     env: { ...process.env, KB_PATH: '', KB_BUDGET: '', KB_FLOOR: '', TRACE_DB_PATH: '' },
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-/** A copy of the demo KB, edited by `edit(folder)`. */
-function editedDemoKb(edit: (folder: string) => void): string {
-  const folder = path.join(mkdtempSync(path.join(tmpdir(), 'kb-impact-')), 'content');
-  cpSync(path.join(root, 'content'), folder, { recursive: true });
-  edit(folder);
-  return folder;
-}
-
-function editFile(folder: string, file: string, change: (text: string) => string): void {
-  const at = path.join(folder, file);
-  const before = readFileSync(at, 'utf8');
-  const after = change(before);
-  expect(after, `the edit of ${file} changed nothing`).not.toBe(before);
-  writeFileSync(at, after);
 }
 
 function unpinRefundRuleIn(folder: string): void {

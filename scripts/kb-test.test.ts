@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { unpinRefundRule } from '@/lib/testing/edits';
+import { editedDemoKb, editFile, unpinRefundRule } from '@/lib/testing/edits';
 import { runInProcess } from './cli';
 import { main } from './kb-test.mts';
 
@@ -27,22 +27,6 @@ function kbTestProcess(args: string[]): Promise<{ code: number | null; stdout: s
 
 function kbTest(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return runInProcess(main, args, unsetSettings);
-}
-
-/** A copy of the demo KB with `edit(folder)` applied. */
-function editedDemoKb(edit: (folder: string) => void): string {
-  const folder = path.join(mkdtempSync(path.join(tmpdir(), 'kb-test-')), 'content');
-  cpSync(path.join(root, 'content'), folder, { recursive: true });
-  edit(folder);
-  return folder;
-}
-
-function editFile(folder: string, file: string, change: (text: string) => string): void {
-  const at = path.join(folder, file);
-  const before = readFileSync(at, 'utf8');
-  const after = change(before);
-  expect(after, `the edit of ${file} changed nothing`).not.toBe(before);
-  writeFileSync(at, after);
 }
 
 describe('npm run kb:test', () => {

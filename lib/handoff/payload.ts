@@ -1,4 +1,5 @@
-import type { HandoffPage, HandoffReason } from '../traces/handoff-types';
+import type { HandoffReason } from '../traces/handoff-types';
+import type { PageContext } from '../traces/page';
 import type { TurnStatus, TurnTrace } from '../traces/types';
 
 /**
@@ -47,7 +48,7 @@ export interface PayloadInput {
   reason: HandoffReason;
   email: string;
   note?: string;
-  page?: HandoffPage;
+  page?: PageContext;
   /** The visitor's turns of the conversation, oldest first. */
   turns: readonly TurnTrace[];
   /** PUBLIC_URL: the base of the /debug links. */

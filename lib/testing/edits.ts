@@ -1,3 +1,7 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
 /**
  * KB edits the tests make to a copy of the demo KB (content/), shared by the kb:impact tests
  * and the e2e specs of the reload report.
@@ -21,4 +25,23 @@ export function undeclareRules(identity: string): string {
   const edited = identity.replace(/^rules:\n(?: {2}.*\n)+/m, '');
   if (edited === identity) throw new Error('the identity file does not declare rules as expected: update lib/testing/edits.ts');
   return edited;
+}
+
+const DEMO_KB = path.resolve(import.meta.dirname, '..', '..', 'content');
+
+/** A copy of the demo KB in a new temporary folder (`<prefix>…/content`), edited by `edit(folder)`. */
+export function editedDemoKb(edit: (folder: string) => void, prefix = 'kb-edit-'): string {
+  const folder = path.join(mkdtempSync(path.join(tmpdir(), prefix)), 'content');
+  cpSync(DEMO_KB, folder, { recursive: true });
+  edit(folder);
+  return folder;
+}
+
+/** Rewrites `file` of `folder` with `change`; throws when the change changed nothing (an edit that no longer applies). */
+export function editFile(folder: string, file: string, change: (text: string) => string): void {
+  const at = path.join(folder, file);
+  const before = readFileSync(at, 'utf8');
+  const after = change(before);
+  if (after === before) throw new Error(`the edit of ${file} changed nothing`);
+  writeFileSync(at, after);
 }

@@ -1,4 +1,5 @@
 import type { DataSubject, SubjectLinks } from './access-types';
+import type { PageContext } from './page';
 /**
  * Hand-offs to a person (issue 24): what the store keeps of them and the ports that read and
  * write them. A hand-off is written with one delivery per channel (webhook, email) before the
@@ -15,12 +16,6 @@ export type HandoffChannel = 'webhook' | 'email';
 /** `pending` until sent (or retried until its deadline), then `sent` or `failed`. A hand-off's own status: failed if a delivery failed, sent when all were sent. */
 export type DeliveryStatus = 'pending' | 'sent' | 'failed';
 
-/** The page the customer was on (untrusted: what their browser said). */
-export interface HandoffPage {
-  url: string;
-  title?: string;
-}
-
 /** A new hand-off, as the handler writes it. */
 export interface HandoffStart {
   /** Also the webhook id (`webhook-id`): the same on every attempt, so a receiver can drop a repeat. */
@@ -32,7 +27,8 @@ export interface HandoffStart {
   reason: HandoffReason;
   email: string;
   note?: string;
-  page?: HandoffPage;
+  /** The page the customer was on when they sent the form (untrusted). */
+  page?: PageContext;
   /** The JSON document delivered (lib/handoff/payload.ts), frozen now: every attempt sends these bytes. */
   payload: string;
   /** The channels to deliver to; each gets a pending delivery, due at `createdAt`. */
@@ -62,7 +58,7 @@ export interface HandoffRecord {
   reason: HandoffReason;
   email: string;
   note?: string;
-  page?: HandoffPage;
+  page?: PageContext;
   status: DeliveryStatus;
   deliveries: DeliveryState[];
 }

@@ -2,6 +2,9 @@ import type { ReplySource } from '../knowledge/sources';
 import type { RedactionCounts } from '../privacy/redact';
 import type { Explanation } from '../retrieval/index';
 import type { KbVersion } from './compact';
+import type { PageContext } from './page';
+
+export type { PageContext };
 
 /**
  * Turn traces: one record per chat request, written when the turn starts and completed
@@ -74,12 +77,6 @@ export interface TurnStart {
   confidence?: number;
   /** Personal data replaced in the customer's messages before they were stored (TRACE_REDACT, lib/privacy/redact.ts). */
   redactions?: RedactionCounts;
-}
-
-/** Where an embedded chat was used: the host page's URL and title (untrusted). */
-export interface PageContext {
-  url: string;
-  title?: string;
 }
 
 /** How the turn ended. */

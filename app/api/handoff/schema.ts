@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_PAGE_TITLE_CHARS, MAX_PAGE_URL_CHARS } from '../chat/schema';
 import { CONVERSATION_ID } from '@/lib/chat/message';
 import { HANDOFF_REASONS } from '@/lib/traces/handoff-types';
 
@@ -32,10 +33,11 @@ export const handoffRequestSchema = z.strictObject(
       .refine((text) => !CONTROL.test(text), 'note contains a control character')
       .optional(),
     reason: z.enum(HANDOFF_REASONS as [string, ...string[]], { error: `reason must be one of ${HANDOFF_REASONS.map((r) => `"${r}"`).join(', ')}` }),
+    // The same bounds as the page the chat records with each turn (the embed sends the same page to both).
     page: z
       .strictObject({
-        url: z.url({ protocol: /^https?$/, error: 'page.url must be the http(s) address of the page' }).max(2000, 'page.url can be at most 2000 characters'),
-        title: z.string().trim().max(300, 'page.title can be at most 300 characters').refine((t) => !CONTROL.test(t), 'page.title contains a control character').optional(),
+        url: z.url({ protocol: /^https?$/, error: 'page.url must be the http(s) address of the page' }).max(MAX_PAGE_URL_CHARS, `page.url can be at most ${MAX_PAGE_URL_CHARS} characters`),
+        title: z.string().trim().max(MAX_PAGE_TITLE_CHARS, `page.title can be at most ${MAX_PAGE_TITLE_CHARS} characters`).refine((t) => !CONTROL.test(t), 'page.title contains a control character').optional(),
       })
       .optional(),
   },
