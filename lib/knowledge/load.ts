@@ -2,6 +2,7 @@ import { assistantInstructions } from '../ai/prompt';
 import type { KnowledgeEmbeddings } from './embeddings';
 import {
   createRetrievalIndex,
+  createRetrievalIndexAsync,
   kbPages,
   loadKnowledgeBase,
   loadKnowledgeBaseAsync,
@@ -10,6 +11,7 @@ import {
   type KnowledgeBase,
   type LoadOptions,
   type RetrievalIndex,
+  type SectionTerms,
 } from '../retrieval/index';
 
 /** The knowledge base as the chat uses it: the selector's index and where it came from. */
@@ -54,8 +56,7 @@ export function loadSummary(kb: KnowledgeBase, index: RetrievalIndex, ms: number
   );
 }
 
-function indexed(kbPath: string, kb: KnowledgeBase, config: KnowledgeConfig, tokens: TokenCounter, started: number): Knowledge {
-  const index = createRetrievalIndex(kb, config, { count: tokens.count });
+function indexed(kbPath: string, kb: KnowledgeBase, index: RetrievalIndex, tokens: TokenCounter, started: number): Knowledge {
   tokens.prune();
   const loadMs = performance.now() - started;
   const instructions = assistantInstructions(kb.identity);
@@ -72,12 +73,19 @@ function indexed(kbPath: string, kb: KnowledgeBase, config: KnowledgeConfig, tok
 export function loadKnowledge(kbPath: string, config: KnowledgeConfig = {}, options: LoadOptions = {}): Knowledge {
   const started = performance.now();
   const tokens = options.tokens ?? new TokenCounter();
-  return indexed(kbPath, loadKnowledgeBase(kbPath, { ...options, tokens }), config, tokens, started);
+  const kb = loadKnowledgeBase(kbPath, { ...options, tokens });
+  return indexed(kbPath, kb, createRetrievalIndex(kb, config, { count: tokens.count }), tokens, started);
 }
 
-/** The same, yielding to the event loop while files are read and parsed (reloads in a running server). */
+/**
+ * The same with the event loop kept free (a running server: its first load, and reloads):
+ * changed files are parsed on worker threads (lib/retrieval/kb/parse-pool.ts) and the index is
+ * built in slices of ~8 ms.
+ */
 export async function loadKnowledgeAsync(kbPath: string, config: KnowledgeConfig = {}, options: LoadOptions = {}): Promise<Knowledge> {
   const started = performance.now();
   const tokens = options.tokens ?? new TokenCounter();
-  return indexed(kbPath, await loadKnowledgeBaseAsync(kbPath, { ...options, tokens }), config, tokens, started);
+  const sectionTerms = new Map<string, SectionTerms>(); // analysed on the parse workers, taken by the index build
+  const kb = await loadKnowledgeBaseAsync(kbPath, { ...options, tokens, sectionTerms });
+  return indexed(kbPath, kb, await createRetrievalIndexAsync(kb, config, { count: tokens.count, terms: sectionTerms }), tokens, started);
 }

@@ -45,8 +45,9 @@ export { SEMANTIC_DEFAULTS, fusesAt, embeddingText, sectionVectors, setSectionVe
 export type { SectionVectors, SemanticSettings, SemanticQuery, SemanticRanking } from './rank/semantic';
 export { ranksAbove, heapify, popTop } from './rank/rank-heap';
 export { splitSection, splitLongSections } from './select/split';
-export { MIN_PART_TOKENS, createRetrievalIndex } from './select/build-index';
-export type { RetrievalIndex, LanguageIndex } from './select/build-index';
+export { MIN_PART_TOKENS, createRetrievalIndex, createRetrievalIndexAsync } from './select/build-index';
+export type { RetrievalIndex, LanguageIndex, IndexOptions } from './select/build-index';
+export type { SectionTerms } from './kb/section-terms';
 export { confidenceOf, lexicalConfidence, scoreQuery } from './select/score';
 export type { ScoredQuery } from './select/score';
 export { select, selectScored } from './select/select';

@@ -389,6 +389,8 @@ export interface WorkerFigures {
   bytes: number;
   /** Time spent parsing, as the worker measured it. */
   busyMs: number;
+  /** The longest single file (no number of workers makes the parse shorter than that). */
+  longestMs: number;
   /** From spawning the worker to its first answer (start-up included). */
   firstReplyMs: number | undefined;
 }

@@ -6,6 +6,7 @@ import { DEMO_KB, REAL_DOCS_FOLDERS } from '../../testing/real-docs';
 import { type BuiltDocument } from './build-document';
 import { loadKnowledgeBase, loadKnowledgeBaseAsync } from './load';
 import { ParsePool } from './parse-pool';
+import type { SectionTerms } from './section-terms';
 import { createRetrievalIndex } from '../select/build-index';
 import { TokenCounter } from '../tokens';
 import type { KnowledgeBase } from '../types';
@@ -41,14 +42,18 @@ describe('the async load on parse workers', { timeout: 60_000 }, () => {
     { name: 'the demo KB', path: DEMO_KB },
   ];
   for (const folder of folders) {
-    it(`gives the same sections, parts and token counts as the sync load: ${folder.name}`, async () => {
+    it(`gives the same sections, parts, token counts and index as the sync load: ${folder.name}`, async () => {
       const sync = loadKnowledgeBase(folder.path);
-      const pooled = await loadKnowledgeBaseAsync(folder.path, { pool });
+      const sectionTerms = new Map<string, SectionTerms>();
+      const pooled = await loadKnowledgeBaseAsync(folder.path, { pool, sectionTerms });
       expect(pooled.parsing).toMatchObject({ workers: 2, parsedFiles: sync.files.length });
       expect(pooled.parsing.fallback).toBeUndefined();
       expect(pooled.parsing.figures.reduce((n, w) => n + w.files, 0)).toBe(sync.files.length + sync.skipped.length);
       expect(served(pooled)).toEqual(served(sync));
-      expect(createRetrievalIndex(pooled).sections).toEqual(createRetrievalIndex(sync).sections);
+      expect(sectionTerms.size).toBe(sync.identity.language === 'en' ? sync.sections.length : 0);
+      const [fromWorkers, here] = [createRetrievalIndex(pooled, {}, { terms: sectionTerms }), createRetrievalIndex(sync)];
+      expect(fromWorkers.sections).toEqual(here.sections);
+      expect(fromWorkers.bm25).toEqual(here.bm25);
     });
   }
 

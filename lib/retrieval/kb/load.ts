@@ -7,6 +7,7 @@ import { rulesRefusal } from './declared-rules';
 import { IDENTITY_FILE, parseIdentity, defaultIdentity } from './identity';
 import { SYNONYMS_FILE, type KnowledgeFiles, listKnowledgeFiles } from './list-files';
 import { looksPinned } from './parse-document';
+import type { SectionTerms } from './section-terms';
 import { type ParseOutcome, ParsePool, WorkerLostError, defaultWorkerCount } from './parse-pool';
 import { ENGLISH } from '../query/languages';
 import { parseSynonyms } from '../query/synonyms';
@@ -56,6 +57,11 @@ export interface LoadOptions {
    * thread parses them, yielding between files.
    */
   workers?: number;
+  /**
+   * The async load only: filled with the terms of the sections in English analysed on the
+   * parse workers, by section id, for the index build to take (select/build-index.ts `terms`).
+   */
+  sectionTerms?: Map<string, SectionTerms>;
   /** The async load only: parse on this pool (its owner closes it) rather than on one of its own. */
   pool?: ParsePool;
   /** The async load only: told after each file is parsed or taken from the cache (for /api/health's progress). */
@@ -159,7 +165,7 @@ class LoadState {
    * Takes one file's document (parsed, or from the cache), or the reason it is skipped;
    * throws when a file that is (or asks to be) pinned cannot be read or parsed.
    */
-  settle(read: FileRead, outcome: ParseOutcome | undefined): void {
+  settle(read: FileRead, outcome: ParseOutcome | undefined, terms?: Map<string, SectionTerms>): void {
     if (read.cached) {
       this.cachedFiles++;
       this.next.set(read.key!, read.cached);
@@ -167,6 +173,7 @@ class LoadState {
       return;
     }
     if (outcome && 'document' in outcome) {
+      if (terms && outcome.terms) outcome.document.sections.forEach((s, i) => terms.set(s.id, outcome.terms![i]!));
       this.parsedFiles++;
       this.next.set(read.key!, outcome.document);
       this.documents.push(outcome.document);
@@ -254,6 +261,16 @@ async function inSlices<T>(items: readonly T[], step: (item: T) => void): Promis
   }
 }
 
+/** The KB's default language as its identity file gives it, for the workers; undefined when that file is broken (the load says so in the end). */
+function languageHint(listing: KnowledgeFiles): string | undefined {
+  if (!listing.config.includes(IDENTITY_FILE)) return defaultIdentity().language;
+  try {
+    return parseIdentity(IDENTITY_FILE, readUtf8(path.join(listing.root, IDENTITY_FILE), IDENTITY_FILE)).language;
+  } catch {
+    return undefined;
+  }
+}
+
 /** How many workers parse `misses` (the files whose bytes changed). */
 function workerCount(misses: readonly FileRead[], options: LoadOptions): number {
   const wanted = options.workers ?? (misses.reduce((sum, r) => sum + r.raw!.byteLength, 0) >= POOL_MIN_BYTES ? defaultWorkerCount() : 0);
@@ -264,7 +281,7 @@ function workerCount(misses: readonly FileRead[], options: LoadOptions): number 
 function figuresSince(before: readonly WorkerFigures[], after: readonly WorkerFigures[]): WorkerFigures[] {
   return after.map((w, i) => {
     const b = before[i];
-    return b ? { files: w.files - b.files, bytes: w.bytes - b.bytes, busyMs: w.busyMs - b.busyMs, firstReplyMs: w.firstReplyMs } : w;
+    return b ? { ...w, files: w.files - b.files, bytes: w.bytes - b.bytes, busyMs: w.busyMs - b.busyMs } : w;
   });
 }
 
@@ -294,6 +311,7 @@ export async function loadKnowledgeBaseAsync(kbPath: string, options: LoadOption
   const reads: FileRead[] = [];
   await inSlices(files, (file) => reads.push(readDocumentFile(root, file, state.previous)));
   const misses = reads.filter((r) => r.raw && !r.cached);
+  const language = options.sectionTerms && languageHint(state.listing);
   const workers = options.pool ? Math.min(options.pool.size, misses.length) : workerCount(misses, options);
   const progress = { done: 0, total: files.length };
   const oneDone = () => {
@@ -310,7 +328,7 @@ export async function loadKnowledgeBaseAsync(kbPath: string, options: LoadOption
       const bySize = [...misses].sort((a, b) => b.raw!.byteLength - a.raw!.byteLength);
       for (const read of bySize) {
         const parsed = pool
-          .parse(read.file, read.raw!)
+          .parse(read.file, read.raw!, language)
           .catch((error: unknown) => {
             if (!(error instanceof WorkerLostError)) throw error; // the parser itself failed: as it would on this thread
             fallback.note(error);
@@ -326,7 +344,7 @@ export async function loadKnowledgeBaseAsync(kbPath: string, options: LoadOption
       const pending = outcomes.get(read);
       const outcome = pending ? await pending : read.raw && !read.cached ? parseHere(read, count) : undefined;
       if (!pending) oneDone();
-      state.settle(read, outcome);
+      state.settle(read, outcome, options.sectionTerms);
       if (performance.now() - since > 8) {
         await yieldToEventLoop();
         since = performance.now();

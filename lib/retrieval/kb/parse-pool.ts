@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { BuiltDocument } from './build-document';
+import type { SectionTerms } from './section-terms';
 import type { WorkerFigures } from '../types';
 
 /**
@@ -23,6 +24,8 @@ export interface ParseRequest {
   id: number;
   file: string;
   bytes: Uint8Array;
+  /** The KB's default language, when known: the sections in English are analysed on the worker. */
+  language?: string;
 }
 
 /** Why a file could not be parsed (a KnowledgeBaseError's reason and line), and whether its raw text asks to be pinned. */
@@ -32,7 +35,8 @@ export interface ParseFailure {
   looksPinned: boolean;
 }
 
-export type ParseOutcome = { document: BuiltDocument } | { failure: ParseFailure };
+/** A file's document (and, for a page in English, its sections' terms, in the same order), or why it could not be parsed. */
+export type ParseOutcome = { document: BuiltDocument; terms?: SectionTerms[] } | { failure: ParseFailure };
 
 export type ParseReply = { id: number; ms: number } & (ParseOutcome | { crash: string });
 
@@ -66,7 +70,7 @@ function startWorker(): Worker {
 }
 
 class PoolWorker {
-  readonly figures: WorkerFigures = { files: 0, bytes: 0, busyMs: 0, firstReplyMs: undefined };
+  readonly figures: WorkerFigures = { files: 0, bytes: 0, busyMs: 0, longestMs: 0, firstReplyMs: undefined };
   task: Task | undefined;
   private readonly spawned = performance.now();
 
@@ -92,8 +96,9 @@ class PoolWorker {
     this.figures.files++;
     this.figures.bytes += task.request.bytes.byteLength;
     this.figures.busyMs += reply.ms;
+    this.figures.longestMs = Math.max(this.figures.longestMs, reply.ms);
     if ('crash' in reply) task.reject(new Error(`parsing ${task.request.file} failed in a parse worker: ${reply.crash}`));
-    else task.resolve('document' in reply ? { document: reply.document } : { failure: reply.failure });
+    else task.resolve('document' in reply ? { document: reply.document, ...(reply.terms ? { terms: reply.terms } : {}) } : { failure: reply.failure });
     this.onIdle(this);
   }
 }
@@ -116,10 +121,10 @@ export class ParsePool {
   }
 
   /** Parses one file's bytes on the first free worker (in the order asked: ask for the largest files first). */
-  parse(file: string, bytes: Uint8Array): Promise<ParseOutcome> {
+  parse(file: string, bytes: Uint8Array, language?: string): Promise<ParseOutcome> {
     if (this.workers.length === 0) return Promise.reject(new WorkerLostError('the parse pool has no workers left'));
     return new Promise((resolve, reject) => {
-      this.queue.push({ request: { id: this.nextId++, file, bytes }, resolve, reject });
+      this.queue.push({ request: { id: this.nextId++, file, bytes, ...(language ? { language } : {}) }, resolve, reject });
       const idle = this.workers.find((w) => !w.task);
       if (idle) this.next(idle);
     });

@@ -3,6 +3,7 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
 import { renderSectionBlock } from '../context-text';
+import { type Steps, runSteps } from '../steps';
 import type { CountTokens } from '../tokens';
 import type { Section } from '../types';
 
@@ -116,7 +117,20 @@ export function splitSection(section: Section, maxTokens: number, count: CountTo
  * that `sections[i].order === i` still holds.
  */
 export function splitLongSections(sections: readonly Section[], maxTokens: number, count: CountTokens): Section[] {
-  const out = sections.flatMap((s) => (!s.pinned && s.tokens > maxTokens ? splitSection(s, maxTokens, count) : [s]));
+  return runSteps(splitLongSectionsSteps(sections, maxTokens, count));
+}
+
+/** The same as steps (steps.ts): it yields after each section it splits. */
+export function* splitLongSectionsSteps(sections: readonly Section[], maxTokens: number, count: CountTokens): Steps<Section[]> {
+  const out: Section[] = [];
+  for (const s of sections) {
+    if (s.pinned || s.tokens <= maxTokens) {
+      out.push(s);
+      continue;
+    }
+    out.push(...splitSection(s, maxTokens, count));
+    yield;
+  }
   if (out.length === sections.length) return sections as Section[];
   return out.map((s, i) => (s.order === i ? s : { ...s, order: i }));
 }
