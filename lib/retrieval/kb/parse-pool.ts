@@ -1,6 +1,4 @@
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { BuiltDocument } from './build-document';
 import type { SectionTerms } from './section-terms';
@@ -59,13 +57,25 @@ interface Task {
 /** A larger young generation than the default: parsing allocates many short-lived nodes. */
 const WORKER_OPTIONS = { resourceLimits: { maxYoungGenerationSizeMb: 64 } };
 
+/**
+ * Running from the TypeScript sources under a TypeScript loader (tsx: the CLIs and benchmarks;
+ * vitest) rather than from a bundle. Not `import.meta.url`: Turbopack's bundle keeps the
+ * source's .ts path in it.
+ */
+function fromSources(): boolean {
+  return process.env.VITEST !== undefined || process.execArgv.some((arg) => arg.includes('tsx'));
+}
+
 /** A parse worker: the bundled entry in a build, or the TypeScript entry behind tsx's loader when running from the sources. */
 function startWorker(): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./parse-worker.ts', import.meta.url), WORKER_OPTIONS);
-  // tsx's ESM API (its CommonJS build cannot register from an eval'd worker): index.mjs beside the index.cjs that require resolves.
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  if (!fromSources()) return new Worker(new URL('./parse-worker.ts', import.meta.url), WORKER_OPTIONS);
+  // tsx's ESM API (its CommonJS build cannot register from an eval'd worker: index.mjs beside the index.cjs that require
+  // resolves), found from the worker's own code, so that a bundler never sees tsx named here.
   const entry = new URL('./parse-worker.ts', import.meta.url).href;
-  const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
+  const bootstrap = [
+    `const api = require('node:module').createRequire(${JSON.stringify(import.meta.url)}).resolve('tsx/esm/api').replace(/\\.cjs$/, '.mjs');`,
+    `import(require('node:url').pathToFileURL(api).href).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`,
+  ].join('\n');
   return new Worker(/* turbopackIgnore: true */ bootstrap, { ...WORKER_OPTIONS, eval: true });
 }
 
