@@ -29,9 +29,9 @@ test.afterAll(async () => {
 
 test('a large KB loads on the parse workers in the background; health says loading, a chat waits for it', async () => {
   test.setTimeout(180_000);
-  app = await startApp(EXTRA_PORT + 87, {
+  app = await startApp(EXTRA_PORT + 88, {
     KB_PATH: NEXT_DOCS,
-    KB_CACHE_PATH: '',
+    KB_CACHE_PATH: path.join(root, 'kb-cache'), // a fresh cache: every file is parsed
     OPENAI_API_KEY: '',
     TRACE_DB_PATH: path.join(root, 'traces.db'),
     CHAT_RATE_LIMIT_PER_MINUTE: '0',

@@ -307,6 +307,7 @@ class PoolFallback {
 export async function loadKnowledgeBaseAsync(kbPath: string, options: LoadOptions = {}): Promise<KnowledgeBase> {
   const state = new LoadState(listDocuments(kbPath), options);
   const { documents: files, root } = state.listing;
+  options.onProgress?.({ done: 0, total: files.length });
   const count = (options.tokens ?? new TokenCounter()).count;
   const reads: FileRead[] = [];
   await inSlices(files, (file) => reads.push(readDocumentFile(root, file, state.previous)));
