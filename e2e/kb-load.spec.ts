@@ -51,7 +51,7 @@ test('a large KB loads on the parse workers in the background; health says loadi
   expect(response.status).toBe(200);
   expect((await readChatStream(response)).text).toMatch(/font/i);
 
-  await app.waitForOutput(/\[knowledge\] loaded .*: 475 files read, 0 skipped, \d+ ignored; [\d,]+ sections.*, 475 parsed on \d+ worker threads?/, 60_000);
+  await app.waitForOutput(/\[knowledge\] loaded .*: 475 files read, 0 skipped, \d+ ignored; [\d,]+ sections.*, 475 parsed on \d+ worker threads? \(started in \d+ ms\)/, 60_000);
   expect(app.output()).not.toMatch(/the parse workers could not be used/);
   const ready = await fetch(`${app.url}/api/health`);
   expect(ready.status).toBe(200);

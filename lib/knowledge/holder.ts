@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { listKnowledgeFiles, missingRules, TokenCounter, type BuiltDocument, type LoadProgress } from '../retrieval/index';
+import { listKnowledgeFiles, missingRules, PartsCache, TokenCounter, type BuiltDocument, type LoadProgress } from '../retrieval/index';
 import { readKbCache, writeKbCache } from './disk-cache';
 import type { SectionEmbedder } from './embeddings';
 import { loadKnowledge, loadKnowledgeAsync, type Knowledge, type KnowledgeConfig } from './load';
@@ -134,6 +134,8 @@ export class KnowledgeHolder {
   private readonly tokens: TokenCounter;
   /** Parsed documents of the last load, by path and content hash: a reload parses only changed files. */
   private readonly documents: Map<string, BuiltDocument>;
+  /** The parts long sections were split into, by block and part size: a reload splits only changed sections. */
+  private readonly parts: PartsCache;
   private readonly cacheFile: string | undefined;
   private readonly config: KnowledgeConfig;
   private readonly reloadListeners: ReloadListener[] = [];
@@ -153,13 +155,14 @@ export class KnowledgeHolder {
     this.fromDiskCache = cached !== undefined;
     this.tokens = cached?.tokens ?? new TokenCounter();
     this.documents = cached?.documents ?? new Map();
+    this.parts = cached?.parts ?? new PartsCache();
     if (options.loadInBackground) {
       const progress = { done: 0, total: 0 };
       this.firstLoad = { progress, done: this.loadFirstInBackground(progress) };
       return;
     }
     try {
-      this.served(loadKnowledge(this.kbPath, this.config, { tokens: this.tokens, documents: this.documents }));
+      this.served(loadKnowledge(this.kbPath, this.config, { tokens: this.tokens, documents: this.documents, parts: this.parts }));
     } catch (error) {
       this.notServed(error);
     }
@@ -168,7 +171,7 @@ export class KnowledgeHolder {
   private async loadFirstInBackground(progress: LoadProgress): Promise<void> {
     try {
       const onProgress = (p: LoadProgress) => Object.assign(progress, p);
-      this.served(await loadKnowledgeAsync(this.kbPath, this.config, { tokens: this.tokens, documents: this.documents, onProgress }));
+      this.served(await loadKnowledgeAsync(this.kbPath, this.config, { tokens: this.tokens, documents: this.documents, parts: this.parts, onProgress }));
     } catch (error) {
       this.notServed(error);
     } finally {
@@ -181,7 +184,8 @@ export class KnowledgeHolder {
     this.current = this.withEmbeddings(knowledge);
     const reused = this.fromDiskCache ? `, ${knowledge.kb.cachedFiles} of ${knowledge.files.length} files from the cache` : '';
     const { parsing } = knowledge.kb;
-    const workers = parsing.workers ? `, ${parsing.parsedFiles} parsed on ${parsing.workers} worker thread${parsing.workers === 1 ? '' : 's'}` : '';
+    const started = Math.max(...parsing.figures.map((w) => w.startMs ?? 0));
+    const workers = parsing.workers ? `, ${parsing.parsedFiles} parsed on ${parsing.workers} worker thread${parsing.workers === 1 ? '' : 's'} (started in ${Math.round(started)} ms)` : '';
     this.log.info(`[knowledge] loaded ${knowledge.path}: ${knowledge.summary}${reused}${workers}`);
     if (knowledge.kb.parsing.fallback) this.log.error(`[knowledge] the parse workers could not be used: ${knowledge.kb.parsing.fallback}`);
     this.logSkipped(knowledge);
@@ -239,7 +243,7 @@ export class KnowledgeHolder {
   private saveCache(): void {
     if (!this.cacheFile) return;
     try {
-      writeKbCache(this.cacheFile, { tokens: this.tokens, documents: this.documents });
+      writeKbCache(this.cacheFile, { tokens: this.tokens, documents: this.documents, parts: this.parts });
     } catch (error) {
       this.log.error(`[knowledge] the parsed KB could not be cached in ${this.cacheFile}: ${message(error)} (it is parsed again at the next start)`);
     }
@@ -311,7 +315,7 @@ export class KnowledgeHolder {
     this.settled = signature;
     try {
       const next = this.withEmbeddings(
-        await loadKnowledgeAsync(this.kbPath, this.config, { tokens: this.tokens, documents: this.documents, pinnedFiles: this.pinnedFiles() }),
+        await loadKnowledgeAsync(this.kbPath, this.config, { tokens: this.tokens, documents: this.documents, parts: this.parts, pinnedFiles: this.pinnedFiles() }),
       );
       const previous = this.current;
       this.current = next;

@@ -391,8 +391,8 @@ export interface WorkerFigures {
   busyMs: number;
   /** The longest single file (no number of workers makes the parse shorter than that). */
   longestMs: number;
-  /** From spawning the worker to its first answer (start-up included). */
-  firstReplyMs: number | undefined;
+  /** From spawning the worker to its parsers loaded (its start-up). */
+  startMs: number | undefined;
 }
 
 /** How the files of one load were parsed (kb/load.ts). */

@@ -5,9 +5,11 @@ import { writeFolder } from '../../testing/folders';
 import { DEMO_KB, REAL_DOCS_FOLDERS } from '../../testing/real-docs';
 import { type BuiltDocument } from './build-document';
 import { loadKnowledgeBase, loadKnowledgeBaseAsync } from './load';
-import { ParsePool } from './parse-pool';
+import { type ParsePool as Pool, ParsePool } from './parse-pool';
 import type { SectionTerms } from './section-terms';
 import { createRetrievalIndex } from '../select/build-index';
+import { PartsCache } from '../select/parts-cache';
+import { splitOnPool } from '../select/split-on-pool';
 import { TokenCounter } from '../tokens';
 import type { KnowledgeBase } from '../types';
 
@@ -45,13 +47,19 @@ describe('the async load on parse workers', { timeout: 60_000 }, () => {
     it(`gives the same sections, parts, token counts and index as the sync load: ${folder.name}`, async () => {
       const sync = loadKnowledgeBase(folder.path);
       const sectionTerms = new Map<string, SectionTerms>();
-      const pooled = await loadKnowledgeBaseAsync(folder.path, { pool, sectionTerms });
+      const parts = new PartsCache();
+      const onParsed = (kb: KnowledgeBase, on: Pool) => splitOnPool(kb, on, {}, parts, sectionTerms);
+      const pooled = await loadKnowledgeBaseAsync(folder.path, { pool, sectionTerms, onParsed });
       expect(pooled.parsing).toMatchObject({ workers: 2, parsedFiles: sync.files.length });
       expect(pooled.parsing.fallback).toBeUndefined();
       expect(pooled.parsing.figures.reduce((n, w) => n + w.files, 0)).toBe(sync.files.length + sync.skipped.length);
       expect(served(pooled)).toEqual(served(sync));
-      expect(sectionTerms.size).toBe(sync.identity.language === 'en' ? sync.sections.length : 0);
-      const [fromWorkers, here] = [createRetrievalIndex(pooled, {}, { terms: sectionTerms }), createRetrievalIndex(sync)];
+      const here = createRetrievalIndex(sync);
+      const splitHere = here.sections.filter((s) => s.part);
+      expect(sectionTerms.size).toBe(sync.identity.language === 'en' ? sync.sections.length + splitHere.length : 0);
+      const mainThread = new TokenCounter(); // counts anything the index build would still split here
+      const fromWorkers = createRetrievalIndex(pooled, {}, { terms: sectionTerms, parts, count: mainThread.count });
+      expect(mainThread.tokenized).toBe(0);
       expect(fromWorkers.sections).toEqual(here.sections);
       expect(fromWorkers.bm25).toEqual(here.bm25);
     });
@@ -90,13 +98,14 @@ describe('the unchanged-file path', { timeout: 60_000 }, () => {
     writeFileSync(path.join(root, 'long.md'), `# Long\n${'A sentence that goes on and on about refunds. '.repeat(2000)}`);
     const tokens = new TokenCounter();
     const documents = new Map<string, BuiltDocument>();
-    const first = await loadKnowledgeBaseAsync(root, { tokens, documents, pool });
-    createRetrievalIndex(first, {}, { count: tokens.count }); // the long section is split into parts: counted once
+    const parts = new PartsCache();
+    const first = await loadKnowledgeBaseAsync(root, { tokens, documents, pool, onParsed: (kb, on) => splitOnPool(kb, on, {}, parts) });
+    createRetrievalIndex(first, {}, { count: tokens.count, parts }); // the long section was split on a worker
+    expect(parts.toJSON()).toHaveLength(1);
     const tokenized = tokens.tokenized;
-    expect(tokenized).toBeGreaterThan(0);
 
     const again = await loadKnowledgeBaseAsync(root, { tokens, documents });
-    const index = createRetrievalIndex(again, {}, { count: tokens.count });
+    const index = createRetrievalIndex(again, {}, { count: tokens.count, parts });
     expect(again.cachedFiles).toBe(5);
     expect(again.parsing).toEqual({ parsedFiles: 0, workers: 0, figures: [] });
     expect(tokens.tokenized).toBe(tokenized);

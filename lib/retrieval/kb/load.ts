@@ -64,6 +64,8 @@ export interface LoadOptions {
   sectionTerms?: Map<string, SectionTerms>;
   /** The async load only: parse on this pool (its owner closes it) rather than on one of its own. */
   pool?: ParsePool;
+  /** The async load only, when files were parsed on workers: more work for the pool before it closes (select/split-on-pool.ts). */
+  onParsed?: (kb: KnowledgeBase, pool: ParsePool) => Promise<void>;
   /** The async load only: told after each file is parsed or taken from the cache (for /api/health's progress). */
   onProgress?: (progress: LoadProgress) => void;
 }
@@ -351,9 +353,12 @@ export async function loadKnowledgeBaseAsync(kbPath: string, options: LoadOption
         since = performance.now();
       }
     }
+    const parsing: ParseReport = { parsedFiles: state.parsedFiles, workers, figures: [], ...(fallback.reason ? { fallback: fallback.describe() } : {}) };
+    const kb = finish(kbPath, state, options, parsing);
+    if (pool && options.onParsed) await options.onParsed(kb, pool);
+    parsing.figures = figuresSince(figuresBefore, pool?.figures() ?? []);
+    return kb;
   } finally {
     await ownPool?.close();
   }
-  const parsing: ParseReport = { parsedFiles: state.parsedFiles, workers, figures: figuresSince(figuresBefore, pool?.figures() ?? []), ...(fallback.reason ? { fallback: fallback.describe() } : {}) };
-  return finish(kbPath, state, options, parsing);
 }

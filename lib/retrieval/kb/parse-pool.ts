@@ -2,15 +2,15 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { BuiltDocument } from './build-document';
 import type { SectionTerms } from './section-terms';
-import type { WorkerFigures } from '../types';
+import type { Section, WorkerFigures } from '../types';
 
 /**
- * A pool of parse workers (node:worker_threads, parse-worker.ts): the cold load of a large KB
+ * A pool of parse workers (node:worker_threads, ../parse-worker.ts): the cold load of a large KB
  * decodes, parses and tokenizes its files on every core, and the event loop stays free for
  * requests (load.ts `loadKnowledgeBaseAsync`). One pool serves one load and is closed after
  * it: idle workers would hold their parsers' memory for nothing between loads.
  *
- * Where the worker's code comes from: `new Worker(new URL('./parse-worker.ts', import.meta.url))`
+ * Where the worker's code comes from: `new Worker(new URL('../parse-worker.ts', import.meta.url))`
  * is the form Next.js's Turbopack recognises and bundles as a worker entry of its own (since
  * Next 16.2), so `next start` runs a bundled .js file. Run from the TypeScript sources (tsx:
  * the CLIs and benchmarks; vitest), the worker starts from a two-line bootstrap that registers
@@ -19,6 +19,7 @@ import type { WorkerFigures } from '../types';
  */
 
 export interface ParseRequest {
+  kind: 'parse';
   id: number;
   file: string;
   bytes: Uint8Array;
@@ -38,6 +39,25 @@ export type ParseOutcome = { document: BuiltDocument; terms?: SectionTerms[] } |
 
 export type ParseReply = { id: number; ms: number } & (ParseOutcome | { crash: string });
 
+/** A long section to split into parts of at most `maxTokens` (select/split.ts), and whether to analyse them (English). */
+export interface SplitRequest {
+  kind: 'split';
+  id: number;
+  section: Section;
+  maxTokens: number;
+  analyse: boolean;
+}
+
+/** A section's parts (text and tokens, in order), with their terms when asked. */
+export interface SplitOutcome {
+  parts: { text: string; tokens: number }[];
+  terms?: SectionTerms[];
+}
+
+export type SplitReply = { id: number; ms: number } & (SplitOutcome | { crash: string });
+
+export type WorkerRequest = ParseRequest | SplitRequest;
+
 /** A worker that could not start, or died: the file it had (or was to have) was not parsed. */
 export class WorkerLostError extends Error {
   override readonly name = 'WorkerLostError';
@@ -49,8 +69,10 @@ export function defaultWorkerCount(): number {
 }
 
 interface Task {
-  request: ParseRequest;
-  resolve(outcome: ParseOutcome): void;
+  request: WorkerRequest;
+  /** What the request weighs, for the figures: a file's bytes, a section's characters. */
+  size: number;
+  resolve(outcome: ParseOutcome | SplitOutcome): void;
   reject(error: Error): void;
 }
 
@@ -68,10 +90,10 @@ function fromSources(): boolean {
 
 /** A parse worker: the bundled entry in a build, or the TypeScript entry behind tsx's loader when running from the sources. */
 function startWorker(): Worker {
-  if (!fromSources()) return new Worker(new URL('./parse-worker.ts', import.meta.url), WORKER_OPTIONS);
+  if (!fromSources()) return new Worker(new URL('../parse-worker.ts', import.meta.url), WORKER_OPTIONS);
   // tsx's ESM API (its CommonJS build cannot register from an eval'd worker: index.mjs beside the index.cjs that require
   // resolves), found from the worker's own code, so that a bundler never sees tsx named here.
-  const entry = new URL('./parse-worker.ts', import.meta.url).href;
+  const entry = new URL('../parse-worker.ts', import.meta.url).href;
   const bootstrap = [
     `const api = require('node:module').createRequire(${JSON.stringify(import.meta.url)}).resolve('tsx/esm/api').replace(/\\.cjs$/, '.mjs');`,
     `import(require('node:url').pathToFileURL(api).href).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`,
@@ -80,7 +102,7 @@ function startWorker(): Worker {
 }
 
 class PoolWorker {
-  readonly figures: WorkerFigures = { files: 0, bytes: 0, busyMs: 0, longestMs: 0, firstReplyMs: undefined };
+  readonly figures: WorkerFigures = { files: 0, bytes: 0, busyMs: 0, longestMs: 0, startMs: undefined };
   task: Task | undefined;
   private readonly spawned = performance.now();
 
@@ -89,7 +111,7 @@ class PoolWorker {
     private readonly onIdle: (worker: PoolWorker) => void,
     private readonly onLost: (worker: PoolWorker, error: Error) => void,
   ) {
-    worker.on('message', (reply: ParseReply) => this.answer(reply));
+    worker.on('message', (reply: ParseReply | SplitReply | { ready: true }) => ('ready' in reply ? (this.figures.startMs = performance.now() - this.spawned) : this.answer(reply)));
     worker.on('error', (error) => this.onLost(this, new WorkerLostError(`a parse worker failed: ${error.message}`)));
     worker.on('exit', (code) => this.onLost(this, new WorkerLostError(`a parse worker exited (code ${code})`)));
   }
@@ -99,16 +121,16 @@ class PoolWorker {
     this.worker.postMessage(task.request);
   }
 
-  private answer(reply: ParseReply): void {
+  private answer(reply: ParseReply | SplitReply): void {
     const task = this.task!;
     this.task = undefined;
-    this.figures.firstReplyMs ??= performance.now() - this.spawned;
-    this.figures.files++;
-    this.figures.bytes += task.request.bytes.byteLength;
+    if (task.request.kind === 'parse') this.figures.files++;
+    this.figures.bytes += task.size;
     this.figures.busyMs += reply.ms;
     this.figures.longestMs = Math.max(this.figures.longestMs, reply.ms);
-    if ('crash' in reply) task.reject(new Error(`parsing ${task.request.file} failed in a parse worker: ${reply.crash}`));
-    else task.resolve('document' in reply ? { document: reply.document, ...(reply.terms ? { terms: reply.terms } : {}) } : { failure: reply.failure });
+    const what = task.request.kind === 'parse' ? `parsing ${task.request.file}` : `splitting ${task.request.section.id}`;
+    if ('crash' in reply) task.reject(new Error(`${what} failed in a parse worker: ${reply.crash}`));
+    else task.resolve(reply);
     this.onIdle(this);
   }
 }
@@ -132,9 +154,18 @@ export class ParsePool {
 
   /** Parses one file's bytes on the first free worker (in the order asked: ask for the largest files first). */
   parse(file: string, bytes: Uint8Array, language?: string): Promise<ParseOutcome> {
+    return this.run({ kind: 'parse', id: this.nextId++, file, bytes, ...(language ? { language } : {}) }, bytes.byteLength) as Promise<ParseOutcome>;
+  }
+
+  /** Splits a long section into parts on the first free worker. */
+  split(section: Section, maxTokens: number, analyse: boolean): Promise<SplitOutcome> {
+    return this.run({ kind: 'split', id: this.nextId++, section, maxTokens, analyse }, section.text.length) as Promise<SplitOutcome>;
+  }
+
+  private run(request: WorkerRequest, size: number): Promise<ParseOutcome | SplitOutcome> {
     if (this.workers.length === 0) return Promise.reject(new WorkerLostError('the parse pool has no workers left'));
     return new Promise((resolve, reject) => {
-      this.queue.push({ request: { id: this.nextId++, file, bytes, ...(language ? { language } : {}) }, resolve, reject });
+      this.queue.push({ request, size, resolve, reject });
       const idle = this.workers.find((w) => !w.task);
       if (idle) this.next(idle);
     });

@@ -9,6 +9,7 @@ import { TYPO_INDEX_MAX_SECTIONS, buildTypoIndex, typoIndexOf } from '../query/t
 import { type Bm25Index, type WeightedFields, bm25IndexSteps } from '../rank/bm25';
 import { type Steps, runSteps, runStepsAsync } from '../steps';
 import { type SectionTerms, sectionTerms } from '../kb/section-terms';
+import type { PartsCache } from './parts-cache';
 import { splitLongSectionsSteps } from './split';
 import { type CountTokens, countTokens } from '../tokens';
 import type { KnowledgeBase, Section, SynonymGroup } from '../types';
@@ -134,9 +135,16 @@ function languageIndexes(pool: readonly Section[], defaultLanguage: string, typo
 
 type IndexedKb = Pick<KnowledgeBase, 'sections' | 'synonyms'> & { language?: string };
 
+/** Longest a pool section may be before it is split: `maxSectionShare` of what the pinned block leaves, at least MIN_PART_TOKENS. */
+export function maxPartTokensOf(config: RetrievalConfig, pinnedTokens: number): number {
+  return Math.max(MIN_PART_TOKENS, Math.floor((config.budget - pinnedTokens) * config.maxSectionShare));
+}
+
 /** Builds the index; throws RetrievalConfigError if the pinned block alone exceeds the budget. */
 export interface IndexOptions {
   count?: CountTokens;
+  /** Parts of long sections kept across loads (parts-cache.ts): taken from it, new ones put in it. */
+  parts?: PartsCache;
   /** Terms of sections in English analysed ahead (on the parse workers: kb/load.ts `sectionTerms`), by section id. */
   terms?: ReadonlyMap<string, SectionTerms>;
 }
@@ -179,7 +187,7 @@ function* analysedPool(
   return documents;
 }
 
-function* indexSteps(kb: IndexedKb, configInput: RetrievalConfigInput | RetrievalConfig, { count = countTokens, terms }: IndexOptions): Steps<RetrievalIndex> {
+function* indexSteps(kb: IndexedKb, configInput: RetrievalConfigInput | RetrievalConfig, { count = countTokens, terms, parts }: IndexOptions): Steps<RetrievalIndex> {
   const config = retrievalConfig(configInput);
   const pinned = kb.sections.filter((s) => s.pinned);
   const pinnedTokens = pinned.reduce((sum, s) => sum + s.tokens, 0);
@@ -189,8 +197,8 @@ function* indexSteps(kb: IndexedKb, configInput: RetrievalConfigInput | Retrieva
         `raise the budget or unpin some of: ${pinned.map((s) => s.id).join(', ')}`,
     );
   }
-  const maxPartTokens = Math.max(MIN_PART_TOKENS, Math.floor((config.budget - pinnedTokens) * config.maxSectionShare));
-  const sections = yield* splitLongSectionsSteps(kb.sections, maxPartTokens, count);
+  const maxPartTokens = maxPartTokensOf(config, pinnedTokens);
+  const sections = yield* splitLongSectionsSteps(kb.sections, maxPartTokens, count, parts);
   const pool = sections.filter((s) => !s.pinned);
   const n = pool.length;
   const language = kb.language ?? ENGLISH;

@@ -4,6 +4,7 @@ import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
 import { renderSectionBlock } from '../context-text';
 import { type Steps, runSteps } from '../steps';
+import { type PartsCache, partsKey, partsOf } from './parts-cache';
 import type { CountTokens } from '../tokens';
 import type { Section } from '../types';
 
@@ -116,19 +117,32 @@ export function splitSection(section: Section, maxTokens: number, count: CountTo
  * Every unpinned section over `maxTokens` replaced by its parts; `order` renumbered so
  * that `sections[i].order === i` still holds.
  */
-export function splitLongSections(sections: readonly Section[], maxTokens: number, count: CountTokens): Section[] {
-  return runSteps(splitLongSectionsSteps(sections, maxTokens, count));
+export function splitLongSections(sections: readonly Section[], maxTokens: number, count: CountTokens, cache?: PartsCache): Section[] {
+  return runSteps(splitLongSectionsSteps(sections, maxTokens, count, cache));
 }
 
-/** The same as steps (steps.ts): it yields after each section it splits. */
-export function* splitLongSectionsSteps(sections: readonly Section[], maxTokens: number, count: CountTokens): Steps<Section[]> {
+/** Is this section split into parts at `maxTokens`? */
+export function isSplit(section: Section, maxTokens: number): boolean {
+  return !section.pinned && section.tokens > maxTokens;
+}
+
+/** The same as steps (steps.ts): it yields after each section it splits; parts in `cache` are taken from it, new ones put in it. */
+export function* splitLongSectionsSteps(sections: readonly Section[], maxTokens: number, count: CountTokens, cache?: PartsCache): Steps<Section[]> {
   const out: Section[] = [];
   for (const s of sections) {
-    if (s.pinned || s.tokens <= maxTokens) {
+    if (!isSplit(s, maxTokens)) {
       out.push(s);
       continue;
     }
-    out.push(...splitSection(s, maxTokens, count));
+    const key = cache && partsKey(s, maxTokens);
+    const known = key !== undefined ? cache!.get(key) : undefined;
+    if (known) {
+      out.push(...partsOf(s, known));
+      continue;
+    }
+    const parts = splitSection(s, maxTokens, count);
+    if (key !== undefined) cache!.set(key, parts.map((p) => ({ text: p.text, tokens: p.tokens })));
+    out.push(...parts);
     yield;
   }
   if (out.length === sections.length) return sections as Section[];
