@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyze, createAnalyzer } from './analyzer';
-import { createDecompounder } from './decompound';
+import { createDecompounder, knownWordTest } from './decompound';
 import { customerLanguage, detectLanguage } from './detect-language';
 import { acceptedLanguages, languageOf, textDirection } from './language-tags';
 
@@ -43,7 +43,7 @@ describe('German analyzer', () => {
   it('splits a compound into parts the KB has only inflected ("Karte" when the KB says "Karten")', () => {
     const inflected = createAnalyzer('de', { vocabulary: new Set(['grafik', 'karten']) });
     expect(inflected.analyze('Grafikkarte')).toEqual(['grafik', 'kart', 'grafikkart']);
-    expect(createDecompounder(new Set(['grafik', 'karten']), ['s']).split('grafikkarte')).toBeUndefined();
+    expect(createDecompounder(knownWordTest(new Set(['grafik', 'karten'])), ['s']).split('grafikkarte')).toBeUndefined();
   });
 
   it('leaves a word alone that is not made of the vocabulary\'s words', () => {
@@ -52,8 +52,39 @@ describe('German analyzer', () => {
   });
 });
 
+describe('separable verbs (German, Dutch)', () => {
+  const vocabulary = new Set(['einrichten', 'einrichtung', 'netzwerk', 'verbindung', 'rechner', 'herunterfahren', 'ausschalten']);
+  const de = createAnalyzer('de', { vocabulary });
+
+  it('joins a particle that ends the clause to its verb, so "richte … ein" meets "einrichten" and "Einrichtung"', () => {
+    const question = de.analyze('Wie richte ich eine Netzwerkverbindung ein?');
+    expect(question).toContain(de.analyze('Einrichtung')[0]);
+    expect(de.analyze('einrichten')).toEqual(de.analyze('Einrichtung'));
+    // the verb keeps its own term: "richte" still meets "richten"
+    expect(question).toContain(de.analyze('richten')[0]);
+    expect(de.analyze('Wie fahre ich den Rechner herunter')).toContain(de.analyze('herunterfahren')[0]);
+  });
+
+  it('reads the clause the particle ends: a comma, a full stop or a line break closes it', () => {
+    expect(de.analyze('Wie schalte ich den Rechner aus, ohne Daten zu verlieren?')).toContain(de.analyze('ausschalten')[0]);
+    expect(de.analyze('Richten Sie das Netzwerk ein.\nDann starten Sie neu.')).toContain(de.analyze('einrichten')[0]);
+  });
+
+  it('joins nothing when the particle does not end its clause, or the KB lacks the joined verb', () => {
+    expect(de.analyze('Ein Netzwerk einrichten')).toEqual(['netzwerk', 'einricht']);
+    expect(de.analyze('Wie schalte ich den Rechner aus und das Netzwerk?')).not.toContain(de.analyze('ausschalten')[0]);
+    expect(de.analyze('Wie schalte ich das Netzwerk ab?')).toEqual(['schalt', 'netzwerk', 'ab']);
+    expect(createAnalyzer('de').analyze('Wie richte ich das Netzwerk ein?')).toEqual(['richt', 'netzwerk']);
+  });
+
+  it('joins Dutch particles the same way ("zet … uit" → uitzetten)', () => {
+    const nl = createAnalyzer('nl', { vocabulary: new Set(['uitzetten', 'computer']) });
+    expect(nl.analyze('Hoe zet ik de computer uit?')).toContain(nl.analyze('uitzetten')[0]);
+  });
+});
+
 describe('decompounder', () => {
-  const split = createDecompounder(new Set(['daten', 'bank', 'datenbank', 'sicherung']), ['s']);
+  const split = createDecompounder(knownWordTest(new Set(['daten', 'bank', 'datenbank', 'sicherung'])), ['s']);
   it('takes the longest head first and never splits into parts shorter than 4 letters', () => {
     expect(split.split('datenbanksicherung')).toEqual(['daten', 'bank', 'sicherung']);
     expect(split.split('bankdaten')).toEqual(['bank', 'daten']);

@@ -26,6 +26,8 @@ import stopwordsIso from 'stopwords-iso' with { type: 'json' };
  *   dropped ("l'abonnement" → "abonnement", "dell'account" → "account");
  * - **compounds** (German, Dutch, Swedish, Danish, Norwegian): a long word is split into words
  *   the KB uses on their own, or their stems (decompound.ts), with the language's linking letters;
+ * - **separable verbs** (German, Dutch): a verb particle left at the end of a clause is joined to
+ *   a verb before it ("Wie richte ich das WLAN ein?" → einrichten), when the KB has the joined verb;
  * - **segmentation**: Chinese and Japanese have no spaces between words; their text is cut into
  *   words by the Unicode word segmentation of ICU (`Intl.Segmenter`), not stemmed.
  *
@@ -44,6 +46,8 @@ export interface LanguageSpec {
   compounds?: { linkers: readonly string[] };
   /** Words are found by `Intl.Segmenter` (languages written without spaces). */
   segmented?: boolean;
+  /** The particles of separable verbs, lowercase: a particle ending a clause is joined to its verb ("richte … ein" → "einrichte"). */
+  separableParticles?: readonly string[];
 }
 
 const iso = stopwordsIso as Record<string, string[]>;
@@ -124,9 +128,32 @@ export const FUNCTION_WORDS: Readonly<Record<string, readonly string[]>> = {
   ],
 };
 
+/**
+ * Separable verb particles. German and Dutch put the finite verb second (or first, in a question
+ * or an order) and leave its particle at the end of the clause: "Wie *richte* ich das WLAN *ein*?",
+ * "Hoe *zet* ik de computer *uit*?", where the KB writes "einrichten", "Einrichtung",
+ * "uitzetten". The lists are the particles of the grammars (Duden, *Die Grammatik*, on
+ * "Partikelverben"; the Algemene Nederlandse Spraakkunst on "scheidbare werkwoorden"): prepositions
+ * and adverbs that form separable verbs. The analyzer joins one to a verb only when the KB has the
+ * joined verb (analyzer.ts), so a preposition that merely ends a clause joins nothing.
+ */
+export const SEPARABLE_PARTICLES: Readonly<Record<string, readonly string[]>> = {
+  de: [
+    'ab', 'an', 'auf', 'aus', 'bei', 'dar', 'durch', 'ein', 'fest', 'fort', 'frei', 'her', 'herab', 'heran',
+    'herauf', 'heraus', 'herbei', 'herein', 'herüber', 'herum', 'herunter', 'hervor', 'hin', 'hinab', 'hinauf',
+    'hinaus', 'hinein', 'hinüber', 'hinunter', 'hinzu', 'hoch', 'los', 'mit', 'nach', 'nieder', 'um', 'vor',
+    'voran', 'voraus', 'vorbei', 'weg', 'weiter', 'wieder', 'zu', 'zurecht', 'zurück', 'zusammen',
+  ],
+  nl: [
+    'aan', 'achter', 'af', 'bij', 'binnen', 'dicht', 'door', 'in', 'los', 'mee', 'na', 'neer', 'om', 'op',
+    'open', 'over', 'samen', 'terug', 'toe', 'uit', 'vast', 'voor', 'weg',
+  ],
+};
+
 function spec(language: string, rest: Omit<LanguageSpec, 'stopWords'> = {}): LanguageSpec {
   const base = FUNCTION_WORDS[language] ?? iso[language] ?? [];
-  return { ...rest, stopWords: [...base, ...(CHAT_FILLERS[language] ?? [])] };
+  const particles = SEPARABLE_PARTICLES[language];
+  return { ...rest, stopWords: [...base, ...(CHAT_FILLERS[language] ?? [])], ...(particles ? { separableParticles: particles } : {}) };
 }
 
 const LANGUAGES: Readonly<Record<string, LanguageSpec>> = {
