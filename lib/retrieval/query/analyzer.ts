@@ -204,6 +204,8 @@ const CLAUSE_BREAK = /[.,;:!?…\n(]/u;
 /** How far back a clause is read for the verb of a separable particle. */
 const MAX_CLAUSE_CHARS = 300;
 const LETTERS = /^\p{L}+$/u;
+/** Fewest letters of the verb after a separable verb's infix ("ein·zu·*richten*"). */
+const MIN_VERB = 4;
 
 /** Lowercase, accents stripped; German umlauts and ß folded to their spelled-out forms ("größe" → "groesse"): the key of a word typed without its accents. */
 export function foldWord(word: string, language: string): string {
@@ -221,8 +223,9 @@ export function createAnalyzer(language: string, { vocabulary }: { vocabulary?: 
   const elisions = new Set(spec.elisions ?? []);
   const isKbWord = vocabulary ? knownWordTest(vocabulary, (w) => stemOf(w)) : undefined;
   const compounds = spec.compounds && isKbWord ? createDecompounder(isKbWord, spec.compounds.linkers) : undefined;
-  const particles = spec.separableParticles && isKbWord ? new Set(spec.separableParticles) : undefined;
-  const longestParticle = Math.max(0, ...(spec.separableParticles ?? []).map((p) => p.length));
+  const particles = spec.separable && isKbWord ? new Set(spec.separable.particles) : undefined;
+  const longestParticle = Math.max(0, ...(spec.separable?.particles ?? []).map((p) => p.length));
+  const infix = particles ? spec.separable!.infinitiveInfix : undefined;
   const segmenter = spec.segmented ? new Intl.Segmenter(language, { granularity: 'word' }) : undefined;
   const stems = new Map<string, string>();
   const memo = new Map<string, readonly string[]>();
@@ -259,6 +262,18 @@ export function createAnalyzer(language: string, { vocabulary }: { vocabulary?: 
     const parts = compounds?.split(word, memoising);
     if (parts) for (const part of parts) if (!isStop(part)) out.push(stemOf(part));
     out.push(stemOf(word));
+    const verb = infix ? withoutInfix(word) : undefined;
+    if (verb !== undefined) out.push(stemOf(verb));
+  }
+
+  /** A separable verb's infinitive with its infix taken out, when the KB has that verb ("einzurichten" → "einrichten"). */
+  function withoutInfix(word: string): string | undefined {
+    for (let cut = 2; cut <= Math.min(longestParticle, word.length - infix!.length - MIN_VERB); cut++) {
+      if (!word.startsWith(infix!, cut) || !particles!.has(word.slice(0, cut))) continue;
+      const verb = word.slice(0, cut) + word.slice(cut + infix!.length);
+      if (isKbWord!(verb)) return verb;
+    }
+    return undefined;
   }
 
   function termsOf(raw: string): readonly string[] {

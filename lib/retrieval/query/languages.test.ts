@@ -77,6 +77,16 @@ describe('separable verbs (German, Dutch)', () => {
     expect(createAnalyzer('de').analyze('Wie richte ich das Netzwerk ein?')).toEqual(['richt', 'netzwerk']);
   });
 
+  it('takes the infinitive\'s "zu" out of a separable verb: "einzurichten" is einrichten, "hinzuzufügen" hinzufügen', () => {
+    const kb = createAnalyzer('de', { vocabulary: new Set([...vocabulary, 'hinzufügen', 'zufügen']) });
+    expect(kb.analyze('um das Netzwerk einzurichten')).toContain(kb.analyze('einrichten')[0]);
+    expect(kb.analyze('hinzuzufügen')).toContain(kb.analyze('hinzufügen')[0]);
+    // "hinzufügen" is hinzu + fügen, not hin + zu + fügen: nothing is added
+    expect(kb.analyze('hinzufügen')).toEqual(['hinzufug']);
+    // the KB lacks "anrichten": "anzurichten" stays one word
+    expect(kb.analyze('anzurichten')).toEqual(['anzuricht']);
+  });
+
   it('joins Dutch particles the same way ("zet … uit" → uitzetten)', () => {
     const nl = createAnalyzer('nl', { vocabulary: new Set(['uitzetten', 'computer']) });
     expect(nl.analyze('Hoe zet ik de computer uit?')).toContain(nl.analyze('uitzetten')[0]);

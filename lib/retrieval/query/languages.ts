@@ -28,6 +28,7 @@ import stopwordsIso from 'stopwords-iso' with { type: 'json' };
  *   the KB uses on their own, or their stems (decompound.ts), with the language's linking letters;
  * - **separable verbs** (German, Dutch): a verb particle left at the end of a clause is joined to
  *   a verb before it ("Wie richte ich das WLAN ein?" → einrichten), when the KB has the joined verb;
+ *   German "einzurichten" gives einrichten too;
  * - **segmentation**: Chinese and Japanese have no spaces between words; their text is cut into
  *   words by the Unicode word segmentation of ICU (`Intl.Segmenter`), not stemmed.
  *
@@ -46,8 +47,12 @@ export interface LanguageSpec {
   compounds?: { linkers: readonly string[] };
   /** Words are found by `Intl.Segmenter` (languages written without spaces). */
   segmented?: boolean;
-  /** The particles of separable verbs, lowercase: a particle ending a clause is joined to its verb ("richte … ein" → "einrichte"). */
-  separableParticles?: readonly string[];
+  /**
+   * Separable verbs: their particles, lowercase (a particle ending a clause is joined to its verb:
+   * "richte … ein" → "einrichte"), and the infix of their infinitive with "to", written inside the
+   * verb (German "ein*zu*richten": einrichten).
+   */
+  separable?: { particles: readonly string[]; infinitiveInfix?: string };
 }
 
 const iso = stopwordsIso as Record<string, string[]>;
@@ -135,25 +140,32 @@ export const FUNCTION_WORDS: Readonly<Record<string, readonly string[]>> = {
  * "uitzetten". The lists are the particles of the grammars (Duden, *Die Grammatik*, on
  * "Partikelverben"; the Algemene Nederlandse Spraakkunst on "scheidbare werkwoorden"): prepositions
  * and adverbs that form separable verbs. The analyzer joins one to a verb only when the KB has the
- * joined verb (analyzer.ts), so a preposition that merely ends a clause joins nothing.
+ * joined verb (analyzer.ts), so a preposition that merely ends a clause joins nothing. German writes
+ * the infinitive with "zu" inside such a verb ("um das WLAN einzurichten"): that word also gives
+ * the verb's term, when the KB has the verb.
  */
-export const SEPARABLE_PARTICLES: Readonly<Record<string, readonly string[]>> = {
-  de: [
-    'ab', 'an', 'auf', 'aus', 'bei', 'dar', 'durch', 'ein', 'fest', 'fort', 'frei', 'her', 'herab', 'heran',
-    'herauf', 'heraus', 'herbei', 'herein', 'herüber', 'herum', 'herunter', 'hervor', 'hin', 'hinab', 'hinauf',
-    'hinaus', 'hinein', 'hinüber', 'hinunter', 'hinzu', 'hoch', 'los', 'mit', 'nach', 'nieder', 'um', 'vor',
-    'voran', 'voraus', 'vorbei', 'weg', 'weiter', 'wieder', 'zu', 'zurecht', 'zurück', 'zusammen',
-  ],
-  nl: [
-    'aan', 'achter', 'af', 'bij', 'binnen', 'dicht', 'door', 'in', 'los', 'mee', 'na', 'neer', 'om', 'op',
-    'open', 'over', 'samen', 'terug', 'toe', 'uit', 'vast', 'voor', 'weg',
-  ],
+export const SEPARABLE_VERBS: Readonly<Record<string, NonNullable<LanguageSpec['separable']>>> = {
+  de: {
+    infinitiveInfix: 'zu',
+    particles: [
+      'ab', 'an', 'auf', 'aus', 'bei', 'dar', 'durch', 'ein', 'fest', 'fort', 'frei', 'her', 'herab', 'heran',
+      'herauf', 'heraus', 'herbei', 'herein', 'herüber', 'herum', 'herunter', 'hervor', 'hin', 'hinab', 'hinauf',
+      'hinaus', 'hinein', 'hinüber', 'hinunter', 'hinzu', 'hoch', 'los', 'mit', 'nach', 'nieder', 'um', 'vor',
+      'voran', 'voraus', 'vorbei', 'weg', 'weiter', 'wieder', 'zu', 'zurecht', 'zurück', 'zusammen',
+    ],
+  },
+  nl: {
+    particles: [
+      'aan', 'achter', 'af', 'bij', 'binnen', 'dicht', 'door', 'in', 'los', 'mee', 'na', 'neer', 'om', 'op',
+      'open', 'over', 'samen', 'terug', 'toe', 'uit', 'vast', 'voor', 'weg',
+    ],
+  },
 };
 
 function spec(language: string, rest: Omit<LanguageSpec, 'stopWords'> = {}): LanguageSpec {
   const base = FUNCTION_WORDS[language] ?? iso[language] ?? [];
-  const particles = SEPARABLE_PARTICLES[language];
-  return { ...rest, stopWords: [...base, ...(CHAT_FILLERS[language] ?? [])], ...(particles ? { separableParticles: particles } : {}) };
+  const separable = SEPARABLE_VERBS[language];
+  return { ...rest, stopWords: [...base, ...(CHAT_FILLERS[language] ?? [])], ...(separable ? { separable } : {}) };
 }
 
 const LANGUAGES: Readonly<Record<string, LanguageSpec>> = {
