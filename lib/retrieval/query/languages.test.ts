@@ -33,6 +33,8 @@ describe('German analyzer', () => {
     // stopwords-iso lists "neue" and "richtig"; the Snowball list, question words and modals drop the rest
     expect(de.analyze('Wann ist die neue Version richtig?')).toEqual(['neu', 'version', 'richtig']);
     expect(de.analyze('Warum muss ich das dass daß tun?')).toEqual(['tun']);
+    // quantifiers and adverbs the English list drops (many, more, both, never)
+    expect(de.analyze('Viele Pakete, mehr als beide, nie')).toEqual(['paket']);
   });
 
   it('reads a stop word with its umlauts as written: "ändern" is not "andern", but "fur" is "für"', () => {
@@ -119,6 +121,10 @@ describe('French analyzer', () => {
     // stopwords-iso lists "état" and "ouvert"; "pourquoi", "ça", "peux" are function words
     expect(fr.analyze("Pourquoi l'état du paquet est-il ouvert ?")).toEqual(['etat', 'paquet', 'ouvert']);
     expect(fr.analyze('Et comment ça ? Je peux ?')).toEqual([]);
+  });
+
+  it('drops the quantifiers and adverbs the English list drops: tout, chaque, très, encore, plus', () => {
+    expect(fr.analyze('Tous les dossiers prennent toute la place, chaque fois encore plus')).toEqual(fr.analyze('dossiers prennent place fois'));
   });
 
   it('reads a stop word with its accents as written: "sûr" is not "sur"', () => {

@@ -78,7 +78,10 @@ export const CHAT_FILLERS: Readonly<Record<string, readonly string[]>> = {
  * French analyzers), plus the closed-class words a chat question adds that Snowball's lists,
  * written for running text, lack: the question words (the English list has how, what, where,
  * which, who) and the modal verbs (can, could, must, should are in the English list); German
- * "dass", the reformed spelling of the listed "daß".
+ * "dass", the reformed spelling of the listed "daß"; and the quantifiers and adverbs of the
+ * English list that a language's Snowball list lacks (English drops all, each, some, many, very,
+ * also, still, too, only, now, then, there, such, other, more, most, both, never: French "tout",
+ * "chaque", "très", "encore", "plus"…, German "viele", "mehr", "beide", "nie").
  */
 export const FUNCTION_WORDS: Readonly<Record<string, readonly string[]>> = {
   de: [
@@ -109,6 +112,9 @@ export const FUNCTION_WORDS: Readonly<Record<string, readonly string[]>> = {
     'wann', 'warum', 'wieso', 'weshalb', 'wer', 'wen', 'wem', 'wessen', 'woher', 'wohin', 'womit', 'wozu',
     'darf', 'darfst', 'dürfen', 'kannst', 'könnt', 'könnten', 'musst', 'müssen', 'mussten', 'sollen', 'sollst',
     'sollten', 'willst', 'möchte', 'möchten', 'mag', 'dass',
+    // quantifiers and adverbs the English list drops (many, more, most, both, never)
+    'viele', 'vielen', 'vieler', 'vieles', 'mehr', 'meist', 'meiste', 'meisten', 'beide', 'beiden', 'beides',
+    'nie', 'niemals',
   ],
   fr: [
     // Snowball French
@@ -130,6 +136,11 @@ export const FUNCTION_WORDS: Readonly<Record<string, readonly string[]>> = {
     'ça', 'comment', 'pourquoi', 'quand', 'combien', 'quoi', 'lequel', 'laquelle', 'lesquels', 'lesquelles',
     'peux', 'peut', 'peuvent', 'pouvoir', 'pourrais', 'pourrait', 'veux', 'veut', 'vouloir', 'voudrais',
     'dois', 'doit', 'doivent', 'devoir', 'faut',
+    // quantifiers and adverbs the English list drops (all, each, some, any, many, very, also, still,
+    // too, only, now, then, there, such, other, more, never)
+    'tout', 'toute', 'tous', 'toutes', 'chaque', 'quelque', 'quelques', 'certain', 'certaine', 'certains',
+    'certaines', 'aucun', 'aucune', 'plusieurs', 'beaucoup', 'très', 'aussi', 'encore', 'trop', 'seulement',
+    'maintenant', 'alors', 'puis', 'là', 'tel', 'telle', 'tels', 'telles', 'autre', 'autres', 'plus', 'jamais',
   ],
 };
 
