@@ -147,6 +147,12 @@ describe('Spanish analyzer', () => {
     expect(es.analyze('configuración configurar configuraciones')).toEqual(['configur', 'configur', 'configur']);
     expect(es.analyze('¿Cómo instalo los paquetes?')).toEqual(['instal', 'paquet']);
   });
+
+  it('drops function words only: the content words of stopwords-iso\'s Spanish list stay terms', () => {
+    const es = createAnalyzer('es');
+    // stopwords-iso lists "uso", "nueva", "tiempo", "valor"; question words, modals and "todas" are function words
+    expect(es.analyze('¿Cuándo puedo ver el uso de la nueva versión, el tiempo y el valor de todas?')).toEqual(['ver', 'uso', 'nuev', 'version', 'tiemp', 'valor']);
+  });
 });
 
 describe('Chinese and Japanese analyzers', () => {

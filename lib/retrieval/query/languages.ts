@@ -19,7 +19,7 @@ import stopwordsIso from 'stopwords-iso' with { type: 'json' };
  *
  * - **stemming**: the Snowball stemmer of the language (the `@orama/stemmers` ports, which give
  *   the Snowball project's output); none for Chinese, Japanese and Hebrew;
- * - **stop words**: the `stopwords-iso` list of the language (German and French: FUNCTION_WORDS),
+ * - **stop words**: the `stopwords-iso` list of the language (German, French, Spanish: FUNCTION_WORDS),
  *   plus a few **chat fillers**: the greetings, thanks and "help / question" words of a support
  *   chat, which name no subject (the English list is analyzer.ts's CHAT_FILLER_WORDS);
  * - **elisions** (French, Italian): the elided article or pronoun before an apostrophe is
@@ -72,10 +72,11 @@ export const CHAT_FILLERS: Readonly<Record<string, readonly string[]>> = {
 /**
  * Function words for the languages whose stopwords-iso list also holds content words (German's
  * has "neue", "richtig", "zeit", "ende", "beispiel"; French's "ouvert", "valeur", "état",
- * "nouveau", "possible"): dropping those from every section and question loses subjects. These
+ * "nouveau", "possible"; Spanish's "nuevo", "tiempo", "ejemplo", "trabajo", "uso", "usar",
+ * "valor"): dropping those from every section and question loses subjects. These
  * lists are, like the English one, function words only: the **Snowball** stop list of the
- * language (snowballstem.org, the lists of PostgreSQL's text search and of Lucene's German and
- * French analyzers), plus the closed-class words a chat question adds that Snowball's lists,
+ * language (snowballstem.org, the lists of PostgreSQL's text search and of Lucene's German,
+ * French and Spanish analyzers), plus the closed-class words a chat question adds that Snowball's lists,
  * written for running text, lack: the question words (the English list has how, what, where,
  * which, who) and the modal verbs (can, could, must, should are in the English list); German
  * "dass", the reformed spelling of the listed "daß"; and the quantifiers and adverbs of the
@@ -141,6 +142,50 @@ export const FUNCTION_WORDS: Readonly<Record<string, readonly string[]>> = {
     'tout', 'toute', 'tous', 'toutes', 'chaque', 'quelque', 'quelques', 'certain', 'certaine', 'certains',
     'certaines', 'aucun', 'aucune', 'plusieurs', 'beaucoup', 'très', 'aussi', 'encore', 'trop', 'seulement',
     'maintenant', 'alors', 'puis', 'là', 'tel', 'telle', 'tels', 'telles', 'autre', 'autres', 'plus', 'jamais',
+  ],
+  es: [
+    // Snowball Spanish: articles, prepositions, conjunctions, pronouns, determiners
+    'a', 'al', 'algo', 'algunas', 'algunos', 'ante', 'antes', 'como', 'con', 'contra', 'cual', 'cuando', 'de',
+    'del', 'desde', 'donde', 'durante', 'e', 'el', 'ella', 'ellas', 'ellos', 'en', 'entre', 'ha', 'hasta', 'la',
+    'las', 'le', 'les', 'lo', 'los', 'me', 'mi', 'mis', 'mucho', 'muchos', 'muy', 'más', 'mí', 'mía', 'mías',
+    'mío', 'míos', 'nada', 'ni', 'no', 'nos', 'nosotras', 'nosotros', 'nuestra', 'nuestras', 'nuestro',
+    'nuestros', 'o', 'os', 'otra', 'otras', 'otro', 'otros', 'para', 'pero', 'poco', 'por', 'porque', 'que',
+    'quien', 'quienes', 'qué', 'se', 'sin', 'sobre', 'su', 'sus', 'suya', 'suyas', 'suyo', 'suyos', 'sí',
+    'también', 'tanto', 'te', 'ti', 'todo', 'todos', 'tu', 'tus', 'tuya', 'tuyas', 'tuyo', 'tuyos', 'tú', 'un',
+    'una', 'uno', 'unos', 'vosotras', 'vosotros', 'vuestra', 'vuestras', 'vuestro', 'vuestros', 'y', 'ya', 'yo',
+    'él', 'esa', 'esas', 'ese', 'eso', 'esos', 'esta', 'estas', 'este', 'esto', 'estos',
+    // Snowball Spanish: the forms of estar, haber, ser and tener
+    'estaba', 'estabais', 'estaban', 'estabas', 'estad', 'estada', 'estadas', 'estado', 'estados', 'estamos',
+    'estando', 'estar', 'estaremos', 'estará', 'estarán', 'estarás', 'estaré', 'estaréis', 'estaría',
+    'estaríais', 'estaríamos', 'estarían', 'estarías', 'estemos', 'estoy', 'estuve', 'estuviera',
+    'estuvierais', 'estuvieran', 'estuvieras', 'estuvieron', 'estuviese', 'estuvieseis', 'estuviesen',
+    'estuvieses', 'estuvimos', 'estuviste', 'estuvisteis', 'estuviéramos', 'estuviésemos', 'estuvo', 'está',
+    'estábamos', 'estáis', 'están', 'estás', 'esté', 'estéis', 'estén', 'estés',
+    'habida', 'habidas', 'habido', 'habidos', 'habiendo', 'habremos', 'habrá', 'habrán', 'habrás', 'habré',
+    'habréis', 'habría', 'habríais', 'habríamos', 'habrían', 'habrías', 'habéis', 'había', 'habíais',
+    'habíamos', 'habían', 'habías', 'han', 'has', 'hay', 'haya', 'hayamos', 'hayan', 'hayas', 'hayáis', 'he',
+    'hemos', 'hube', 'hubiera', 'hubierais', 'hubieran', 'hubieras', 'hubieron', 'hubiese', 'hubieseis',
+    'hubiesen', 'hubieses', 'hubimos', 'hubiste', 'hubisteis', 'hubiéramos', 'hubiésemos', 'hubo',
+    'era', 'erais', 'eran', 'eras', 'eres', 'es', 'fue', 'fuera', 'fuerais', 'fueran', 'fueras', 'fueron',
+    'fuese', 'fueseis', 'fuesen', 'fueses', 'fui', 'fuimos', 'fuiste', 'fuisteis', 'fuéramos', 'fuésemos',
+    'sea', 'seamos', 'sean', 'seas', 'seremos', 'será', 'serán', 'serás', 'seré', 'seréis', 'sería', 'seríais',
+    'seríamos', 'serían', 'serías', 'seáis', 'sido', 'siendo', 'sois', 'somos', 'son', 'soy', 'éramos',
+    'tendremos', 'tendrá', 'tendrán', 'tendrás', 'tendré', 'tendréis', 'tendría', 'tendríais', 'tendríamos',
+    'tendrían', 'tendrías', 'tened', 'tenemos', 'tenga', 'tengamos', 'tengan', 'tengas', 'tengo', 'tengáis',
+    'tenida', 'tenidas', 'tenido', 'tenidos', 'teniendo', 'tenéis', 'tenía', 'teníais', 'teníamos', 'tenían',
+    'tenías', 'tiene', 'tienen', 'tienes', 'tuve', 'tuviera', 'tuvierais', 'tuvieran', 'tuvieras', 'tuvieron',
+    'tuviese', 'tuvieseis', 'tuviesen', 'tuvieses', 'tuvimos', 'tuviste', 'tuvisteis', 'tuviéramos',
+    'tuviésemos', 'tuvo',
+    // question words (written with their accents), modal verbs
+    'cómo', 'cuál', 'cuáles', 'cuándo', 'dónde', 'adónde', 'quién', 'quiénes', 'cuánto', 'cuánta', 'cuántos',
+    'cuántas', 'puedo', 'puedes', 'puede', 'podemos', 'pueden', 'poder', 'podría', 'podrías', 'podrían',
+    'debo', 'debes', 'debe', 'debemos', 'deben', 'deber', 'debería', 'deberían', 'quiero', 'quieres',
+    'quiere', 'queremos', 'quieren', 'querer', 'quisiera',
+    // quantifiers and adverbs the English list drops (all, each, some, any, much, also, still, too, only,
+    // now, then, here, there, such, same, both, never)
+    'toda', 'todas', 'cada', 'mucha', 'muchas', 'algún', 'alguna', 'alguno', 'ningún', 'ninguna', 'ninguno',
+    'aquí', 'allí', 'ahí', 'ahora', 'entonces', 'luego', 'nunca', 'solo', 'sólo', 'aún', 'todavía', 'demasiado',
+    'mismo', 'misma', 'mismos', 'mismas', 'ambos', 'ambas', 'tal', 'tales', 'poca', 'pocas', 'pocos',
   ],
 };
 
