@@ -35,6 +35,8 @@ describe('German analyzer', () => {
     expect(de.analyze('Warum muss ich das dass daß tun?')).toEqual(['tun']);
     // quantifiers and adverbs the English list drops (many, more, both, never)
     expect(de.analyze('Viele Pakete, mehr als beide, nie')).toEqual(['paket']);
+    // pronominal adverbs: "darauf" is "on it"
+    expect(de.analyze('Wie hebe ich das System darauf an, und was folgt daraus?')).toEqual(['heb', 'syst', 'folgt']);
   });
 
   it('reads a stop word with its umlauts as written: "ändern" is not "andern", but "fur" is "für"', () => {

@@ -82,7 +82,9 @@ export const CHAT_FILLERS: Readonly<Record<string, readonly string[]>> = {
  * "dass", the reformed spelling of the listed "daß"; and the quantifiers and adverbs of the
  * English list that a language's Snowball list lacks (English drops all, each, some, many, very,
  * also, still, too, only, now, then, there, such, other, more, most, both, never: French "tout",
- * "chaque", "très", "encore", "plus"…, German "viele", "mehr", "beide", "nie").
+ * "chaque", "très", "encore", "plus"…, German "viele", "mehr", "beide", "nie"); German's
+ * pronominal adverbs ("darauf", "davon", "worüber": a preposition and a pronoun in one word, two
+ * stop words in English), of which Snowball lists "damit" and "dazu" only.
  */
 export const FUNCTION_WORDS: Readonly<Record<string, readonly string[]>> = {
   de: [
@@ -116,6 +118,11 @@ export const FUNCTION_WORDS: Readonly<Record<string, readonly string[]>> = {
     // quantifiers and adverbs the English list drops (many, more, most, both, never)
     'viele', 'vielen', 'vieler', 'vieles', 'mehr', 'meist', 'meiste', 'meisten', 'beide', 'beiden', 'beides',
     'nie', 'niemals',
+    // pronominal adverbs (da(r)- and wo(r)- with a preposition: "darauf" is "on it", two English
+    // stop words); Snowball lists damit, dazu, womit and wozu only
+    'dabei', 'dadurch', 'dafür', 'dagegen', 'daher', 'dahin', 'danach', 'daneben', 'daran', 'darauf', 'daraus',
+    'darin', 'darüber', 'darum', 'darunter', 'davon', 'davor', 'dazwischen', 'wobei', 'wodurch', 'wofür',
+    'wogegen', 'wonach', 'woran', 'worauf', 'woraus', 'worin', 'worüber', 'worum', 'wovon', 'wovor',
   ],
   fr: [
     // Snowball French
