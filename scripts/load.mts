@@ -57,8 +57,10 @@ const cli: Cli = {
   --sample-every S       the soak's memory samples, seconds apart (default: 10)
   --distinct             the bounded run's questions distinct too (a made-up word each)
   --heap-snapshots DIR   write the server's heap snapshots into DIR (after warmup, bounded run, soak)
+                         (this, --allocations and --node-options: the SQLite run only)
   --allocations          with --heap-snapshots, also what was allocated between them (.heapprofile)
-  --node-options "…"     more node flags for the server (e.g. "--max-semi-space-size=32"), space-separated
+  --node-options=FLAGS   more node flags for the server, space-separated (with "=": the value starts
+                         with "--"), e.g. --node-options=--max-old-space-size=512
   --port PORT            the server's port; the stub gets PORT + 2 (default: 3700)
   --baseline             also the smallest streamText route (app/api/bench/baseline), compared
   --database NAME        sqlite, or postgres: one instance on SQLite, one and --instances on PostgreSQL (default: sqlite)
