@@ -1,6 +1,6 @@
 import { renderSectionBlock } from '../context-text';
 import { KnowledgeBaseError } from '../errors';
-import { type ParsedDocument, parseDocument } from './parse-document';
+import { type ParseOptions, type ParsedDocument, parseDocument } from './parse-document';
 import { assignSectionIds } from './section-ids';
 import type { CountTokens } from '../tokens';
 import type { LoadNotice, Section } from '../types';
@@ -54,7 +54,7 @@ function documentSections(file: string, doc: ParsedDocument, count: CountTokens)
 }
 
 /** A document's text parsed into sections with ids and token counts; throws KnowledgeBaseError (`file:line`) when it cannot be parsed. */
-export function buildDocument(file: string, text: string, count: CountTokens): BuiltDocument {
-  const doc = parseDocument(file, text);
+export function buildDocument(file: string, text: string, count: CountTokens, options: ParseOptions = {}): BuiltDocument {
+  const doc = parseDocument(file, text, undefined, options);
   return { file, order: doc.order, ...(doc.url ? { url: doc.url } : {}), ...(doc.lang ? { lang: doc.lang } : {}), ...documentSections(file, doc, count) };
 }

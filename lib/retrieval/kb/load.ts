@@ -6,7 +6,7 @@ import { type BuiltDocument, buildDocument, decodeUtf8 } from './build-document'
 import { rulesRefusal } from './declared-rules';
 import { IDENTITY_FILE, parseIdentity, defaultIdentity } from './identity';
 import { SYNONYMS_FILE, type KnowledgeFiles, listKnowledgeFiles } from './list-files';
-import { looksPinned } from './parse-document';
+import { type ParseOptions, looksPinned } from './parse-document';
 import type { SectionTerms } from './section-terms';
 import { type ParseOutcome, ParsePool, WorkerLostError, defaultWorkerCount } from './parse-pool';
 import { ENGLISH } from '../query/languages';
@@ -66,6 +66,11 @@ export interface LoadOptions {
   pool?: ParsePool;
   /** The async load only, when files were parsed on workers: more work for the pool before it closes (select/split-on-pool.ts). */
   onParsed?: (kb: KnowledgeBase, pool: ParsePool) => Promise<void>;
+  /**
+   * The sync load only: `false` reads every markdown file through micromark, never the line
+   * scanner (markdown-scan.ts): what the fast path is checked against (load-scanner.test.ts).
+   */
+  scanMarkdown?: boolean;
   /** The async load only: told after each file is parsed or taken from the cache (for /api/health's progress). */
   onProgress?: (progress: LoadProgress) => void;
 }
@@ -133,9 +138,9 @@ function readDocumentFile(root: string, file: string, previous: ReadonlyMap<stri
 }
 
 /** Parses a file on this thread. */
-function parseHere(read: FileRead, count: CountTokens): ParseOutcome {
+function parseHere(read: FileRead, count: CountTokens, options: ParseOptions = {}): ParseOutcome {
   try {
-    return { document: buildDocument(read.file, decodeUtf8(read.raw!, read.file), count) };
+    return { document: buildDocument(read.file, decodeUtf8(read.raw!, read.file), count, options) };
   } catch (error) {
     if (!(error instanceof KnowledgeBaseError)) throw error;
     return { failure: { reason: error.reason, line: error.line, looksPinned: looksPinned(new TextDecoder('utf-8').decode(read.raw!)) } };
@@ -244,7 +249,7 @@ export function loadKnowledgeBase(kbPath: string, options: LoadOptions = {}): Kn
   const count = (options.tokens ?? new TokenCounter()).count;
   for (const file of state.listing.documents) {
     const read = readDocumentFile(state.listing.root, file, state.previous);
-    state.settle(read, read.raw && !read.cached ? parseHere(read, count) : undefined);
+    state.settle(read, read.raw && !read.cached ? parseHere(read, count, { scanMarkdown: options.scanMarkdown }) : undefined);
   }
   return finish(kbPath, state, options, { parsedFiles: state.parsedFiles, workers: 0, figures: [] });
 }
