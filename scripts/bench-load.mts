@@ -1,8 +1,8 @@
 /**
- * bench:load — how long a knowledge base takes to load as the server loads it (files parsed
- * and their sections analysed on one worker thread per core, the index built in slices: the
- * steps of lib/knowledge/load.ts `loadKnowledgeAsync`), how long the event loop is held meanwhile, what each worker did (so
- * the time on more cores can be estimated), a reload of unchanged files; then, end to end,
+ * bench:load — how long a knowledge base takes to load as the server loads it (files parsed,
+ * their sections analysed and long sections split on one worker thread per core, the index
+ * built in slices: lib/knowledge/load.ts `loadKnowledgeAsync`), how long the event loop is
+ * held meanwhile, what each worker did (so the time on more cores can be estimated), a reload of unchanged files; then, end to end,
  * the time from starting `next start` to its first answered chat, without and with the
  * parsed KB cached on disk (KB_CACHE_PATH).
  *
@@ -14,24 +14,23 @@
  * (corpus-10000: real documentation sections, 20 per markdown file). Figures are one run
  * on a shared machine: compare the rows of one run, not runs of different days.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, existsSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { isDeepStrictEqual } from 'node:util';
-import { loadCorpus } from '@/bench/corpus';
+import { corpusAsMarkdownFolder } from '@/bench/corpus';
 import { question, readChatStream } from '@/e2e/helpers';
 import { startApp } from '@/e2e/spawn';
 import { loadKnowledgeAsync } from '@/lib/knowledge/load';
 import {
   POOL_MIN_BYTES,
+  PartsCache,
   TokenCounter,
-  createRetrievalIndexAsync,
   documentFormat,
-  loadKnowledgeBaseAsync,
   parseDocument,
   type BuiltDocument,
-  type SectionTerms,
+  type LoadProgress,
   type WorkerFigures,
 } from '@/lib/retrieval/index';
 import { parseCommandLineOrExit, type Cli } from './cli';
@@ -56,18 +55,6 @@ const port = Number(values.port ?? 3790);
 const ROOT = path.resolve(import.meta.dirname, '..');
 const NODE_API_DOCS = '/usr/share/doc/nodejs/api';
 
-async function corpusFolder(size: number): Promise<string> {
-  const docs = await loadCorpus(size);
-  const dir = mkdtempSync(path.join(tmpdir(), `kb-${size}-`));
-  for (let i = 0; i < docs.length; i += 20) {
-    const page = docs.slice(i, i + 20).map((d) => `## ${d.title.replace(/\n/g, ' ')}\n\n${d.text}\n`).join('\n');
-    const file = path.join(dir, `part-${String(i / 20).padStart(4, '0')}`, 'page.md');
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, `# Page ${i / 20}\n\n${page}`);
-  }
-  return dir;
-}
-
 const ms = (n: number) => `${Math.round(n).toLocaleString('en-US')} ms`;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const load = () => loadavg()[0]!.toFixed(1);
@@ -80,25 +67,29 @@ function parseOn(cores: number, figures: readonly WorkerFigures[]): number {
 }
 
 async function measure(label: string, kbPath: string): Promise<void> {
+  // The server's caches (lib/knowledge/holder.ts): token counts, parsed documents, parts of long sections.
   const tokens = new TokenCounter();
   const documents = new Map<string, BuiltDocument>();
+  const parts = new PartsCache();
   const delay = monitorEventLoopDelay({ resolution: 5 });
   globalThis.gc?.();
   const heapBefore = process.memoryUsage().heapUsed;
+  let filesDone: number | undefined;
+  const onProgress = (p: LoadProgress) => {
+    if (p.done === p.total) filesDone ??= performance.now();
+  };
   delay.enable();
   const started = performance.now();
-  const sectionTerms = new Map<string, SectionTerms>();
-  const kb = await loadKnowledgeBaseAsync(kbPath, { tokens, documents, sectionTerms });
-  const loaded = performance.now();
-  const index = await createRetrievalIndexAsync(kb, {}, { count: tokens.count, terms: sectionTerms });
+  const { kb, index } = await loadKnowledgeAsync(kbPath, {}, { tokens, documents, parts, onProgress });
   const indexed = performance.now();
+  const loaded = filesDone ?? indexed;
   delay.disable();
   globalThis.gc?.();
   const heap = process.memoryUsage().heapUsed - heapBefore;
   const { parsing } = kb;
-  const parts = index.sections.length - kb.sections.length;
+  const partCount = index.sections.length - kb.sections.length;
   console.log(`${label} (load average ${load()})`);
-  console.log(`  cold load: ${ms(indexed - started)} = files ${ms(loaded - started)} + index ${ms(indexed - loaded)}; ${kb.files.length} files, ${kb.sections.length} sections (+${parts} parts), ${index.kbTokens.toLocaleString('en-US')} tokens`);
+  console.log(`  cold load: ${ms(indexed - started)} = files ${ms(loaded - started)} + long sections split on the workers and index ${ms(indexed - loaded)}; ${kb.files.length} files, ${kb.sections.length} sections (+${partCount} parts), ${index.kbTokens.toLocaleString('en-US')} tokens`);
   console.log(`  longest event-loop stall ${ms(delay.max / 1e6)} (p99 ${ms(delay.percentile(99) / 1e6)})`);
   if (parsing.workers) {
     for (const [i, w] of parsing.figures.entries()) {
@@ -118,7 +109,7 @@ async function measure(label: string, kbPath: string): Promise<void> {
   console.log(`  heap after load: +${mb(heap)}${globalThis.gc ? '' : ' (run with --expose-gc for a figure after GC)'}`);
 
   const tokenized = tokens.tokenized;
-  const reload = await loadKnowledgeAsync(kbPath, {}, { tokens, documents });
+  const reload = await loadKnowledgeAsync(kbPath, {}, { tokens, documents, parts });
   console.log(
     `  reload, files unchanged: ${ms(reload.loadMs)}; ${reload.kb.cachedFiles} of ${reload.files.length} files from the parse cache, ` +
       `${reload.kb.parsing.parsedFiles} parsed, ${tokens.tokenized - tokenized} texts tokenized`,
@@ -199,7 +190,7 @@ const kbs: [string, string][] = folders.length
   : [
       ['demo KB (content/)', path.join(ROOT, 'content')],
       ["Next.js's docs (node_modules/next/dist/docs)", path.join(ROOT, 'node_modules/next/dist/docs')],
-      ['10,000 sections (corpus-10000 as 500 markdown files)', await corpusFolder(10000)],
+      ['10,000 sections (corpus-10000 as 500 markdown files)', await corpusAsMarkdownFolder(10000)],
       ...(existsSync(NODE_API_DOCS) ? [["Node.js's API docs (Debian, HTML and markdown)", NODE_API_DOCS] as [string, string]] : []),
     ];
 console.log(`${availableParallelism()} cores; parse workers: one per core`);
