@@ -198,15 +198,15 @@ export class KnowledgeHolder {
     this.log.error('[knowledge] the chat answers 503 until this is fixed; the files are checked again when they change');
   }
 
-  /**
-   * The KB in service, once the first load has ended (waiting at most `waitMs` for it while it
-   * runs in the background); throws KnowledgeUnavailableError as `get` does.
-   */
   /** Resolves once the first load has ended, served or refused (at once when the constructor loaded). */
   get loaded(): Promise<void> {
     return this.firstLoad?.done ?? Promise.resolve();
   }
 
+  /**
+   * The KB in service, once the first load has ended (waiting at most `waitMs` for it while it
+   * runs in the background); throws KnowledgeUnavailableError as `get` does.
+   */
   async whenReady(waitMs = FIRST_LOAD_WAIT_MS): Promise<Knowledge> {
     const loading = this.firstLoad;
     if (loading && waitMs > 0) {
