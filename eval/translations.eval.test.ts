@@ -47,5 +47,7 @@ describe('translated Debian documentation (eval/golden-debian-reference-*.json, 
     const englishOnly = summarize('all', await runMethod(selectorMethod(translatedKb(german, { englishOnly: true }).index), questions, []), budget).goldSent;
     expect(ours).toBeGreaterThanOrEqual(MIN_GOLD_SENT_DE);
     expect(ours).toBeGreaterThanOrEqual(englishOnly);
-  }, 60_000);
+    // Two loads of 448 sections of HTML and 82 selections: 20 s run alone at load average 8, over
+    // 60 s inside a whole vitest run at load 10. The bound is for a stuck run, not a speed target.
+  }, 180_000);
 });

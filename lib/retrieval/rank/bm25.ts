@@ -182,7 +182,11 @@ export function* bm25IndexSteps(documents: readonly WeightedFields[], fields?: r
 export function subsetStatistics(index: Bm25Index, inSubset: (doc: number) => boolean): Bm25Index {
   const member = new Uint8Array(index.docCount);
   let n = 0;
-  for (let doc = 0; doc < index.docCount; doc++) if (inSubset(doc)) (member[doc] = 1), n++;
+  for (let doc = 0; doc < index.docCount; doc++) {
+    if (!inSubset(doc)) continue;
+    member[doc] = 1;
+    n++;
+  }
   // Summed in document order, as buildBm25Index sums: the subset's average is bit for bit the one an index of it alone has.
   const avgFieldLengths = index.fieldLengths.map((lengths) => {
     let total = 0;
