@@ -19,7 +19,7 @@ const LIB_LAYERS = [
 
 /** lib/retrieval, bottom layer first (the leaves are what every layer shares). */
 const RETRIEVAL_LAYERS = [
-  ['lib/retrieval/(types|config|errors|tokens|context-text)\\.ts$'],
+  ['lib/retrieval/(types|config|errors|tokens|context-text|steps)\\.ts$'],
   ['lib/retrieval/query/'],
   ['lib/retrieval/kb/', 'lib/retrieval/rank/'],
   ['lib/retrieval/select/'],

@@ -7,7 +7,8 @@
  *
  * Paths are relative to the repo root, so a clone beside shared/ (as in CI) finds them.
  */
-import { createReadStream, existsSync, readFileSync, readdirSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
@@ -109,4 +110,21 @@ export function demoKbSources(root = DEMO_KB_DIR): { file: string; text: string 
   walk(root);
   files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return files.map((file) => ({ file, text: readFileSync(path.join(root, file), 'utf8') }));
+}
+
+/**
+ * A corpus written as a knowledge-base folder in a new temporary folder: 20 sections a markdown
+ * file (`part-NNNN/page.md`, a page heading, then one `##` heading per section), as a team
+ * would keep real docs. The 10,000-section corpus makes 500 files (bench:load).
+ */
+export async function corpusAsMarkdownFolder(size: number): Promise<string> {
+  const docs = await loadCorpus(size);
+  const dir = mkdtempSync(path.join(tmpdir(), `kb-${size}-`));
+  for (let i = 0; i < docs.length; i += 20) {
+    const page = docs.slice(i, i + 20).map((d) => `## ${d.title.replace(/\n/g, ' ')}\n\n${d.text}\n`).join('\n');
+    const file = path.join(dir, `part-${String(i / 20).padStart(4, '0')}`, 'page.md');
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, `# Page ${i / 20}\n\n${page}`);
+  }
+  return dir;
 }

@@ -1,75 +1,160 @@
 /**
- * bench:load — how long a knowledge base takes to load, cold and on reload, and how long
- * the event loop is held while the async reload runs; then, end to end, the time from
- * starting `next start` to its first answered chat, without and with the parsed KB cached
- * on disk (KB_CACHE_PATH) — a new instance on a KB it has seen.
+ * bench:load — how long a knowledge base takes to load as the server loads it (files parsed,
+ * their sections analysed and long sections split on one worker thread per core, the index
+ * built in slices: lib/knowledge/load.ts `loadKnowledgeAsync`), how long the event loop is
+ * held meanwhile, what each worker did (so the time on more cores can be estimated), a reload of unchanged files; then, end to end,
+ * the time from starting `next start` to its first answered chat, without and with the
+ * parsed KB cached on disk (KB_CACHE_PATH).
  *
- *   npm run bench:load -- [FOLDER …]        (default: content/ and a 10,000-section KB)
+ *   npm run bench:load -- [FOLDER …]        (default: content/, Next.js's docs, a 10,000-section KB, Node.js's API docs)
  *   npm run bench:load -- --no-server …     (in-process figures only)
+ *   npm run bench:load -- --check-scanner … (also: the markdown line scanner against micromark on every .md file)
  *
  * The 10,000-section KB is written to a temporary folder from ../shared/corpora
  * (corpus-10000: real documentation sections, 20 per markdown file). Figures are one run
  * on a shared machine: compare the rows of one run, not runs of different days.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, existsSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { loadCorpus } from '@/bench/corpus';
+import { isDeepStrictEqual } from 'node:util';
+import { corpusAsMarkdownFolder } from '@/bench/corpus';
 import { question, readChatStream } from '@/e2e/helpers';
 import { startApp } from '@/e2e/spawn';
-import { loadKnowledge, loadKnowledgeAsync } from '@/lib/knowledge/load';
-import { TokenCounter, type BuiltDocument } from '@/lib/retrieval/index';
+import { loadKnowledgeAsync } from '@/lib/knowledge/load';
+import {
+  POOL_MIN_BYTES,
+  PartsCache,
+  TokenCounter,
+  documentFormat,
+  parseDocument,
+  type BuiltDocument,
+  type LoadProgress,
+  type WorkerFigures,
+} from '@/lib/retrieval/index';
 import { parseCommandLineOrExit, type Cli } from './cli';
 
 const cli: Cli = {
   name: 'bench:load',
-  usage: `usage: npm run bench:load [-- --no-server] [FOLDER …]
+  usage: `usage: npm run bench:load [-- --no-server] [--check-scanner] [--port N] [FOLDER …]
 
-  FOLDER        knowledge bases to measure (default: content/ and a 10,000-section KB from ../shared/corpora)
-  --no-server   in-process figures only (no \`next start\` to first answer)
-  -h, --help    this text`,
+  FOLDER           knowledge bases to measure (default: content/, Next.js's docs, a 10,000-section KB from ../shared/corpora, Node.js's API docs)
+  --no-server      in-process figures only (no \`next start\` to first answer)
+  --check-scanner  also compare the markdown line scanner with micromark on every .md file of the folders
+  --port N         the first of the ports \`next start\` uses (default 3790)
+  -h, --help       this text`,
 };
-const { values, positionals: folders } = parseCommandLineOrExit(cli, { 'no-server': { type: 'boolean' } }, { allowPositionals: true });
+const { values, positionals: folders } = parseCommandLineOrExit(
+  cli,
+  { 'no-server': { type: 'boolean' }, 'check-scanner': { type: 'boolean' }, port: { type: 'string' } },
+  { allowPositionals: true },
+);
+const port = Number(values.port ?? 3790);
 
 const ROOT = path.resolve(import.meta.dirname, '..');
+const NODE_API_DOCS = '/usr/share/doc/nodejs/api';
 
-async function corpusFolder(size: number): Promise<string> {
-  const docs = await loadCorpus(size);
-  const dir = mkdtempSync(path.join(tmpdir(), `kb-${size}-`));
-  for (let i = 0; i < docs.length; i += 20) {
-    const page = docs.slice(i, i + 20).map((d) => `## ${d.title.replace(/\n/g, ' ')}\n\n${d.text}\n`).join('\n');
-    const file = path.join(dir, `part-${String(i / 20).padStart(4, '0')}`, 'page.md');
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, `# Page ${i / 20}\n\n${page}`);
-  }
-  return dir;
+const ms = (n: number) => `${Math.round(n).toLocaleString('en-US')} ms`;
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const load = () => loadavg()[0]!.toFixed(1);
+
+/** Parse wall time on `cores` workers, from what the workers did: the longest file, or the total shared evenly, whichever is longer. */
+function parseOn(cores: number, figures: readonly WorkerFigures[]): number {
+  const busy = figures.reduce((sum, w) => sum + w.busyMs, 0);
+  const longest = Math.max(0, ...figures.map((w) => w.longestMs));
+  return Math.max(longest, busy / cores);
 }
-
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
 async function measure(label: string, kbPath: string): Promise<void> {
+  // The server's caches (lib/knowledge/holder.ts): token counts, parsed documents, parts of long sections.
   const tokens = new TokenCounter();
   const documents = new Map<string, BuiltDocument>();
+  const parts = new PartsCache();
+  const delay = monitorEventLoopDelay({ resolution: 5 });
   globalThis.gc?.();
   const heapBefore = process.memoryUsage().heapUsed;
-  const cold = loadKnowledge(path.resolve(ROOT, kbPath), {}, { tokens, documents });
+  let filesDone: number | undefined;
+  const onProgress = (p: LoadProgress) => {
+    if (p.done === p.total) filesDone ??= performance.now();
+  };
+  delay.enable();
+  const started = performance.now();
+  const { kb, index } = await loadKnowledgeAsync(kbPath, {}, { tokens, documents, parts, onProgress });
+  const indexed = performance.now();
+  const loaded = filesDone ?? indexed;
+  delay.disable();
   globalThis.gc?.();
   const heap = process.memoryUsage().heapUsed - heapBefore;
-  const warm = loadKnowledge(path.resolve(ROOT, kbPath), {}, { tokens, documents });
-  const delay = monitorEventLoopDelay({ resolution: 5 });
-  delay.enable();
-  const asyncCold = await loadKnowledgeAsync(path.resolve(ROOT, kbPath), {}, {});
-  delay.disable();
-  console.log(`${label}\n  cold:   ${cold.summary}\n  reload: ${warm.loadMs.toFixed(0)} ms (unchanged files: parse and token caches hit)`);
-  console.log(`  async cold load ${asyncCold.loadMs.toFixed(0)} ms, longest event-loop stall ${(delay.max / 1e6).toFixed(0)} ms (p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms)`);
+  const { parsing } = kb;
+  const partCount = index.sections.length - kb.sections.length;
+  console.log(`${label} (load average ${load()})`);
+  console.log(`  cold load: ${ms(indexed - started)} = files ${ms(loaded - started)} + long sections split on the workers and index ${ms(indexed - loaded)}; ${kb.files.length} files, ${kb.sections.length} sections (+${partCount} parts), ${index.kbTokens.toLocaleString('en-US')} tokens`);
+  console.log(`  longest event-loop stall ${ms(delay.max / 1e6)} (p99 ${ms(delay.percentile(99) / 1e6)})`);
+  if (parsing.workers) {
+    for (const [i, w] of parsing.figures.entries()) {
+      console.log(`  worker ${i + 1}: ${w.files} files, ${mb(w.bytes)}, parsing ${ms(w.busyMs)} (longest file ${ms(w.longestMs)}), started in ${ms(w.startMs ?? 0)}`);
+    }
+    const startup = Math.max(...parsing.figures.map((w) => w.startMs ?? 0));
+    const rest = indexed - started - startup - parseOn(parsing.workers, parsing.figures);
+    const on = (cores: number) => ms(startup + rest + parseOn(cores, parsing.figures));
+    console.log(
+      `  estimate from these: ${on(1)} on 1 core, ${on(2)} on 2, ${on(8)} on 8 ` +
+        `(workers' start-up ${ms(startup)} under tsx, and the main thread's reading, waiting and indexing, ${ms(rest)}, stay)`,
+    );
+  } else {
+    console.log(`  parsed on the main thread (${parsing.parsedFiles} files, under ${mb(POOL_MIN_BYTES)} to parse)`);
+  }
+  if (parsing.fallback) console.log(`  FALLBACK: ${parsing.fallback}`);
   console.log(`  heap after load: +${mb(heap)}${globalThis.gc ? '' : ' (run with --expose-gc for a figure after GC)'}`);
+
+  const tokenized = tokens.tokenized;
+  const reload = await loadKnowledgeAsync(kbPath, {}, { tokens, documents, parts });
+  console.log(
+    `  reload, files unchanged: ${ms(reload.loadMs)}; ${reload.kb.cachedFiles} of ${reload.files.length} files from the parse cache, ` +
+      `${reload.kb.parsing.parsedFiles} parsed, ${tokens.tokenized - tokenized} texts tokenized`,
+  );
 }
 
-/** ms from spawning `next start` (offline model) to the end of its first answered chat. */
-async function firstAnswer(kbPath: string, cacheDir: string, port: number): Promise<number> {
+/** The markdown line scanner against micromark, file by file (the test does the folders of the tests). */
+function checkScanner(label: string, kbPath: string): void {
+  const files = readdirSync(kbPath, { recursive: true, encoding: 'utf8' }).filter((f) => documentFormat(f) === 'markdown');
+  let differ = 0;
+  let scanMs = 0;
+  let micromarkMs = 0;
+  for (const file of files) {
+    let source: string;
+    try {
+      source = new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(path.join(kbPath, file)));
+    } catch {
+      continue;
+    }
+    const read = (scanMarkdown: boolean) => {
+      const t = performance.now();
+      let out: unknown;
+      try {
+        out = parseDocument(file, source, 'markdown', { scanMarkdown });
+      } catch (error) {
+        out = String(error);
+      }
+      return { out, ms: performance.now() - t };
+    };
+    const scanned = read(true);
+    const micromark = read(false);
+    scanMs += scanned.ms;
+    micromarkMs += micromark.ms;
+    if (!isDeepStrictEqual(scanned.out, micromark.out)) {
+      differ++;
+      console.log(`  DIFFERENT: ${file}`);
+    }
+  }
+  if (files.length) console.log(`  scanner check: ${files.length} .md files, ${differ} read differently from micromark; ${ms(scanMs)} with the scanner, ${ms(micromarkMs)} through micromark`);
+}
+
+/** ms from spawning `next start` (offline model) to the end of its first answered chat, and how the server says it loaded. */
+async function firstAnswer(kbPath: string, cacheDir: string, at: number): Promise<{ ms: number; loaded: string }> {
   const started = performance.now();
-  const app = await startApp(port, {
+  const app = await startApp(at, {
     KB_PATH: kbPath,
     KB_CACHE_PATH: cacheDir,
     OPENAI_API_KEY: '',
@@ -78,8 +163,10 @@ async function firstAnswer(kbPath: string, cacheDir: string, port: number): Prom
   }, 300_000);
   try {
     for (;;) {
-      const response = await fetch(`${app.url}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(question(`bench-cold-${port}`, 'how do I get started?')) });
-      if (response.status === 200 && (await readChatStream(response)).text) return performance.now() - started;
+      const response = await fetch(`${app.url}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(question(`bench-cold-${at}`, 'how do I get started?')) });
+      if (response.status === 200 && (await readChatStream(response)).text) {
+        return { ms: performance.now() - started, loaded: /\[knowledge\] loaded [^\n]*/.exec(app.output())?.[0] ?? '(no load line)' };
+      }
       await new Promise((r) => setTimeout(r, 20));
     }
   } finally {
@@ -87,19 +174,28 @@ async function firstAnswer(kbPath: string, cacheDir: string, port: number): Prom
   }
 }
 
-async function measureStart(label: string, kbPath: string, port: number): Promise<void> {
+async function measureStart(label: string, kbPath: string, at: number): Promise<void> {
   const cacheDir = mkdtempSync(path.join(tmpdir(), 'bench-kb-cache-'));
-  const cold = await firstAnswer(kbPath, cacheDir, port);
-  const cached = await firstAnswer(kbPath, cacheDir, port);
-  console.log(`${label}\n  process start → first answered chat: ${cold.toFixed(0)} ms with nothing cached, ${cached.toFixed(0)} ms with the parsed KB cached`);
+  const cold = await firstAnswer(kbPath, cacheDir, at);
+  const cached = await firstAnswer(kbPath, cacheDir, at);
+  console.log(`${label} (load average ${load()})`);
+  console.log(`  process start → first answered chat: ${ms(cold.ms)} with nothing cached, ${ms(cached.ms)} with the parsed KB cached`);
+  console.log(`  server: ${cold.loaded}`);
+  console.log(`  server, cached: ${cached.loaded}`);
 }
 
 const server = !values['no-server'];
 const kbs: [string, string][] = folders.length
-  ? folders.map((f) => [f, f])
+  ? folders.map((f) => [f, path.resolve(f)])
   : [
       ['demo KB (content/)', path.join(ROOT, 'content')],
-      ['10,000 sections (corpus-10000 as 500 markdown files)', await corpusFolder(10000)],
+      ["Next.js's docs (node_modules/next/dist/docs)", path.join(ROOT, 'node_modules/next/dist/docs')],
+      ['10,000 sections (corpus-10000 as 500 markdown files)', await corpusAsMarkdownFolder(10000)],
+      ...(existsSync(NODE_API_DOCS) ? [["Node.js's API docs (Debian, HTML and markdown)", NODE_API_DOCS] as [string, string]] : []),
     ];
-for (const [label, kbPath] of kbs) await measure(label, kbPath);
-if (server) for (const [label, kbPath] of kbs) await measureStart(label, kbPath, 3790);
+console.log(`${availableParallelism()} cores; parse workers: one per core`);
+for (const [label, kbPath] of kbs) {
+  await measure(label, kbPath);
+  if (values['check-scanner']) checkScanner(label, kbPath);
+}
+if (server) for (const [label, kbPath] of kbs) await measureStart(label, kbPath, port);

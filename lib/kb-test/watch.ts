@@ -67,9 +67,10 @@ export function createKbTestWatch(log: { info(message: string): void; error(mess
 }
 
 /** The watch, subscribed to a holder: the KB in service now (the first load) and every reload after it. */
-export function watchKbTests(holder: Pick<KnowledgeHolder, 'onReload' | 'ready' | 'get'>, log: { info(message: string): void; error(message: string): void }): KbTestWatch {
+export function watchKbTests(holder: Pick<KnowledgeHolder, 'onReload' | 'ready' | 'get' | 'loaded'>, log: { info(message: string): void; error(message: string): void }): KbTestWatch {
   const watch = createKbTestWatch(log);
   holder.onReload((_previous, next) => watch.run(next));
   if (holder.ready) watch.run(holder.get());
+  else void holder.loaded.then(() => holder.ready && watch.run(holder.get())); // a first load in the background
   return watch;
 }

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { TokenCounter, type BuiltDocument } from '../retrieval/index';
+import { PartsCache, TokenCounter, type BuiltDocument, type PartText } from '../retrieval/index';
 
 /**
- * The parsed KB on disk: every document's sections by path and content hash, and the token
- * counts by block hash — what the loader's in-memory caches hold (lib/retrieval/kb/load.ts).
+ * The parsed KB on disk: every document's sections by path and content hash, the token counts
+ * by block hash and the parts of long sections by block hash — what the loader's in-memory
+ * caches hold (lib/retrieval/kb/load.ts, lib/retrieval/select/parts-cache.ts).
  * A process that starts on a KB it (or another instance with the same file) has seen
  * re-reads and hashes the files, and parses and tokenizes only those that changed.
  *
@@ -14,8 +15,8 @@ import { TokenCounter, type BuiltDocument } from '../retrieval/index';
  * a temporary file and renamed, so a reader never sees half a file.
  */
 
-/** Bump when what the parser produces for the same bytes changes (formats.ts, markdown.ts, ids.ts, context.ts; 3: a page's `lang`). */
-export const KB_CACHE_FORMAT = 'kb-sections-3';
+/** Bump when what the parser produces for the same bytes changes (formats.ts, markdown.ts, ids.ts, context.ts; 3: a page's `lang`; 4: the split parts). */
+export const KB_CACHE_FORMAT = 'kb-sections-4';
 
 /**
  * The cache file of one KB: one file per KB folder (by a hash of its absolute path, `kbPath`) in
@@ -31,26 +32,28 @@ export function kbCacheFile(cacheDir: string, kbPath: string): string | undefine
 export interface KbCaches {
   tokens: TokenCounter;
   documents: Map<string, BuiltDocument>;
+  parts: PartsCache;
 }
 
 interface CacheFile {
   format: string;
   tokens: [string, number][];
   documents: [string, BuiltDocument][];
+  parts: [string, PartText[]][];
 }
 
 export function readKbCache(file: string): KbCaches | undefined {
   try {
     const data = JSON.parse(readFileSync(file, 'utf8')) as CacheFile;
     if (data.format !== KB_CACHE_FORMAT || !Array.isArray(data.documents)) return undefined;
-    return { tokens: TokenCounter.from(data.tokens), documents: new Map(data.documents) };
+    return { tokens: TokenCounter.from(data.tokens), documents: new Map(data.documents), parts: PartsCache.from(data.parts) };
   } catch {
     return undefined;
   }
 }
 
 export function writeKbCache(file: string, caches: KbCaches): void {
-  const data: CacheFile = { format: KB_CACHE_FORMAT, tokens: caches.tokens.toJSON(), documents: [...caches.documents] };
+  const data: CacheFile = { format: KB_CACHE_FORMAT, tokens: caches.tokens.toJSON(), documents: [...caches.documents], parts: caches.parts.toJSON() };
   mkdirSync(path.dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, JSON.stringify(data));

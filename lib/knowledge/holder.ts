@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { listKnowledgeFiles, missingRules, TokenCounter, type BuiltDocument } from '../retrieval/index';
+import { listKnowledgeFiles, missingRules, PartsCache, TokenCounter, type BuiltDocument, type LoadProgress } from '../retrieval/index';
 import { readKbCache, writeKbCache } from './disk-cache';
 import type { SectionEmbedder } from './embeddings';
 import { loadKnowledge, loadKnowledgeAsync, type Knowledge, type KnowledgeConfig } from './load';
@@ -40,6 +40,12 @@ export interface KnowledgeHolderOptions {
   cacheFile?: string;
   /** The semantic stage's section embeddings (embeddings.ts), attached to every load before it is served; none when the stage is off. */
   embedder?: SectionEmbedder;
+  /**
+   * The first load runs after the constructor returns, on the parse workers, with the event
+   * loop free (the server: /api/health says `loading` with its progress meanwhile, and a chat
+   * waits for it: `whenReady`). Default: the constructor loads on this thread (tools, tests).
+   */
+  loadInBackground?: boolean;
 }
 
 /** Told after an edited KB replaced the one in service (what changed: lib/kb-impact/reload-impact.ts). */
@@ -49,16 +55,25 @@ export type ReloadListener = (previous: Knowledge, next: Knowledge) => void;
 export type CheckResult = 'unchanged' | 'changing' | 'reloaded' | 'refused';
 
 /**
- * Whether the KB in service is the whole KB on disk (/api/health): `ready`; `degraded` when it
- * serves but something on disk is not served (an edit refused, files skipped, declared rules
- * missing), each with its reason; `unavailable` when no KB is in service.
+ * Whether the KB in service is the whole KB on disk (/api/health): `loading` while the first
+ * load runs in the background (files done of all); `ready`; `degraded` when it serves but
+ * something on disk is not served (an edit refused, files skipped, declared rules missing),
+ * each with its reason; `unavailable` when no KB is in service.
  */
 export type KnowledgeHealth =
+  | { status: 'loading'; progress: LoadProgress }
   | { status: 'ready' }
   | { status: 'degraded'; reasons: string[] }
   | { status: 'unavailable'; reason: string };
 
-/** The chat cannot use the KB: it has never loaded. `cause` is the loader's error. */
+/**
+ * How long a chat that arrives while the first load runs waits for it before it is answered
+ * 503: longer than the largest KB measured takes to load (bench:load), shorter than a
+ * customer waits for a reply before giving up.
+ */
+export const FIRST_LOAD_WAIT_MS = 30_000;
+
+/** The chat cannot use the KB: it has never loaded (or is still loading). `cause` is the loader's error. */
 export class KnowledgeUnavailableError extends Error {
   override readonly name = 'KnowledgeUnavailableError';
 }
@@ -119,9 +134,16 @@ export class KnowledgeHolder {
   private readonly tokens: TokenCounter;
   /** Parsed documents of the last load, by path and content hash: a reload parses only changed files. */
   private readonly documents: Map<string, BuiltDocument>;
+  /** The parts long sections were split into, by block and part size: a reload splits only changed sections. */
+  private readonly parts: PartsCache;
   private readonly cacheFile: string | undefined;
   private readonly config: KnowledgeConfig;
   private readonly reloadListeners: ReloadListener[] = [];
+
+  /** The first load while it runs in the background: its progress, and its end. */
+  private firstLoad: { progress: LoadProgress; done: Promise<void> } | undefined;
+  /** Whether the parsed KB came from the disk cache (for the first load's log line). */
+  private readonly fromDiskCache: boolean;
 
   constructor(private readonly options: KnowledgeHolderOptions) {
     this.kbPath = options.kbPath;
@@ -130,19 +152,69 @@ export class KnowledgeHolder {
     this.settled = kbSignature(this.kbPath);
     this.cacheFile = options.cacheFile;
     const cached = this.cacheFile ? readKbCache(this.cacheFile) : undefined;
+    this.fromDiskCache = cached !== undefined;
     this.tokens = cached?.tokens ?? new TokenCounter();
     this.documents = cached?.documents ?? new Map();
-    try {
-      this.current = this.withEmbeddings(loadKnowledge(this.kbPath, this.config, { tokens: this.tokens, documents: this.documents }));
-      const reused = cached ? `, ${this.current.kb.cachedFiles} of ${this.current.files.length} files from the cache` : '';
-      this.log.info(`[knowledge] loaded ${this.current.path}: ${this.current.summary}${reused}`);
-      this.logSkipped(this.current);
-      this.saveCache();
-    } catch (error) {
-      this.lastError = error;
-      this.log.error(`[knowledge] THE KNOWLEDGE BASE COULD NOT BE LOADED: ${message(error)}`);
-      this.log.error('[knowledge] the chat answers 503 until this is fixed; the files are checked again when they change');
+    this.parts = cached?.parts ?? new PartsCache();
+    if (options.loadInBackground) {
+      const progress = { done: 0, total: 0 };
+      this.firstLoad = { progress, done: this.loadFirstInBackground(progress) };
+      return;
     }
+    try {
+      this.served(loadKnowledge(this.kbPath, this.config, { tokens: this.tokens, documents: this.documents, parts: this.parts }));
+    } catch (error) {
+      this.notServed(error);
+    }
+  }
+
+  private async loadFirstInBackground(progress: LoadProgress): Promise<void> {
+    try {
+      const onProgress = (p: LoadProgress) => Object.assign(progress, p);
+      this.served(await loadKnowledgeAsync(this.kbPath, this.config, { tokens: this.tokens, documents: this.documents, parts: this.parts, onProgress }));
+    } catch (error) {
+      this.notServed(error);
+    } finally {
+      this.firstLoad = undefined;
+    }
+  }
+
+  /** The first load, in service: logged, and cached for the next process. */
+  private served(knowledge: Knowledge): void {
+    this.current = this.withEmbeddings(knowledge);
+    const reused = this.fromDiskCache ? `, ${knowledge.kb.cachedFiles} of ${knowledge.files.length} files from the cache` : '';
+    const { parsing } = knowledge.kb;
+    const started = Math.max(...parsing.figures.map((w) => w.startMs ?? 0));
+    const workers = parsing.workers ? `, ${parsing.parsedFiles} parsed on ${parsing.workers} worker thread${parsing.workers === 1 ? '' : 's'} (started in ${Math.round(started)} ms)` : '';
+    this.log.info(`[knowledge] loaded ${knowledge.path}: ${knowledge.summary}${reused}${workers}`);
+    if (knowledge.kb.parsing.fallback) this.log.error(`[knowledge] the parse workers could not be used: ${knowledge.kb.parsing.fallback}`);
+    this.logSkipped(knowledge);
+    this.saveCache();
+  }
+
+  private notServed(error: unknown): void {
+    this.lastError = error;
+    this.log.error(`[knowledge] THE KNOWLEDGE BASE COULD NOT BE LOADED: ${message(error)}`);
+    this.log.error('[knowledge] the chat answers 503 until this is fixed; the files are checked again when they change');
+  }
+
+  /** Resolves once the first load has ended, served or refused (at once when the constructor loaded). */
+  get loaded(): Promise<void> {
+    return this.firstLoad?.done ?? Promise.resolve();
+  }
+
+  /**
+   * The KB in service, once the first load has ended (waiting at most `waitMs` for it while it
+   * runs in the background); throws KnowledgeUnavailableError as `get` does.
+   */
+  async whenReady(waitMs = FIRST_LOAD_WAIT_MS): Promise<Knowledge> {
+    const loading = this.firstLoad;
+    if (loading && waitMs > 0) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
+      await Promise.race([loading.done, timeout]).finally(() => clearTimeout(timer));
+    }
+    return this.get();
   }
 
   /** Subscribes to reloads: `listener` is told after every edited KB that replaced the one in service (not the first load, not a refused edit). */
@@ -171,7 +243,7 @@ export class KnowledgeHolder {
   private saveCache(): void {
     if (!this.cacheFile) return;
     try {
-      writeKbCache(this.cacheFile, { tokens: this.tokens, documents: this.documents });
+      writeKbCache(this.cacheFile, { tokens: this.tokens, documents: this.documents, parts: this.parts });
     } catch (error) {
       this.log.error(`[knowledge] the parsed KB could not be cached in ${this.cacheFile}: ${message(error)} (it is parsed again at the next start)`);
     }
@@ -196,6 +268,7 @@ export class KnowledgeHolder {
 
   /** Is what is served the whole KB on disk, with its rules? (see KnowledgeHealth) */
   health(): KnowledgeHealth {
+    if (this.firstLoad) return { status: 'loading', progress: { ...this.firstLoad.progress } };
     const current = this.current;
     if (!current) return { status: 'unavailable', reason: message(this.lastError) };
     const reasons: string[] = [];
@@ -215,6 +288,10 @@ export class KnowledgeHolder {
   /** The KB in service; throws KnowledgeUnavailableError (with the loader's message) if none ever loaded. */
   get(): Knowledge {
     if (this.current) return this.current;
+    if (this.firstLoad) {
+      const { done, total } = this.firstLoad.progress;
+      throw new KnowledgeUnavailableError(`the knowledge base is loading (${done} of ${total || '?'} files)`);
+    }
     throw new KnowledgeUnavailableError(message(this.lastError), { cause: this.lastError });
   }
 
@@ -224,6 +301,7 @@ export class KnowledgeHolder {
    * keep being served (by the KB in service) while a large KB loads.
    */
   async check(): Promise<CheckResult> {
+    await this.firstLoad?.done;
     const signature = kbSignature(this.kbPath);
     if (signature === this.settled) {
       this.changing = undefined;
@@ -237,13 +315,14 @@ export class KnowledgeHolder {
     this.settled = signature;
     try {
       const next = this.withEmbeddings(
-        await loadKnowledgeAsync(this.kbPath, this.config, { tokens: this.tokens, documents: this.documents, pinnedFiles: this.pinnedFiles() }),
+        await loadKnowledgeAsync(this.kbPath, this.config, { tokens: this.tokens, documents: this.documents, parts: this.parts, pinnedFiles: this.pinnedFiles() }),
       );
       const previous = this.current;
       this.current = next;
       this.lastError = undefined;
       this.refusedEdit = undefined;
       this.log.info(`[knowledge] ${previous ? 'reloaded after an edit' : 'loaded the fixed knowledge base'}: ${next.summary}${pinnedChange(previous, next)}`);
+      if (next.kb.parsing.fallback) this.log.error(`[knowledge] the parse workers could not be used: ${next.kb.parsing.fallback}`);
       this.logSkipped(next);
       this.saveCache();
       if (previous) this.notifyReload(previous, next);

@@ -2,6 +2,7 @@ import { assistantInstructions } from '../ai/prompt';
 import type { KnowledgeEmbeddings } from './embeddings';
 import {
   createRetrievalIndex,
+  createRetrievalIndexAsync,
   kbPages,
   loadKnowledgeBase,
   loadKnowledgeBaseAsync,
@@ -10,6 +11,10 @@ import {
   type KnowledgeBase,
   type LoadOptions,
   type RetrievalIndex,
+  type SectionTerms,
+  type ParsePool,
+  PartsCache,
+  splitOnPool,
 } from '../retrieval/index';
 
 /** The knowledge base as the chat uses it: the selector's index and where it came from. */
@@ -54,9 +59,14 @@ export function loadSummary(kb: KnowledgeBase, index: RetrievalIndex, ms: number
   );
 }
 
-function indexed(kbPath: string, kb: KnowledgeBase, config: KnowledgeConfig, tokens: TokenCounter, started: number): Knowledge {
-  const index = createRetrievalIndex(kb, config, { count: tokens.count });
-  tokens.prune();
+/** The loader's options, and the split parts of long sections kept across loads (a fresh cache when absent). */
+export interface KnowledgeLoadOptions extends LoadOptions {
+  parts?: PartsCache;
+}
+
+function indexed(kbPath: string, kb: KnowledgeBase, index: RetrievalIndex, caches: { tokens: TokenCounter; parts: PartsCache }, started: number): Knowledge {
+  caches.tokens.prune();
+  caches.parts.prune();
   const loadMs = performance.now() - started;
   const instructions = assistantInstructions(kb.identity);
   const pages = kbPages(kb.sections, kb.pageUrls, kb.identity.docsUrl);
@@ -69,15 +79,26 @@ function indexed(kbPath: string, kb: KnowledgeBase, config: KnowledgeConfig, tok
  * its rules throws the selector's KnowledgeBaseError (`file:line: reason`), a budget the
  * pinned block does not fit in throws RetrievalConfigError.
  */
-export function loadKnowledge(kbPath: string, config: KnowledgeConfig = {}, options: LoadOptions = {}): Knowledge {
+export function loadKnowledge(kbPath: string, config: KnowledgeConfig = {}, options: KnowledgeLoadOptions = {}): Knowledge {
   const started = performance.now();
   const tokens = options.tokens ?? new TokenCounter();
-  return indexed(kbPath, loadKnowledgeBase(kbPath, { ...options, tokens }), config, tokens, started);
+  const parts = options.parts ?? new PartsCache();
+  const kb = loadKnowledgeBase(kbPath, { ...options, tokens });
+  return indexed(kbPath, kb, createRetrievalIndex(kb, config, { count: tokens.count, parts }), { tokens, parts }, started);
 }
 
-/** The same, yielding to the event loop while files are read and parsed (reloads in a running server). */
-export async function loadKnowledgeAsync(kbPath: string, config: KnowledgeConfig = {}, options: LoadOptions = {}): Promise<Knowledge> {
+/**
+ * The same with the event loop kept free (a running server: its first load, and reloads):
+ * changed files are parsed on worker threads (lib/retrieval/kb/parse-pool.ts), their long
+ * sections split on them too (select/split-on-pool.ts), and the index is built in slices of ~8 ms.
+ */
+export async function loadKnowledgeAsync(kbPath: string, config: KnowledgeConfig = {}, options: KnowledgeLoadOptions = {}): Promise<Knowledge> {
   const started = performance.now();
   const tokens = options.tokens ?? new TokenCounter();
-  return indexed(kbPath, await loadKnowledgeBaseAsync(kbPath, { ...options, tokens }), config, tokens, started);
+  const parts = options.parts ?? new PartsCache();
+  const sectionTerms = new Map<string, SectionTerms>(); // analysed on the parse workers, taken by the index build
+  const onParsed = (kb: KnowledgeBase, pool: ParsePool) => splitOnPool(kb, pool, config, parts, sectionTerms);
+  const kb = await loadKnowledgeBaseAsync(kbPath, { ...options, tokens, sectionTerms, onParsed });
+  const index = await createRetrievalIndexAsync(kb, config, { count: tokens.count, terms: sectionTerms, parts });
+  return indexed(kbPath, kb, index, { tokens, parts }, started);
 }

@@ -3,7 +3,7 @@
  * from the layers inside (README "How a question becomes a request"; the layer rules are
  * checked in npm test).
  */
-export type { Section, SectionPart, LoadNotice, SkippedFile, IgnoredFiles, SynonymGroup, KnowledgeBase, UnreadablePath, RepeatedFolder, DeclaredRules, AssistantIdentity, WidgetText, WidgetLook, RulesRefusal, WeightedTerm, TermExplanation, QueryTermSource, QueryTerm, Query, LanguageSource, QueryLanguage, OfflineText, IdentityTexts, SemanticStage, FusionRanks, Reason, SectionVerdict, TokenSplit, Explanation } from './types';
+export type { ParseReport, WorkerFigures, Section, SectionPart, LoadNotice, SkippedFile, IgnoredFiles, SynonymGroup, KnowledgeBase, UnreadablePath, RepeatedFolder, DeclaredRules, AssistantIdentity, WidgetText, WidgetLook, RulesRefusal, WeightedTerm, TermExplanation, QueryTermSource, QueryTerm, Query, LanguageSource, QueryLanguage, OfflineText, IdentityTexts, SemanticStage, FusionRanks, Reason, SectionVerdict, TokenSplit, Explanation } from './types';
 export { retrievalConfigSchema, retrievalConfig } from './config';
 export type { RetrievalConfig, RetrievalConfigInput } from './config';
 export { KnowledgeBaseError, RetrievalConfigError } from './errors';
@@ -35,17 +35,22 @@ export { IDENTITY_FILE, identitySchema, defaultIdentity, parseIdentity, identity
 export { isPageUrl, pageUrl, kbPages } from './kb/pages';
 export type { KbPage } from './kb/pages';
 export { missingRules, rulesRefusal } from './kb/declared-rules';
-export { sectionsFromSources, loadKnowledgeBase, loadKnowledgeBaseAsync } from './kb/load';
-export type { LoadOptions, BuiltDocument } from './kb/load';
+export { POOL_MIN_BYTES, sectionsFromSources, loadKnowledgeBase, loadKnowledgeBaseAsync } from './kb/load';
+export type { LoadOptions, LoadProgress, BuiltDocument } from './kb/load';
+export { defaultWorkerCount, ParsePool } from './kb/parse-pool';
+export { splitOnPool } from './select/split-on-pool';
 export { bm25Idf, bm25FieldNorm, bm25Saturation, bm25TermScore, buildBm25Index, scoreInto, rankMatches, explainTermIds } from './rank/bm25';
 export type { Bm25Params, FieldSpec, Bm25Index, WeightedFields } from './rank/bm25';
 export { RRF_K, reciprocalRankFusion } from './rank/fusion';
 export { SEMANTIC_DEFAULTS, fusesAt, embeddingText, sectionVectors, setSectionVector, unembeddedCount, semanticRanking } from './rank/semantic';
 export type { SectionVectors, SemanticSettings, SemanticQuery, SemanticRanking } from './rank/semantic';
 export { ranksAbove, heapify, popTop } from './rank/rank-heap';
-export { splitSection, splitLongSections } from './select/split';
-export { MIN_PART_TOKENS, createRetrievalIndex } from './select/build-index';
-export type { RetrievalIndex, LanguageIndex } from './select/build-index';
+export { isSplit, splitSection, splitLongSections } from './select/split';
+export { PartsCache, partsKey } from './select/parts-cache';
+export type { PartText } from './select/parts-cache';
+export { MIN_PART_TOKENS, createRetrievalIndex, createRetrievalIndexAsync, maxPartTokensOf } from './select/build-index';
+export type { RetrievalIndex, LanguageIndex, IndexOptions } from './select/build-index';
+export type { SectionTerms } from './kb/section-terms';
 export { confidenceOf, lexicalConfidence, scoreQuery } from './select/score';
 export type { ScoredQuery } from './select/score';
 export { select, selectScored } from './select/select';

@@ -20,6 +20,8 @@ export type CountTokens = (text: string) => number;
 export class TokenCounter {
   private readonly counts: Map<string, number>;
   private used = new Set<string>();
+  /** How many texts this counter has tokenized (the rest of its answers came from the cache). */
+  tokenized = 0;
 
   constructor(entries: Iterable<[string, number]> = []) {
     this.counts = new Map(entries);
@@ -36,6 +38,7 @@ export class TokenCounter {
     const known = this.counts.get(key);
     if (known !== undefined) return known;
     const n = countO200k(text);
+    this.tokenized++;
     this.counts.set(key, n);
     return n;
   };

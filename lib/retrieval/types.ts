@@ -95,6 +95,8 @@ export interface KnowledgeBase {
   notices: LoadNotice[];
   /** Files whose sections came from the parse cache (unchanged since it was filled), not the parser. */
   cachedFiles: number;
+  /** How the other files were parsed: how many, on how many workers (kb/load.ts). */
+  parsing: ParseReport;
   /** All sections in file order; `sections[i].order === i`. */
   sections: Section[];
   /** The KB's default language (identity file `language:`, default "en"): a section's unless its file says otherwise. */
@@ -379,4 +381,27 @@ export interface Explanation {
   pinnedChars: number;
   /** The semantic stage, when it was on for this turn: fused (with its settings), or why the turn ran on BM25 alone. */
   semantic?: SemanticStage;
+}
+
+/** What one parse worker did in a load (kb/parse-pool.ts): for the benchmark's per-worker figures. */
+export interface WorkerFigures {
+  files: number;
+  bytes: number;
+  /** Time spent parsing, as the worker measured it. */
+  busyMs: number;
+  /** The longest single file (no number of workers makes the parse shorter than that). */
+  longestMs: number;
+  /** From spawning the worker to its parsers loaded (its start-up). */
+  startMs: number | undefined;
+}
+
+/** How the files of one load were parsed (kb/load.ts). */
+export interface ParseReport {
+  /** Files parsed by this load (the others came from the parse cache or were skipped unread). */
+  parsedFiles: number;
+  /** Parse workers used; 0: the loading thread parsed. */
+  workers: number;
+  figures: WorkerFigures[];
+  /** Why some files were parsed on the loading thread after all (a worker could not start or died). */
+  fallback?: string;
 }

@@ -112,6 +112,7 @@ export function createServerApp(env: Env, paths: ServerPaths, log: AppLog = cons
     cacheFile: paths.kbCache,
     embedder: sectionEmbedder(env, paths, log),
     log,
+    loadInBackground: true,
   });
   knowledge.onReload(reloadImpact.onReload);
   const kbTests = watchKbTests(knowledge, log);

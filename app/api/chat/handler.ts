@@ -39,7 +39,8 @@ export type ChatSettings = Pick<
 export interface ChatDependencies {
   settings: () => ChatSettings;
   limiter: () => RateLimiter;
-  knowledge: () => Knowledge;
+  /** The KB to answer from (a promise while the first load runs: the turn waits for it). */
+  knowledge: () => Knowledge | Promise<Knowledge>;
   chat: () => ChatModel;
   /** The turn log and the visitor's conversations (the server's store), and what the hand-off offer reads of them. */
   traces: () => TraceStore & ConversationStore & Pick<HandoffStore, 'conversationSignals'>;

@@ -10,7 +10,7 @@ export const dynamic = 'force-dynamic';
 const handle = createChatHandler({
   settings: serverEnv,
   limiter: () => serverApp().limiter(),
-  knowledge: () => serverApp().knowledge.get(),
+  knowledge: () => serverApp().knowledge.whenReady(),
   chat: () => serverApp().chat,
   traces: () => serverApp().store(),
   visitorSecret: () => serverApp().visitorSecret(),

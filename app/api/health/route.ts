@@ -6,6 +6,9 @@ export const dynamic = 'force-dynamic';
 
 /**
  * Readiness for a load balancer, a deploy script or a monitor:
+ * - 503 `{ "status": "loading", "progress": { "done": 120, "total": 500 } }`: the server has just
+ *   started and is loading its knowledge base (document files done of all); a chat sent now
+ *   waits for it (lib/knowledge/holder.ts `whenReady`);
  * - 200 `{ "status": "ok" }`: the chat serves the whole knowledge base on disk, and the trace
  *   store is open (with DATABASE_URL, PostgreSQL migrated and answering);
  * - 200 `{ "status": "degraded", "reasons": [...] }`: the chat serves, but not all of what is on
@@ -18,6 +21,7 @@ export async function GET(): Promise<Response> {
   let knowledge;
   try {
     knowledge = serverApp().knowledge.health();
+    if (knowledge.status === 'loading') return json({ status: 'loading', progress: knowledge.progress }, { status: 503, headers: { 'retry-after': '1' } });
     if (knowledge.status === 'unavailable') return jsonError(503, 'the knowledge base is not loaded');
     await serverApp().store().ready();
   } catch (error) {

@@ -1,17 +1,20 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { renderSectionBlock } from '../context-text';
 import { KnowledgeBaseError } from '../errors';
+import { type BuiltDocument, buildDocument, decodeUtf8 } from './build-document';
 import { rulesRefusal } from './declared-rules';
 import { IDENTITY_FILE, parseIdentity, defaultIdentity } from './identity';
-import { SYNONYMS_FILE, listKnowledgeFiles } from './list-files';
-import { type ParsedDocument, parseDocument, looksPinned } from './parse-document';
-import { assignSectionIds } from './section-ids';
+import { SYNONYMS_FILE, type KnowledgeFiles, listKnowledgeFiles } from './list-files';
+import { type ParseOptions, looksPinned } from './parse-document';
+import type { SectionTerms } from './section-terms';
+import { type ParseOutcome, ParsePool, WorkerLostError, defaultWorkerCount } from './parse-pool';
 import { ENGLISH } from '../query/languages';
 import { parseSynonyms } from '../query/synonyms';
 import { type CountTokens, TokenCounter } from '../tokens';
-import type { KnowledgeBase, LoadNotice, Section, SkippedFile, UnreadablePath } from '../types';
+import type { KnowledgeBase, LoadNotice, ParseReport, Section, SkippedFile, UnreadablePath, WorkerFigures } from '../types';
+
+export type { BuiltDocument } from './build-document';
 
 /**
  * Loads a knowledge base from a folder (every document below it, see files.ts) or from a
@@ -48,20 +51,57 @@ export interface LoadOptions {
    * the tools that report on a KB rather than serve it (kb:check, kb:impact).
    */
   missingRules?: 'refuse' | 'report';
+  /**
+   * The async load only: how many parse workers (parse-pool.ts) parse the files that changed.
+   * Default: one per core when they add up to POOL_MIN_BYTES or more, else none; 0: the main
+   * thread parses them, yielding between files.
+   */
+  workers?: number;
+  /**
+   * The async load only: filled with the terms of the sections in English analysed on the
+   * parse workers, by section id, for the index build to take (select/build-index.ts `terms`).
+   */
+  sectionTerms?: Map<string, SectionTerms>;
+  /** The async load only: parse on this pool (its owner closes it) rather than on one of its own. */
+  pool?: ParsePool;
+  /** The async load only, when files were parsed on workers: more work for the pool before it closes (select/split-on-pool.ts). */
+  onParsed?: (kb: KnowledgeBase, pool: ParsePool) => Promise<void>;
+  /**
+   * The sync load only: `false` reads every markdown file through micromark, never the line
+   * scanner (markdown-scan.ts): what the fast path is checked against (load-scanner.test.ts).
+   */
+  scanMarkdown?: boolean;
+  /** The async load only: told after each file is parsed or taken from the cache (for /api/health's progress). */
+  onProgress?: (progress: LoadProgress) => void;
 }
 
-interface LoadedDocument extends ParsedDocument {
-  file: string;
+export interface LoadProgress {
+  /** Document files done (parsed, taken from the cache, or skipped). */
+  done: number;
+  total: number;
 }
 
-function decodeUtf8(bytes: Buffer, relative: string): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    const lenient = new TextDecoder('utf-8').decode(bytes);
-    const line = lenient.slice(0, lenient.indexOf('\uFFFD')).split('\n').length;
-    throw new KnowledgeBaseError('not valid UTF-8', relative, line);
-  }
+/**
+ * Below this many bytes to parse, the async load parses on the main thread: starting workers
+ * (~0.3 s bundled, more under tsx) costs more than it saves, and no one file is long enough
+ * to hold the event loop for long (bench:load measures both).
+ */
+export const POOL_MIN_BYTES = 256 * 1024;
+
+/** All sections in file order (front matter `order` first, ascending; then as given), `order` numbered, each with its file's language or `language`. */
+function inFileOrder(documents: readonly BuiltDocument[], language: string): { sections: Section[]; notices: LoadNotice[] } {
+  const ordered = documents.map((doc, i) => ({ doc, i })).sort((a, b) => (a.doc.order ?? Infinity) - (b.doc.order ?? Infinity) || a.i - b.i);
+  // Copies: a cached document's sections are shared with the previous load, which may still be in service.
+  const sections = ordered.flatMap(({ doc }) => doc.sections.map((s) => ({ ...s, language: doc.lang ?? language }))).map((s, i) => ({ ...s, order: i }));
+  return { sections, notices: ordered.flatMap(({ doc }) => doc.notices) };
+}
+
+/**
+ * Parses in-memory sources (path relative to the root → text) into sections, strictly:
+ * any source that cannot be parsed throws. For tests, benchmarks and fixtures.
+ */
+export function sectionsFromSources(sources: ReadonlyArray<{ file: string; text: string }>, count: CountTokens = new TokenCounter().count, language = ENGLISH): Section[] {
+  return inFileOrder(sources.map(({ file, text }) => buildDocument(file, text, count)), language).sections;
 }
 
 function readBytes(absolute: string, relative: string): Buffer {
@@ -76,111 +116,98 @@ function readUtf8(absolute: string, relative: string): string {
   return decodeUtf8(readBytes(absolute, relative), relative);
 }
 
-/** One document's sections, with ids and token counts (file order is set later, by `inFileOrder`). */
-function documentSections(doc: LoadedDocument, count: CountTokens): { sections: Section[]; notices: LoadNotice[] } {
-  const { ids, notices } = assignSectionIds(doc.file, doc.sections);
-  const sections = doc.sections.map((parsed, i) => {
-    const section: Section = {
-      id: ids[i]!,
-      title: parsed.title,
-      parents: parsed.parents,
-      source: doc.file,
-      line: parsed.line,
-      text: parsed.text,
-      tokens: 0,
-      order: 0,
-      pinned: parsed.pinned,
-    };
-    section.tokens = count(renderSectionBlock(section));
-    return section;
-  });
-  return { sections, notices: [...doc.notices, ...notices] };
-}
-
-export interface BuiltDocument {
+/** One document file as read: its bytes and cache key, what the parse cache holds for them, or why it could not be read. */
+interface FileRead {
   file: string;
-  order?: number;
-  /** Front matter `url`: where customers read the page. */
-  url?: string;
-  /** The page's own language (front matter `lang:`, `<html lang>`); absent: the KB's default. */
-  lang?: string;
-  sections: Section[];
-  notices: LoadNotice[];
+  raw?: Buffer;
+  key?: string;
+  cached?: BuiltDocument;
+  unreadable?: KnowledgeBaseError;
 }
 
-/** All sections in file order (front matter `order` first, ascending; then as given), `order` numbered, each with its file's language or `language`. */
-function inFileOrder(documents: readonly BuiltDocument[], language: string): { sections: Section[]; notices: LoadNotice[] } {
-  const ordered = documents.map((doc, i) => ({ doc, i })).sort((a, b) => (a.doc.order ?? Infinity) - (b.doc.order ?? Infinity) || a.i - b.i);
-  // Copies: a cached document's sections are shared with the previous load, which may still be in service.
-  const sections = ordered.flatMap(({ doc }) => doc.sections.map((s) => ({ ...s, language: doc.lang ?? language }))).map((s, i) => ({ ...s, order: i }));
-  return { sections, notices: ordered.flatMap(({ doc }) => doc.notices) };
-}
-
-function buildDocument(doc: LoadedDocument, count: CountTokens): BuiltDocument {
-  return { file: doc.file, order: doc.order, ...(doc.url ? { url: doc.url } : {}), ...(doc.lang ? { lang: doc.lang } : {}), ...documentSections(doc, count) };
-}
-
-/**
- * Parses in-memory sources (path relative to the root → text) into sections, strictly:
- * any source that cannot be parsed throws. For tests, benchmarks and fixtures.
- */
-export function sectionsFromSources(sources: ReadonlyArray<{ file: string; text: string }>, count: CountTokens = new TokenCounter().count, language = ENGLISH): Section[] {
-  return inFileOrder(sources.map(({ file, text }) => buildDocument({ file, ...parseDocument(file, text) }, count)), language).sections;
-}
-
-/** One document read and parsed (or taken from `cache` when its bytes did not change), or the reason it was skipped; throws when a pinned file is broken. */
-function loadDocument(
-  root: string,
-  file: string,
-  pinnedFiles: ReadonlySet<string>,
-  count: CountTokens,
-  cache: { previous?: ReadonlyMap<string, BuiltDocument>; next: Map<string, BuiltDocument>; hits: number },
-): BuiltDocument | SkippedFile {
-  let raw: Buffer | undefined;
+function readDocumentFile(root: string, file: string, previous: ReadonlyMap<string, BuiltDocument> | undefined): FileRead {
+  let raw: Buffer;
   try {
     raw = readBytes(path.join(root, file), file);
-    const key = `${file}\0${createHash('sha1').update(raw).digest('base64')}`;
-    const cached = cache.previous?.get(key);
-    if (cached) cache.hits++;
-    const built = cached ?? buildDocument({ file, ...parseDocument(file, decodeUtf8(raw, file)) }, count);
-    cache.next.set(key, built);
-    return built;
+  } catch (error) {
+    if (error instanceof KnowledgeBaseError) return { file, unreadable: error };
+    throw error;
+  }
+  const key = `${file}\0${createHash('sha1').update(raw).digest('base64')}`;
+  return { file, raw, key, cached: previous?.get(key) };
+}
+
+/** Parses a file on this thread. */
+function parseHere(read: FileRead, count: CountTokens, options: ParseOptions = {}): ParseOutcome {
+  try {
+    return { document: buildDocument(read.file, decodeUtf8(read.raw!, read.file), count, options) };
   } catch (error) {
     if (!(error instanceof KnowledgeBaseError)) throw error;
-    const pinned = pinnedFiles.has(file) || (raw !== undefined && looksPinned(new TextDecoder('utf-8').decode(raw)));
-    if (pinned) throw new KnowledgeBaseError(`${error.reason} (a pinned file: the knowledge base is not served without it)`, error.file, error.line);
-    return { file, line: error.line, reason: error.reason, message: error.message, ...(raw === undefined ? { unread: true as const } : {}) };
+    return { failure: { reason: error.reason, line: error.line, looksPinned: looksPinned(new TextDecoder('utf-8').decode(read.raw!)) } };
   }
 }
 
-/**
- * The loader as steps: it yields after every few files, so the async form can keep the
- * event loop responsive while a large KB loads; the sync form runs it straight through.
- */
-function* loadSteps(kbPath: string, options: LoadOptions): Generator<void, KnowledgeBase> {
+/** The files read so far and what became of them, in listing order. */
+class LoadState {
+  readonly documents: BuiltDocument[] = [];
+  readonly skipped: SkippedFile[];
+  readonly previous: ReadonlyMap<string, BuiltDocument> | undefined;
+  readonly next: Map<string, BuiltDocument>;
+  readonly pinnedFiles: ReadonlySet<string>;
+  cachedFiles = 0;
+  parsedFiles = 0;
+
+  constructor(
+    readonly listing: KnowledgeFiles,
+    options: LoadOptions,
+  ) {
+    this.skipped = listing.unreadable.map(unreadableSkip);
+    this.previous = options.documents && new Map(options.documents);
+    this.next = options.documents ?? new Map<string, BuiltDocument>();
+    this.next.clear();
+    this.pinnedFiles = options.pinnedFiles ?? new Set<string>();
+  }
+
+  /**
+   * Takes one file's document (parsed, or from the cache), or the reason it is skipped;
+   * throws when a file that is (or asks to be) pinned cannot be read or parsed.
+   */
+  settle(read: FileRead, outcome: ParseOutcome | undefined, terms?: Map<string, SectionTerms>): void {
+    if (read.cached) {
+      this.cachedFiles++;
+      this.next.set(read.key!, read.cached);
+      this.documents.push(read.cached);
+      return;
+    }
+    if (outcome && 'document' in outcome) {
+      if (terms && outcome.terms) outcome.document.sections.forEach((s, i) => terms.set(s.id, outcome.terms![i]!));
+      this.parsedFiles++;
+      this.next.set(read.key!, outcome.document);
+      this.documents.push(outcome.document);
+      return;
+    }
+    const error = read.unreadable ?? new KnowledgeBaseError(outcome!.failure.reason, read.file, outcome!.failure.line);
+    const pinned = this.pinnedFiles.has(read.file) || (outcome !== undefined && outcome.failure.looksPinned);
+    if (pinned) throw new KnowledgeBaseError(`${error.reason} (a pinned file: the knowledge base is not served without it)`, error.file, error.line);
+    this.skipped.push({ file: read.file, line: error.line, reason: error.reason, message: error.message, ...(read.unreadable ? { unread: true as const } : {}) });
+  }
+}
+
+/** The document files of a KB folder or file; throws when there is nothing to load. */
+function listDocuments(kbPath: string): KnowledgeFiles {
   const listing = listKnowledgeFiles(kbPath);
-  const { root } = listing;
   const rootUnreadable = listing.unreadable.find((u) => u.path === './');
   if (rootUnreadable) throw new KnowledgeBaseError(`cannot read folder: ${rootUnreadable.code}`, kbPath);
   if (listing.documents.length === 0) {
     throw new KnowledgeBaseError('no documents (.md, .markdown, .mdx, .html, .htm) in this folder', kbPath);
   }
-  const count = (options.tokens ?? new TokenCounter()).count;
-  const pinnedFiles = options.pinnedFiles ?? new Set<string>();
-  const documents: BuiltDocument[] = [];
-  const skipped: SkippedFile[] = listing.unreadable.map(unreadableSkip);
-  const cache = { previous: options.documents && new Map(options.documents), next: options.documents ?? new Map<string, BuiltDocument>(), hits: 0 };
-  cache.next.clear();
-  let since = performance.now();
-  for (const file of listing.documents) {
-    const loaded = loadDocument(root, file, pinnedFiles, count, cache);
-    if ('sections' in loaded) documents.push(loaded);
-    else skipped.push(loaded);
-    if (performance.now() - since > 8) {
-      yield;
-      since = performance.now();
-    }
-  }
+  return listing;
+}
+
+/** The KB from the documents loaded: identity, synonyms, sections in file order; throws what the KB cannot be served with. */
+function finish(kbPath: string, state: LoadState, options: LoadOptions, parsing: ParseReport): KnowledgeBase {
+  const { listing, documents, skipped } = state;
+  const { root } = listing;
   const has = (name: string) => listing.config.includes(name);
   const identity = has(IDENTITY_FILE) ? parseIdentity(IDENTITY_FILE, readUtf8(path.join(root, IDENTITY_FILE), IDENTITY_FILE)) : defaultIdentity();
   const { sections, notices } = inFileOrder(documents, identity.language);
@@ -203,7 +230,8 @@ function* loadSteps(kbPath: string, options: LoadOptions): Generator<void, Knowl
     skipped,
     ignored: listing.ignored,
     notices,
-    cachedFiles: cache.hits,
+    cachedFiles: state.cachedFiles,
+    parsing,
     repeatedFolders: listing.repeatedFolders,
     ...(refusal ? { refusal } : {}),
   };
@@ -215,21 +243,127 @@ function unreadableSkip({ path: where, code }: UnreadablePath): SkippedFile {
   return { file: where, reason, message: `${where}: ${reason}`, unread: true };
 }
 
-/** Loads and validates a knowledge base from a folder or a single document. */
+/** Loads and validates a knowledge base from a folder or a single document, on this thread. */
 export function loadKnowledgeBase(kbPath: string, options: LoadOptions = {}): KnowledgeBase {
-  const steps = loadSteps(kbPath, options);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
+  const state = new LoadState(listDocuments(kbPath), options);
+  const count = (options.tokens ?? new TokenCounter()).count;
+  for (const file of state.listing.documents) {
+    const read = readDocumentFile(state.listing.root, file, state.previous);
+    state.settle(read, read.raw && !read.cached ? parseHere(read, count, { scanMarkdown: options.scanMarkdown }) : undefined);
+  }
+  return finish(kbPath, state, options, { parsedFiles: state.parsedFiles, workers: 0, figures: [] });
+}
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Runs `step` over `items`, yielding to the event loop after every ~8 ms of work. */
+async function inSlices<T>(items: readonly T[], step: (item: T) => void): Promise<void> {
+  let since = performance.now();
+  for (const item of items) {
+    step(item);
+    if (performance.now() - since > 8) {
+      await yieldToEventLoop();
+      since = performance.now();
+    }
   }
 }
 
-/** The same load, yielding to the event loop every ~8 ms of work (for reloads in a running server). */
+/** The KB's default language as its identity file gives it, for the workers; undefined when that file is broken (the load says so in the end). */
+function languageHint(listing: KnowledgeFiles): string | undefined {
+  if (!listing.config.includes(IDENTITY_FILE)) return defaultIdentity().language;
+  try {
+    return parseIdentity(IDENTITY_FILE, readUtf8(path.join(listing.root, IDENTITY_FILE), IDENTITY_FILE)).language;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How many workers parse `misses` (the files whose bytes changed). */
+function workerCount(misses: readonly FileRead[], options: LoadOptions): number {
+  const wanted = options.workers ?? (misses.reduce((sum, r) => sum + r.raw!.byteLength, 0) >= POOL_MIN_BYTES ? defaultWorkerCount() : 0);
+  return Math.min(wanted, misses.length);
+}
+
+/** What each worker did since `before` (a pool shared by several loads counts them all). */
+function figuresSince(before: readonly WorkerFigures[], after: readonly WorkerFigures[]): WorkerFigures[] {
+  return after.map((w, i) => {
+    const b = before[i];
+    return b ? { ...w, files: w.files - b.files, bytes: w.bytes - b.bytes, busyMs: w.busyMs - b.busyMs } : w;
+  });
+}
+
+/** A worker that could not start or died: the file is parsed on this thread, and the load says why. */
+class PoolFallback {
+  reason: string | undefined;
+  files = 0;
+  note(error: Error): void {
+    this.reason ??= error.message;
+    this.files++;
+  }
+  describe(): string | undefined {
+    return this.reason && `${this.files} file(s) parsed on the main thread: ${this.reason}`;
+  }
+}
+
+/**
+ * The same load with the event loop kept free: files are read and hashed in slices of ~8 ms,
+ * the ones that changed are parsed on a pool of workers (parse-pool.ts) when they are many
+ * (else on this thread, between yields), and each outcome is taken in listing order, so a
+ * broken pinned file refuses the KB exactly as the sync load does.
+ */
 export async function loadKnowledgeBaseAsync(kbPath: string, options: LoadOptions = {}): Promise<KnowledgeBase> {
-  const steps = loadSteps(kbPath, options);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+  const state = new LoadState(listDocuments(kbPath), options);
+  const { documents: files, root } = state.listing;
+  options.onProgress?.({ done: 0, total: files.length });
+  const count = (options.tokens ?? new TokenCounter()).count;
+  const reads: FileRead[] = [];
+  await inSlices(files, (file) => reads.push(readDocumentFile(root, file, state.previous)));
+  const misses = reads.filter((r) => r.raw && !r.cached);
+  const language = options.sectionTerms && languageHint(state.listing);
+  const workers = options.pool ? Math.min(options.pool.size, misses.length) : workerCount(misses, options);
+  const progress = { done: 0, total: files.length };
+  const oneDone = () => {
+    progress.done++;
+    options.onProgress?.({ ...progress });
+  };
+  const fallback = new PoolFallback();
+  const figuresBefore = options.pool?.figures() ?? [];
+  const outcomes = new Map<FileRead, Promise<ParseOutcome>>();
+  const ownPool = workers > 0 && !options.pool ? new ParsePool(workers) : undefined;
+  const pool = workers > 0 ? (options.pool ?? ownPool) : undefined;
+  try {
+    if (pool) {
+      const bySize = [...misses].sort((a, b) => b.raw!.byteLength - a.raw!.byteLength);
+      for (const read of bySize) {
+        const parsed = pool
+          .parse(read.file, read.raw!, language)
+          .catch((error: unknown) => {
+            if (!(error instanceof WorkerLostError)) throw error; // the parser itself failed: as it would on this thread
+            fallback.note(error);
+            return parseHere(read, count);
+          })
+          .finally(oneDone);
+        parsed.catch(() => undefined); // awaited in listing order below; a load refused before then must not leave it unhandled
+        outcomes.set(read, parsed);
+      }
+    }
+    let since = performance.now();
+    for (const read of reads) {
+      const pending = outcomes.get(read);
+      const outcome = pending ? await pending : read.raw && !read.cached ? parseHere(read, count) : undefined;
+      if (!pending) oneDone();
+      state.settle(read, outcome, options.sectionTerms);
+      if (performance.now() - since > 8) {
+        await yieldToEventLoop();
+        since = performance.now();
+      }
+    }
+    const parsing: ParseReport = { parsedFiles: state.parsedFiles, workers, figures: [], ...(fallback.reason ? { fallback: fallback.describe() } : {}) };
+    const kb = finish(kbPath, state, options, parsing);
+    if (pool && options.onParsed) await options.onParsed(kb, pool);
+    parsing.figures = figuresSince(figuresBefore, pool?.figures() ?? []);
+    return kb;
+  } finally {
+    await ownPool?.close();
   }
 }

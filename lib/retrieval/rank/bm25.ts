@@ -1,3 +1,4 @@
+import { type Steps, runSteps } from '../steps';
 import type { TermExplanation, WeightedTerm } from '../types';
 /**
  * Okapi BM25 (with its field-aware form BM25F), written once: `bm25Idf`, `bm25FieldNorm` and
@@ -90,6 +91,11 @@ function grown<T extends Int32Array | Float32Array>(array: T, size: number): T {
  * with its own frequencies, lengths and normalisation (BM25F).
  */
 export function buildBm25Index(documents: readonly WeightedFields[], fields?: readonly FieldSpec[]): Bm25Index {
+  return runSteps(bm25IndexSteps(documents, fields));
+}
+
+/** The same build as steps (steps.ts): it yields every few hundred documents, so a server can go on answering while a large KB is indexed. */
+export function* bm25IndexSteps(documents: readonly WeightedFields[], fields?: readonly FieldSpec[]): Steps<Bm25Index> {
   const docCount = documents.length;
   const fieldCount = fields ? fields.length : 1;
   const fieldLengths = Array.from({ length: fieldCount }, () => new Float64Array(docCount));
@@ -132,6 +138,7 @@ export function buildBm25Index(documents: readonly WeightedFields[], fields?: re
       triples++;
       docFreqs[id]!++;
     }
+    if (doc % 256 === 255) yield;
   }
 
   const termCount = termIds.size;

@@ -6,8 +6,11 @@ import { ENGLISH_ANALYSIS, type QueryAnalysis, type TypoLookup } from '../query/
 import { MIN_PART } from '../query/decompound';
 import { ENGLISH } from '../query/languages';
 import { TYPO_INDEX_MAX_SECTIONS, buildTypoIndex, typoIndexOf } from '../query/typos';
-import { type Bm25Index, buildBm25Index, subsetStatistics } from '../rank/bm25';
-import { splitLongSections } from './split';
+import { type Bm25Index, type WeightedFields, bm25IndexSteps, subsetStatistics } from '../rank/bm25';
+import { type Steps, runSteps, runStepsAsync } from '../steps';
+import { type SectionTerms, sectionTerms } from '../kb/section-terms';
+import type { PartsCache } from './parts-cache';
+import { splitLongSectionsSteps } from './split';
 import { type CountTokens, countTokens } from '../tokens';
 import type { KnowledgeBase, Section, SynonymGroup } from '../types';
 
@@ -89,7 +92,6 @@ export interface RetrievalIndex {
  */
 export const MIN_PART_TOKENS = 100;
 
-/** Builds the index; throws RetrievalConfigError if the pinned block alone exceeds the budget. */
 /** The words of a language's sections (title path and body) and in how many sections each occurs. */
 function vocabularyOf(sections: readonly Section[], analyzer: Analyzer): Map<string, number> {
   const words = new Map<string, number>();
@@ -138,11 +140,61 @@ function languageIndexes(pool: readonly Section[], defaultLanguage: string, typo
   return out;
 }
 
-export function createRetrievalIndex(
-  kb: Pick<KnowledgeBase, 'sections' | 'synonyms'> & { language?: string },
-  configInput: RetrievalConfigInput | RetrievalConfig = {},
-  { count = countTokens }: { count?: CountTokens } = {},
-): RetrievalIndex {
+type IndexedKb = Pick<KnowledgeBase, 'sections' | 'synonyms'> & { language?: string };
+
+/** Longest a pool section may be before it is split: `maxSectionShare` of what the pinned block leaves, at least MIN_PART_TOKENS. */
+export function maxPartTokensOf(config: RetrievalConfig, pinnedTokens: number): number {
+  return Math.max(MIN_PART_TOKENS, Math.floor((config.budget - pinnedTokens) * config.maxSectionShare));
+}
+
+/** Builds the index; throws RetrievalConfigError if the pinned block alone exceeds the budget. */
+export interface IndexOptions {
+  count?: CountTokens;
+  /** Parts of long sections kept across loads (parts-cache.ts): taken from it, new ones put in it. */
+  parts?: PartsCache;
+  /** Terms of sections in English analysed ahead (on the parse workers: kb/load.ts `sectionTerms`), by section id. */
+  terms?: ReadonlyMap<string, SectionTerms>;
+}
+
+export function createRetrievalIndex(kb: IndexedKb, configInput: RetrievalConfigInput | RetrievalConfig = {}, options: IndexOptions = {}): RetrievalIndex {
+  return runSteps(indexSteps(kb, configInput, options));
+}
+
+/** The same build, letting the event loop run every ~8 ms (a server indexing a large KB keeps answering). */
+export function createRetrievalIndexAsync(kb: IndexedKb, configInput: RetrievalConfigInput | RetrievalConfig = {}, options: IndexOptions = {}): Promise<RetrievalIndex> {
+  return runStepsAsync(indexSteps(kb, configInput, options));
+}
+
+/** Sections analysed between two yields of the index build. */
+const ANALYSIS_SLICE = 64;
+
+/** The pool's fields for BM25, analysed a slice at a time. */
+function* analysedPool(
+  pool: readonly Section[],
+  poolLanguages: readonly string[],
+  languages: ReadonlyMap<string, { analyzer: Analyzer }>,
+  config: RetrievalConfig,
+  known: ReadonlyMap<string, SectionTerms> | undefined,
+): Steps<WeightedFields[]> {
+  const documents: WeightedFields[] = [];
+  for (let start = 0; start < pool.length; start += ANALYSIS_SLICE) {
+    analyzeInBulk(() => {
+      for (let i = start; i < Math.min(start + ANALYSIS_SLICE, pool.length); i++) {
+        const s = pool[i]!;
+        const language = poolLanguages[i]!;
+        const [heading, body] = (language === ENGLISH ? known?.get(s.id) : undefined) ?? sectionTerms(s, languages.get(language)!.analyzer);
+        documents.push([
+          [heading, config.headingField ? 1 : config.titleWeight],
+          [body, 1],
+        ]);
+      }
+    });
+    yield;
+  }
+  return documents;
+}
+
+function* indexSteps(kb: IndexedKb, configInput: RetrievalConfigInput | RetrievalConfig, { count = countTokens, terms, parts }: IndexOptions): Steps<RetrievalIndex> {
   const config = retrievalConfig(configInput);
   const pinned = kb.sections.filter((s) => s.pinned);
   const pinnedTokens = pinned.reduce((sum, s) => sum + s.tokens, 0);
@@ -152,8 +204,8 @@ export function createRetrievalIndex(
         `raise the budget or unpin some of: ${pinned.map((s) => s.id).join(', ')}`,
     );
   }
-  const maxPartTokens = Math.max(MIN_PART_TOKENS, Math.floor((config.budget - pinnedTokens) * config.maxSectionShare));
-  const sections = splitLongSections(kb.sections, maxPartTokens, count);
+  const maxPartTokens = maxPartTokensOf(config, pinnedTokens);
+  const sections = yield* splitLongSectionsSteps(kb.sections, maxPartTokens, count, parts);
   const pool = sections.filter((s) => !s.pinned);
   const n = pool.length;
   const language = kb.language ?? ENGLISH;
@@ -161,18 +213,8 @@ export function createRetrievalIndex(
   const languages = analyzeInBulk(() => languageIndexes(pool, language, typosOn));
   const poolLanguages = pool.map((s) => s.language ?? ENGLISH);
   // The heading path and the body: two BM25F fields, or one bag with the heading counted titleWeight times.
-  const bm25 = buildBm25Index(
-    analyzeInBulk(() =>
-      pool.map((s, i) => {
-        const { analyze } = languages.get(poolLanguages[i]!)!.analyzer;
-        return [
-          [analyze([...s.parents, s.title].join('\n')), config.headingField ? 1 : config.titleWeight],
-          [analyze(s.text), 1],
-        ];
-      }),
-    ),
-    config.headingField ? [{ weight: config.titleWeight, b: config.headingB }, { weight: 1 }] : undefined,
-  );
+  const fields = yield* analysedPool(pool, poolLanguages, languages, config, terms);
+  const bm25 = yield* bm25IndexSteps(fields, config.headingField ? [{ weight: config.titleWeight, b: config.headingB }, { weight: 1 }] : undefined);
   const known = (term: string) => bm25.termIds.has(term);
   for (const l of languages.values()) if (l.typos) l.typos.known = known;
   if (languages.size > 1) for (const l of languages.values()) l.bm25 = subsetStatistics(bm25, (doc) => poolLanguages[doc] === l.language);

@@ -3,6 +3,8 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
 import { renderSectionBlock } from '../context-text';
+import { type Steps, runSteps } from '../steps';
+import { type PartsCache, partsKey, partsOf } from './parts-cache';
 import type { CountTokens } from '../tokens';
 import type { Section } from '../types';
 
@@ -115,8 +117,34 @@ export function splitSection(section: Section, maxTokens: number, count: CountTo
  * Every unpinned section over `maxTokens` replaced by its parts; `order` renumbered so
  * that `sections[i].order === i` still holds.
  */
-export function splitLongSections(sections: readonly Section[], maxTokens: number, count: CountTokens): Section[] {
-  const out = sections.flatMap((s) => (!s.pinned && s.tokens > maxTokens ? splitSection(s, maxTokens, count) : [s]));
+export function splitLongSections(sections: readonly Section[], maxTokens: number, count: CountTokens, cache?: PartsCache): Section[] {
+  return runSteps(splitLongSectionsSteps(sections, maxTokens, count, cache));
+}
+
+/** Is this section split into parts at `maxTokens`? */
+export function isSplit(section: Section, maxTokens: number): boolean {
+  return !section.pinned && section.tokens > maxTokens;
+}
+
+/** The same as steps (steps.ts): it yields after each section it splits; parts in `cache` are taken from it, new ones put in it. */
+export function* splitLongSectionsSteps(sections: readonly Section[], maxTokens: number, count: CountTokens, cache?: PartsCache): Steps<Section[]> {
+  const out: Section[] = [];
+  for (const s of sections) {
+    if (!isSplit(s, maxTokens)) {
+      out.push(s);
+      continue;
+    }
+    const key = cache && partsKey(s, maxTokens);
+    const known = key !== undefined ? cache!.get(key) : undefined;
+    if (known) {
+      out.push(...partsOf(s, known));
+      continue;
+    }
+    const parts = splitSection(s, maxTokens, count);
+    if (key !== undefined) cache!.set(key, parts.map((p) => ({ text: p.text, tokens: p.tokens })));
+    out.push(...parts);
+    yield;
+  }
   if (out.length === sections.length) return sections as Section[];
   return out.map((s, i) => (s.order === i ? s : { ...s, order: i }));
 }

@@ -1,0 +1,27 @@
+/**
+ * Long synchronous work written as a generator that yields between slices (a file loaded, a
+ * chunk of sections analysed), run either straight through or with the event loop let in
+ * between slices, so a server keeps answering while it builds (load.ts, build-index.ts).
+ */
+export type Steps<T> = Generator<void, T, void>;
+
+/** Runs the steps to the end, on this tick. */
+export function runSteps<T>(steps: Steps<T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Runs the steps, letting the event loop run whenever `sliceMs` of work has gone by since it last did. */
+export async function runStepsAsync<T>(steps: Steps<T>, sliceMs = 8): Promise<T> {
+  let since = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - since > sliceMs) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      since = performance.now();
+    }
+  }
+}
