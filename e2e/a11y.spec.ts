@@ -75,11 +75,14 @@ async function expectAccessible(page: Page, state: string) {
   for (const frame of page.frames()) {
     await frame.evaluate(() => Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished.catch(() => undefined))));
   }
-  const results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  if (page.frame({ url: /\/embed\?/ })) {
-    // The chat frame (another origin) was analysed too: its elements are targets [frame, element].
-    expect(results.passes.flatMap((rule) => rule.nodes).some((node) => node.target.length > 1), `${state}: the frame was analysed`).toBe(true);
-  }
+  const framed = page.frame({ url: /\/embed\?/ }) !== null;
+  // The chat frame (another origin) is analysed too: its elements are targets [frame, element].
+  // @axe-core/playwright leaves out a frame whose partial run did not answer in time (seen once on a
+  // machine at load average 14), so a run without it is repeated, up to three runs in all.
+  const frameAnalysed = (r: Awaited<ReturnType<AxeBuilder['analyze']>>) => r.passes.flatMap((rule) => rule.nodes).some((node) => node.target.length > 1);
+  let results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  for (let run = 2; framed && !frameAnalysed(results) && run <= 3; run++) results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  if (framed) expect(frameAnalysed(results), `${state}: the frame was analysed`).toBe(true);
   const found = results.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   console.log(`axe ${state}: ${results.violations.length} violations, ${results.passes.length} rules passed, ${results.incomplete.length} to review`);
   expect.soft(found, state).toEqual([]); // soft: every state is checked and reported
