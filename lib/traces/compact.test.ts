@@ -9,27 +9,38 @@ import {
   SEMANTIC_DEFAULTS,
   sectionsFromSources,
   sectionVectors,
+  select,
   selectContext,
+  explain,
   type RetrievalConfigInput,
   type RetrievalIndex,
   type SemanticQuery,
 } from '../retrieval/index';
 import { TEST_SOURCES } from '../testing/kb';
 import { compactTurn, decodeQuery, decodeSelection, encodeQuery, encodeSelection, expandTurn, kbVersionOf, type TurnRecord } from './compact';
+import { compactSelectionOf, turnRecordOf } from './turn-record';
 
 const INSTRUCTIONS = '<the assistant instructions>\nAnswer from the knowledge.';
 
-/** Selects, builds the prompt as the chat does, and round-trips both through the codec (and JSON, as the store does). */
+/**
+ * Selects, builds the prompt as the chat does, and round-trips both through the codec (and JSON,
+ * as the store does); `direct` is the record a chat turn stores, made from the selection alone.
+ */
 function roundTrip(index: RetrievalIndex, messages: string[], instructions = INSTRUCTIONS, semantic?: SemanticQuery) {
-  const explanation = selectContext(index, messages, semantic);
+  const selection = select(index, messages, semantic);
+  const explanation = explain(selection);
   const systemPrompt = buildSystemPrompt(explanation, index.pinnedContext, instructions);
   const kb = kbVersionOf(index, instructions);
-  const record = JSON.parse(JSON.stringify(compactTurn(explanation, systemPrompt, kb))) as TurnRecord;
-  return { explanation, systemPrompt, record, expanded: expandTurn(record, kb) };
+  const compacted = compactTurn(explanation, systemPrompt, kb);
+  const record = JSON.parse(JSON.stringify(compacted)) as TurnRecord;
+  return { selection, kb, explanation, systemPrompt, compacted, record, expanded: expandTurn(record, kb) };
 }
 
 function expectExact(index: RetrievalIndex, messages: string[], semantic?: SemanticQuery) {
-  const { explanation, systemPrompt, record, expanded } = roundTrip(index, messages, INSTRUCTIONS, semantic);
+  const { selection, kb, explanation, systemPrompt, compacted, record, expanded } = roundTrip(index, messages, INSTRUCTIONS, semantic);
+  // A chat turn's record, made without the explanation, is the same record; made directly unless the stage fused.
+  expect(turnRecordOf(selection, systemPrompt, kb)).toStrictEqual(compacted);
+  expect(compactSelectionOf(selection, kb) !== undefined, 'the record is made from the selection alone').toBe(explanation.semantic?.status !== 'fused');
   expect('compact' in record.selection, 'the explanation is stored compactly').toBe(true);
   expect('frame' in record.prompt, 'the prompt is stored as a frame').toBe(true);
   expect(expanded.explanation).toEqual(explanation);

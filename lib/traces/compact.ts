@@ -347,6 +347,19 @@ export function textHash(text: string): string {
 
 const versionsByIndex = new WeakMap<RetrievalIndex, Map<string, KbVersion>>();
 
+/** A KB version made by kbVersionOf: the index it was made from, and the KB position of each pool document. */
+export interface KbVersionOrigin {
+  index: RetrievalIndex;
+  /** `positions[doc]`: where pool document `doc` sits in `KbVersion.sections`. */
+  positions: Int32Array;
+}
+const origins = new WeakMap<KbVersion, KbVersionOrigin>();
+
+/** The index a KB version was made from by kbVersionOf in this process (undefined for one read from a store). */
+export function originOf(kb: KbVersion): KbVersionOrigin | undefined {
+  return origins.get(kb);
+}
+
 /** The KB version of an index and instructions, built (and hashed) once per loaded index. */
 export function kbVersionOf(index: RetrievalIndex, instructions: string): KbVersion {
   let byInstructions = versionsByIndex.get(index);
@@ -372,12 +385,18 @@ export function kbVersionOf(index: RetrievalIndex, instructions: string): KbVers
     const content = { sections, instructions, pinnedContext: index.pinnedContext, config: index.config, avgDocLength: index.bm25.avgFieldLengths.reduce((n, a) => n + a, 0) };
     version = { hash: kbVersionHash(content), ...content };
     byInstructions.set(instructions, version);
+    const positions = new Int32Array(index.pool.length);
+    index.sections.forEach((s, at) => {
+      const d = doc.get(s);
+      if (d !== undefined) positions[d] = at;
+    });
+    origins.set(version, { index, positions });
   }
   return version;
 }
 
 /** Lookups derived from a KB version, computed once per version object. */
-interface KbLookups {
+export interface KbLookups {
   byId: Map<string, number>;
   /** Unpinned sections: the BM25 document count N. */
   docCount: number;
@@ -386,7 +405,7 @@ interface KbLookups {
 }
 const lookups = new WeakMap<KbVersion, KbLookups>();
 
-function lookupsOf(kb: KbVersion): KbLookups {
+export function lookupsOf(kb: KbVersion): KbLookups {
   let l = lookups.get(kb);
   if (!l) {
     l = {
@@ -467,7 +486,7 @@ function normalisedTfOf(kb: KbVersion, section: KbSection, tf: number, group: re
   return sum;
 }
 
-function compactMatch(m: TermExplanation, t: number, queryWeights: readonly number[], termIndex: ReadonlyMap<string, number>, kb: KbVersion, section: KbSection): CompactMatch | undefined {
+export function compactMatch(m: TermExplanation, t: number, queryWeights: readonly number[], termIndex: ReadonlyMap<string, number>, kb: KbVersion, section: KbSection): CompactMatch | undefined {
   const queryWeight = queryWeights[t]!;
   const weight = m.weight === queryWeight ? null : m.weight;
   let group: CompactGroupTerm[] | null = null;
@@ -610,7 +629,7 @@ export function pinnedPositions(kb: KbVersion): number[] {
 }
 
 /** The document frequency that gives `idf` back (idf = ln((N + 1) / (df + 0.5))), or [idf]. */
-function dfOf(idf: number, docCount: number): number | [number] {
+export function dfOf(idf: number, docCount: number): number | [number] {
   const df = Math.round((docCount + 1) / Math.exp(idf) - 0.5);
   return Object.is(bm25Idf(docCount, df), idf) ? df : [idf];
 }
@@ -621,7 +640,7 @@ function idfOf(entry: number | [number] | null, docCount: number): number {
 }
 
 /** A section's score from its terms' parts, added up in order as the selector does (0 without any). */
-function sumOf(matches: readonly TermExplanation[] | undefined): number {
+export function sumOf(matches: readonly TermExplanation[] | undefined): number {
   let sum = 0;
   for (const m of matches ?? []) sum += m.score;
   return sum;
@@ -643,14 +662,19 @@ function contextOf(kb: KbVersion, sent: readonly number[]): string {
 /** What the store keeps of a turn: compact where every part comes back identical, whole where not. */
 export function compactTurn(explanation: Explanation, systemPrompt: string, kb: KbVersion): TurnRecord {
   const compact = compactSelection(explanation, kb);
-  const slots = slotTexts(kb, explanation.context);
-  const frame = explanation.context.startsWith(kb.pinnedContext) ? promptFrame(systemPrompt, slots) : undefined;
   return {
     query: explanation.query,
     summary: summaryOf(explanation),
     selection: compact ? { compact } : { whole: explanation },
-    prompt: frame && fillFrame(frame, slots) === systemPrompt ? { frame } : { whole: systemPrompt },
+    prompt: promptRecord(systemPrompt, explanation.context, kb),
   };
+}
+
+/** The prompt as a frame around the KB's texts and the turn's `context`, or whole when the frame would not give it back. */
+export function promptRecord(systemPrompt: string, context: string, kb: KbVersion): TurnRecord['prompt'] {
+  const slots = slotTexts(kb, context);
+  const frame = context.startsWith(kb.pinnedContext) ? promptFrame(systemPrompt, slots) : undefined;
+  return frame && fillFrame(frame, slots) === systemPrompt ? { frame } : { whole: systemPrompt };
 }
 
 // ---------------------------------------------------------------------------

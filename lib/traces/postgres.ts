@@ -3,7 +3,7 @@ import type { CustomerDataStore, DataSubject, SubjectLinks } from './access-type
 import { ACCESS_POSTGRES_MIGRATION } from './access-sql';
 import { SqlAccessStore } from './access-store';
 import type { TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
-import { compactTurn, textHash, type KbVersion, type PromptFrame } from './compact';
+import { textHash, type KbVersion, type PromptFrame } from './compact';
 import { tsQuery, type InspectorStore } from './inspector';
 import type { AttemptResult, ClaimedDelivery, HandoffRecord, HandoffStart, HandoffStore } from './handoff-types';
 import {
@@ -405,7 +405,7 @@ export class PostgresTraceStore extends SqlAccessStore implements TraceStore, In
 
   async startTurn(turn: TurnStart): Promise<void> {
     await this.migrated;
-    const record = compactTurn(turn.explanation, turn.systemPrompt, turn.kb);
+    const { record } = turn;
     const client = await this.pool.connect();
     let version: { id: number; refs: number[] } | undefined;
     let frame: { hash: string; id: number } | undefined;
@@ -413,11 +413,11 @@ export class PostgresTraceStore extends SqlAccessStore implements TraceStore, In
       await transaction(client, async () => {
         version = await this.kbVersionId(client, turn.kb, turn.createdAt);
         frame = 'frame' in record.prompt ? await this.frameId(client, record.prompt.frame) : undefined;
-        const values = turnInsertValues(turn, record, version.id, frame?.id ?? null);
+        const values = turnInsertValues(turn, version.id, frame?.id ?? null);
         const { rows } = await client.query<{ seq: number }>(INSERT_TURN, TURN_INSERT_COLUMNS.map((c) => values[c]));
         const seq = rows[0]!.seq;
         // The inspector's index of sections sent or matched.
-        const reasons = turnSectionReasons(turn, record);
+        const reasons = turnSectionReasons(turn);
         const byId = await this.sectionRefs(client, reasons.flatMap(([key]) => (typeof key === 'string' ? [key] : [])));
         await client.query(
           'INSERT INTO turn_sections (section_ref, turn_seq, reason) SELECT ref, $2, reason FROM unnest($1::int[], $3::smallint[]) AS s (ref, reason)',

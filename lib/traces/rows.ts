@@ -108,9 +108,10 @@ export const TURN_INSERT_COLUMNS = [
 
 export type TurnInsertColumn = (typeof TURN_INSERT_COLUMNS)[number];
 
-/** A new turn's column values: the compact parts where `record` has them (NULL where the payload is whole). */
-export function turnInsertValues(turn: TurnStart, record: TurnRecord, kbVersion: number, promptFrame: number | null): Record<TurnInsertColumn, unknown> {
-  const e = turn.explanation;
+/** A new turn's column values: the compact parts where its record has them (NULL where the payload is whole). */
+export function turnInsertValues(turn: TurnStart, kbVersion: number, promptFrame: number | null): Record<TurnInsertColumn, unknown> {
+  const { record } = turn;
+  const e = record.summary;
   const compact = 'compact' in record.selection ? record.selection.compact : undefined;
   return {
     id: turn.id,
@@ -121,7 +122,7 @@ export function turnInsertValues(turn: TurnStart, record: TurnRecord, kbVersion:
     status: 'pending',
     question: turn.question,
     customer_messages: JSON.stringify(turn.customerMessages),
-    query: compact ? encodeQuery(e.query) : null,
+    query: compact ? encodeQuery(record.query) : null,
     kb_version: kbVersion,
     floor_used: e.floorUsed ? 1 : 0,
     top_score: e.topScore,
@@ -183,14 +184,15 @@ const REASON_CODE = new Map(REASON_CODES.map((r, i) => [r, i]));
  * stored), as [KB position, reason code] — or [section id, code] when the explanation is
  * stored whole (its sections need not be the KB version's).
  */
-export function turnSectionReasons(turn: TurnStart, record: TurnRecord): [number | string, number][] {
+export function turnSectionReasons(turn: TurnStart): [number | string, number][] {
   const rows: [number | string, number][] = [];
-  if ('compact' in record.selection) {
-    const compact = record.selection.compact;
+  const { selection } = turn.record;
+  if ('compact' in selection) {
+    const compact = selection.compact;
     if (compact.pinnedLead) for (const at of pinnedPositions(turn.kb)) rows.push([at, REASON_CODE.get('pinned')!]);
     for (const v of compact.verdicts) if (v.reason !== 'no-match') rows.push([v.at, REASON_CODE.get(v.reason)!]);
   } else {
-    for (const v of turn.explanation.sections) if (v.reason !== 'no-match') rows.push([v.id, REASON_CODE.get(v.reason)!]);
+    for (const v of selection.whole.sections) if (v.reason !== 'no-match') rows.push([v.id, REASON_CODE.get(v.reason)!]);
   }
   return rows;
 }

@@ -6,7 +6,7 @@ import { ACCESS_SQLITE_MIGRATION } from './access-sql';
 import { SqlAccessStore } from './access-store';
 import type { TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
 import { storagePathProblem } from '../storage-path';
-import { compactTurn, textHash, type KbVersion, type PromptFrame } from './compact';
+import { textHash, type KbVersion, type PromptFrame } from './compact';
 import { ftsQuery, type InspectorStore } from './inspector';
 import type { AttemptResult, ClaimedDelivery, HandoffRecord, HandoffStart, HandoffStore } from './handoff-types';
 import {
@@ -405,15 +405,15 @@ export class SqliteTraceStore extends SqlAccessStore implements TraceStore, Insp
   }
 
   async startTurn(turn: TurnStart): Promise<void> {
-    const record = compactTurn(turn.explanation, turn.systemPrompt, turn.kb);
+    const { record } = turn;
     let version: { id: number; refs: number[] } | undefined;
     let frame: { hash: string; id: number } | undefined;
     this.db.transaction(() => {
       version = this.kbVersionId(turn.kb, turn.createdAt);
       frame = 'frame' in record.prompt ? this.frameId(record.prompt.frame) : undefined;
-      const { seq } = this.sql.insertTurn.get(turnInsertValues(turn, record, version.id, frame?.id ?? null)) as { seq: number };
+      const { seq } = this.sql.insertTurn.get(turnInsertValues(turn, version.id, frame?.id ?? null)) as { seq: number };
       // The inspector's index of sections sent or matched.
-      for (const [key, reason] of turnSectionReasons(turn, record)) {
+      for (const [key, reason] of turnSectionReasons(turn)) {
         this.sql.insertSection.run(typeof key === 'number' ? version.refs[key] : this.sectionRef(key), seq, reason);
       }
       if ('whole' in record.selection || 'whole' in record.prompt) {
