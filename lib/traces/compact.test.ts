@@ -43,6 +43,8 @@ function expectExact(index: RetrievalIndex, messages: string[], semantic?: Seman
   expect(compactSelectionOf(selection, kb) !== undefined, 'the record is made from the selection alone').toBe(explanation.semantic?.status !== 'fused');
   expect('compact' in record.selection, 'the explanation is stored compactly').toBe(true);
   expect('frame' in record.prompt, 'the prompt is stored as a frame').toBe(true);
+  // The query as the store keeps it (its own column): synonym groups' clauses included.
+  expect(decodeQuery(explanation.query.question, encodeQuery(explanation.query))).toStrictEqual(JSON.parse(JSON.stringify(explanation.query)));
   expect(expanded.explanation).toEqual(explanation);
   // What the old store kept (JSON text): the same object, key for key.
   expect(expanded.explanation).toStrictEqual(JSON.parse(JSON.stringify(explanation)));
@@ -235,7 +237,7 @@ describe('stored turns stay readable by an older version: what it does not know 
     if (!('compact' in record.selection)) throw new Error('expected a compact record');
     const query = JSON.parse(encodeQuery(record.query)) as { terms: unknown[][]; [key: string]: unknown };
     query.terms[0]![2] = 'phonetic'; // a term source added later (as `variant` was)
-    query.terms[0]!.push('from-word', 0.5); // and a trailing element
+    query.terms[0]!.push('from-word', null, 0.5); // from, no clause, and a trailing element
     query.spellingModel = 'v2';
     const selection = JSON.parse(encodeSelection(record.selection.compact)) as { v: number; verdicts: unknown[][]; s: { stage: unknown[] }; [key: string]: unknown };
     selection.v = 3;

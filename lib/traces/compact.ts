@@ -248,13 +248,18 @@ const storedQuery = z.object({
   lang: storedLanguage.optional(),
   questionTerms: z.array(z.string()),
   previousTerms: z.array(z.string()),
-  /** [term, weight, source, from?]; a source this version does not know is kept by name. */
+  /** [term, weight, source, from | null, clause?]; a source this version does not know is kept by name. */
   terms: z.array(z.tuple([z.string(), z.number(), z.string()]).rest(z.unknown())),
 });
 
 /** The query as JSON text, without the question (a column of its own) and with its terms as tuples. */
 export function encodeQuery(query: Query): string {
-  const terms = query.terms.map((t) => (t.from === undefined ? [t.term, t.weight, t.source] : [t.term, t.weight, t.source, t.from]));
+  const terms = query.terms.map((t) => {
+    const tuple: (string | number | null)[] = [t.term, t.weight, t.source, t.from ?? null];
+    if (t.clause !== undefined) tuple.push(t.clause);
+    else if (t.from === undefined) tuple.pop();
+    return tuple;
+  });
   const { previous, questionTerms, previousTerms, language: l } = query;
   const lang = l === undefined ? undefined : [l.customer, l.source, l.analysed, l.scope, l.setAside];
   return JSON.stringify({ ...(previous === undefined ? {} : { previous }), ...(lang ? { lang } : {}), questionTerms, previousTerms, terms });
@@ -275,9 +280,11 @@ export function decodeQuery(question: string, json: string): Query {
     ...(stored.previous === undefined ? {} : { previous: stored.previous }),
     questionTerms: stored.questionTerms,
     previousTerms: stored.previousTerms,
-    terms: stored.terms.map(([term, weight, stored, from]) => {
-      const source = stored as QueryTermSource;
-      return typeof from === 'string' ? { term, weight, source, from } : { term, weight, source };
+    terms: stored.terms.map(([term, weight, stored, from, clause]) => {
+      const t: Query['terms'][number] = { term, weight, source: stored as QueryTermSource };
+      if (typeof from === 'string') t.from = from;
+      if (typeof clause === 'number') t.clause = clause;
+      return t;
     }),
   };
 }
