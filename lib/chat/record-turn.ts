@@ -62,7 +62,7 @@ function turnStart(id: string, createdAt: string, turn: TurnToRecord): TurnStart
     trigger: turn.trigger,
     customerMessages: retrieval.customerMessages,
     question: retrieval.selection.query.question,
-    record: turnRecordOf(retrieval.selection, retrieval.systemPrompt, kb),
+    record: turnRecordOf(retrieval.selection, retrieval.systemPrompt, kb, retrieval.promptLayout),
     kb,
     provider: chat.provider,
     modelId: chat.modelId,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSystemPrompt } from '../ai/prompt';
+import { systemPromptOf } from '../ai/prompt';
 import { demoBenchQuestions } from '@/bench/questions';
 import { demoKnowledge } from '@/app/api/chat/testing';
 import { stubEmbedding } from '../testing/stub-embeddings.mjs';
@@ -17,8 +17,8 @@ import {
   type SemanticQuery,
 } from '../retrieval/index';
 import { TEST_SOURCES } from '../testing/kb';
-import { compactTurn, decodeQuery, decodeSelection, encodeQuery, encodeSelection, expandTurn, kbVersionOf, type TurnRecord } from './compact';
-import { compactSelectionOf, turnRecordOf } from './turn-record';
+import { compactTurn, decodeQuery, decodeSelection, encodeQuery, encodeSelection, expandTurn, kbVersionOf, REASON_CODES, type TurnRecord } from './compact';
+import { turnRecordOf } from './turn-record';
 
 const INSTRUCTIONS = '<the assistant instructions>\nAnswer from the knowledge.';
 
@@ -29,18 +29,33 @@ const INSTRUCTIONS = '<the assistant instructions>\nAnswer from the knowledge.';
 function roundTrip(index: RetrievalIndex, messages: string[], instructions = INSTRUCTIONS, semantic?: SemanticQuery) {
   const selection = select(index, messages, semantic);
   const explanation = explain(selection);
-  const systemPrompt = buildSystemPrompt(explanation, index.pinnedContext, instructions);
+  const { text: systemPrompt, layout } = systemPromptOf(explanation, index.pinnedContext, instructions);
   const kb = kbVersionOf(index, instructions);
   const compacted = compactTurn(explanation, systemPrompt, kb);
   const record = JSON.parse(JSON.stringify(compacted)) as TurnRecord;
-  return { selection, kb, explanation, systemPrompt, compacted, record, expanded: expandTurn(record, kb) };
+  return { selection, kb, layout, explanation, systemPrompt, compacted, record, expanded: expandTurn(record, kb) };
 }
 
 function expectExact(index: RetrievalIndex, messages: string[], semantic?: SemanticQuery) {
-  const { selection, kb, explanation, systemPrompt, compacted, record, expanded } = roundTrip(index, messages, INSTRUCTIONS, semantic);
-  // A chat turn's record, made without the explanation, is the same record; made directly unless the stage fused.
-  expect(turnRecordOf(selection, systemPrompt, kb)).toStrictEqual(compacted);
-  expect(compactSelectionOf(selection, kb) !== undefined, 'the record is made from the selection alone').toBe(explanation.semantic?.status !== 'fused');
+  const { selection, kb, layout, explanation, systemPrompt, compacted, record, expanded } = roundTrip(index, messages, INSTRUCTIONS, semantic);
+  // A chat turn's record, made from the selection alone (packed), reads back as the same record.
+  const direct = turnRecordOf(selection, systemPrompt, kb, layout);
+  const ranks = explanation.sections.flatMap((v) => (v.rank === undefined ? [] : [v.rank]));
+  const packable = explanation.semantic?.status !== 'fused' && ranks.every((r, i) => r === i + 1);
+  expect('packed' in direct.selection, 'packed unless the stage fused or the list was cut before a sent section').toBe(packable);
+  if ('packed' in direct.selection) {
+    expect(direct.summary).toStrictEqual(compacted.summary);
+    expect(direct.prompt).toStrictEqual(compacted.prompt);
+    const compact = 'compact' in compacted.selection ? compacted.selection.compact : undefined;
+    expect(decodeSelection(direct.selection.packed.text, { query: explanation.query, kb })).toStrictEqual(compact);
+    const at = new Map(kb.sections.map((s, i) => [s.id, i]));
+    const reasons = explanation.sections.filter((v) => v.reason !== 'no-match').map((v) => [at.get(v.id), REASON_CODES.indexOf(v.reason)]);
+    expect(direct.selection.packed.reasons).toEqual(reasons);
+    const read = expandTurn(JSON.parse(JSON.stringify(direct)) as TurnRecord, kb);
+    expect(read.explanation).toEqual(explanation);
+    expect(read.explanation).toStrictEqual(expandTurn(record, kb).explanation);
+    expect(read.systemPrompt).toBe(systemPrompt);
+  } else expect(direct).toStrictEqual(compacted);
   expect('compact' in record.selection, 'the explanation is stored compactly').toBe(true);
   expect('frame' in record.prompt, 'the prompt is stored as a frame').toBe(true);
   // The query as the store keeps it (its own column): synonym groups' clauses included.
@@ -76,7 +91,7 @@ describe('compact traces: expandTurn(compactTurn(explanation)) gives back the ex
     });
     expect(floor).toBeGreaterThan(10);
     expect(overBudget).toBeGreaterThan(10);
-  });
+  }, 60_000);
 
   it('with the demo KB’s own instructions, as the chat builds its prompt', () => {
     const { explanation, systemPrompt, record, expanded } = roundTrip(demo.index, ['can I get a refund?'], demo.instructions);
@@ -181,7 +196,7 @@ describe('compact traces with the semantic stage: its status and every fused ver
       expect('compact' in record.selection && record.selection.compact.semantic?.lexicalRanks).toBeFalsy();
     });
     expect(semanticOnly).toBeGreaterThan(0);
-  });
+  }, 60_000);
 
   it('for a turn that fell back (the reason, with and without a time)', () => {
     for (const fallback of [

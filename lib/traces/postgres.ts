@@ -366,6 +366,7 @@ export class Migrations {
 export class PostgresTraceStore extends SqlAccessStore implements TraceStore, InspectorStore, CustomerDataStore, HandoffStore {
   private readonly written = new WeakMap<KbVersion, { id: number; refs: number[] }>();
   private readonly read = new KbVersionCache();
+  /** Prompt frames written or read: id by their JSON text. */
   private readonly frames = new Map<string, number>();
   private readonly frameTexts = new Map<number, PromptFrame>();
 
@@ -408,7 +409,7 @@ export class PostgresTraceStore extends SqlAccessStore implements TraceStore, In
     const { record } = turn;
     const client = await this.pool.connect();
     let version: { id: number; refs: number[] } | undefined;
-    let frame: { hash: string; id: number } | undefined;
+    let frame: { json: string; id: number } | undefined;
     try {
       await transaction(client, async () => {
         version = await this.kbVersionId(client, turn.kb, turn.createdAt);
@@ -438,7 +439,7 @@ export class PostgresTraceStore extends SqlAccessStore implements TraceStore, In
     this.written.set(turn.kb, version!);
     this.read.set(version!.id, turn.kb);
     if (frame && 'frame' in record.prompt) {
-      this.frames.set(frame.hash, frame.id);
+      this.frames.set(frame.json, frame.id);
       this.frameTexts.set(frame.id, record.prompt.frame);
     }
   }
@@ -509,15 +510,14 @@ export class PostgresTraceStore extends SqlAccessStore implements TraceStore, In
     return new Map(rows.map((r) => [r.section_id, r.ref]));
   }
 
-  private async frameId(client: pg.PoolClient, frame: PromptFrame): Promise<{ hash: string; id: number }> {
+  private async frameId(client: pg.PoolClient, frame: PromptFrame): Promise<{ json: string; id: number }> {
     const json = JSON.stringify(frame);
+    let id = this.frames.get(json);
+    if (id !== undefined) return { json, id };
     const hash = textHash(json);
-    let id = this.frames.get(hash);
-    if (id === undefined) {
-      await client.query('INSERT INTO prompt_frames (hash, frame) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING', [hash, json]);
-      id = (await client.query<{ id: number }>('SELECT id FROM prompt_frames WHERE hash = $1', [hash])).rows[0]!.id;
-    }
-    return { hash, id };
+    await client.query('INSERT INTO prompt_frames (hash, frame) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING', [hash, json]);
+    id = (await client.query<{ id: number }>('SELECT id FROM prompt_frames WHERE hash = $1', [hash])).rows[0]!.id;
+    return { json, id };
   }
 
   /** Reads what the rows' traces will need (KB versions, prompt frames) and not yet held, then builds them. */

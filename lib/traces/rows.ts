@@ -112,7 +112,8 @@ export type TurnInsertColumn = (typeof TURN_INSERT_COLUMNS)[number];
 export function turnInsertValues(turn: TurnStart, kbVersion: number, promptFrame: number | null): Record<TurnInsertColumn, unknown> {
   const { record } = turn;
   const e = record.summary;
-  const compact = 'compact' in record.selection ? record.selection.compact : undefined;
+  const { selection } = record;
+  const stored = 'compact' in selection ? encodeSelection(selection.compact) : 'packed' in selection ? selection.packed.text : null;
   return {
     id: turn.id,
     conversation_id: turn.conversationId,
@@ -122,7 +123,7 @@ export function turnInsertValues(turn: TurnStart, kbVersion: number, promptFrame
     status: 'pending',
     question: turn.question,
     customer_messages: JSON.stringify(turn.customerMessages),
-    query: compact ? encodeQuery(record.query) : null,
+    query: stored === null ? null : encodeQuery(record.query),
     kb_version: kbVersion,
     floor_used: e.floorUsed ? 1 : 0,
     top_score: e.topScore,
@@ -139,7 +140,7 @@ export function turnInsertValues(turn: TurnStart, kbVersion: number, promptFrame
     n_over_budget: e.counts.overBudget,
     n_no_match: e.counts.noMatch,
     n_omitted: e.omitted,
-    selection: compact ? encodeSelection(compact) : null,
+    selection: stored,
     prompt_frame: promptFrame,
     provider: turn.provider,
     model_id: turn.modelId,
@@ -187,6 +188,7 @@ const REASON_CODE = new Map(REASON_CODES.map((r, i) => [r, i]));
 export function turnSectionReasons(turn: TurnStart): [number | string, number][] {
   const rows: [number | string, number][] = [];
   const { selection } = turn.record;
+  if ('packed' in selection) return selection.packed.reasons;
   if ('compact' in selection) {
     const compact = selection.compact;
     if (compact.pinnedLead) for (const at of pinnedPositions(turn.kb)) rows.push([at, REASON_CODE.get('pinned')!]);
@@ -219,10 +221,15 @@ export function kbVersionFromRows(v: KbVersionRow, rows: KbSectionRow[]): KbVers
 /** The turn's record as stored: compact parts from its row, whole parts from turn_payloads. */
 function recordFromRow(row: TurnRow, kb: KbVersion | undefined, frame: (id: number) => PromptFrame): TurnRecord {
   let selection: TurnRecord['selection'];
-  if (row.payload_explanation !== null) selection = { whole: JSON.parse(row.payload_explanation) as Explanation };
-  else if (row.selection !== null && kb) selection = { compact: decodeSelection(row.selection) };
-  else throw new Error(`turn ${row.id} has neither a whole nor a compact explanation (or no KB version)`);
-  const query = 'whole' in selection ? selection.whole.query : decodeQuery(row.question, row.query!);
+  let query: TurnRecord['query'];
+  if (row.payload_explanation !== null) {
+    const whole = JSON.parse(row.payload_explanation) as Explanation;
+    selection = { whole };
+    query = whole.query;
+  } else if (row.selection !== null && kb) {
+    query = decodeQuery(row.question, row.query!);
+    selection = { compact: decodeSelection(row.selection, { query, kb }) };
+  } else throw new Error(`turn ${row.id} has neither a whole nor a compact explanation (or no KB version)`);
   const prompt: TurnRecord['prompt'] = row.payload_system_prompt !== null ? { whole: row.payload_system_prompt } : { frame: frame(row.prompt_frame!) };
   return {
     query,

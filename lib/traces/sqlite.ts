@@ -389,6 +389,7 @@ export class SqliteTraceStore extends SqlAccessStore implements TraceStore, Insp
   /** KB versions this store wrote or read: database id, and the section ref of each position. */
   private readonly written = new WeakMap<KbVersion, { id: number; refs: number[] }>();
   private readonly read = new KbVersionCache();
+  /** Prompt frames written or read: id by their JSON text. */
   private readonly frames = new Map<string, number>();
   private readonly frameTexts = new Map<number, PromptFrame>();
 
@@ -407,7 +408,7 @@ export class SqliteTraceStore extends SqlAccessStore implements TraceStore, Insp
   async startTurn(turn: TurnStart): Promise<void> {
     const { record } = turn;
     let version: { id: number; refs: number[] } | undefined;
-    let frame: { hash: string; id: number } | undefined;
+    let frame: { json: string; id: number } | undefined;
     this.db.transaction(() => {
       version = this.kbVersionId(turn.kb, turn.createdAt);
       frame = 'frame' in record.prompt ? this.frameId(record.prompt.frame) : undefined;
@@ -428,7 +429,7 @@ export class SqliteTraceStore extends SqlAccessStore implements TraceStore, Insp
     this.written.set(turn.kb, version!);
     this.read.set(version!.id, turn.kb);
     if (frame && 'frame' in record.prompt) {
-      this.frames.set(frame.hash, frame.id);
+      this.frames.set(frame.json, frame.id);
       this.frameTexts.set(frame.id, record.prompt.frame);
     }
   }
@@ -465,15 +466,14 @@ export class SqliteTraceStore extends SqlAccessStore implements TraceStore, Insp
     return this.sql.sectionRef.get(sectionId) as number;
   }
 
-  private frameId(frame: PromptFrame): { hash: string; id: number } {
+  private frameId(frame: PromptFrame): { json: string; id: number } {
     const json = JSON.stringify(frame);
+    let id = this.frames.get(json);
+    if (id !== undefined) return { json, id };
     const hash = textHash(json);
-    let id = this.frames.get(hash);
-    if (id === undefined) {
-      this.sql.insertFrame.run(hash, json);
-      id = this.sql.frameByHash.get(hash) as number;
-    }
-    return { hash, id };
+    this.sql.insertFrame.run(hash, json);
+    id = this.sql.frameByHash.get(hash) as number;
+    return { json, id };
   }
 
   private frameOf = (id: number): PromptFrame => {
