@@ -174,7 +174,7 @@ export const oursTurn: Contender = {
         };
         const frame = 'frame' in turn.record.prompt ? JSON.stringify(turn.record.prompt.frame) : '';
         const row = turnInsertValues(turn, 1, frame ? 1 : null);
-        return turnSectionReasons(turn).length + String(row.selection).length + frame.length + retrieval.systemPrompt.length;
+        return turnSectionReasons(turn).keys.length + String(row.selection).length + frame.length + retrieval.systemPrompt.length;
       },
     };
   },

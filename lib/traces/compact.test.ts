@@ -49,8 +49,10 @@ function expectExact(index: RetrievalIndex, messages: string[], semantic?: Seman
     const compact = 'compact' in compacted.selection ? compacted.selection.compact : undefined;
     expect(decodeSelection(direct.selection.packed.text, { query: explanation.query, kb })).toStrictEqual(compact);
     const at = new Map(kb.sections.map((s, i) => [s.id, i]));
-    const reasons = explanation.sections.filter((v) => v.reason !== 'no-match').map((v) => [at.get(v.id), REASON_CODES.indexOf(v.reason)]);
-    expect(direct.selection.packed.reasons).toEqual(reasons);
+    const listed = explanation.sections.filter((v) => v.reason !== 'no-match');
+    const { keys, codes } = direct.selection.packed.reasons;
+    const rows = (pairs: [number, number][]) => pairs.sort((x, y) => x[0] - y[0]);
+    expect(rows(keys.map((key, i) => [key, codes[i]!]))).toEqual(rows(listed.map((v) => [at.get(v.id)!, REASON_CODES.indexOf(v.reason)])));
     const read = expandTurn(JSON.parse(JSON.stringify(direct)) as TurnRecord, kb);
     expect(read.explanation).toEqual(explanation);
     expect(read.explanation).toStrictEqual(expandTurn(record, kb).explanation);

@@ -134,8 +134,14 @@ export interface TurnSummary {
  */
 export interface PackedSelection {
   text: string;
-  /** Every section listed as pinned, matched or floor: [KB position, reason code (REASON_CODES)]. */
-  reasons: [number, number][];
+  /** Every section listed as pinned, matched or floor (the inspector's index): KB positions, and their reason codes (REASON_CODES). */
+  reasons: SectionReasons<number>;
+}
+
+/** Sections and their reasons in one turn, as the inspector's index (`turn_sections`) keeps them: `codes[i]` is `keys[i]`'s. */
+export interface SectionReasons<Key> {
+  keys: Key[];
+  codes: number[];
 }
 
 /** What the store keeps of one turn's explanation and prompt. */
@@ -182,10 +188,11 @@ const SELECTION_FORMAT = 2;
 //   idf follows with the selector's formula and the KB version's section count (a synonym
 //   group's from its terms' largest df); [idf] for a term scored alone where that does not give
 //   its idf back;
-// - ranked: the matched sections in rank order (rank 1, 2, …), as varints (varint.ts): KB
-//   position, how many terms occur in it, then each one's [query term index, tf]. A clause's tf
-//   is its terms' sum; synonym groups, weights, tf̃ and scores follow from the query, the df and
-//   the KB version (the selector's own formulas, bit for bit);
+// - ranked: the matched sections listed, in any order, as varints (varint.ts): KB position, how
+//   many terms occur in it, then each one's [query term index, tf]. A clause's tf is its terms'
+//   sum; synonym groups, weights, tf̃ and scores follow from the query, the df and the KB version
+//   (the selector's own formulas, bit for bit), and the ranks from the scores (descending, then
+//   file order), as the selector ranks;
 // - sent: KB positions of the sections sent after the pinned ones (the pinned lead both lists),
 //   in send order: a ranked one is `scored`, the others `floor`, listed after the ranked ones;
 //   every other matched section did not fit (`over-budget`);
@@ -337,16 +344,10 @@ const storedPacked = z.object({
   stage: storedStage.optional(),
 });
 
-/** The packed form's text (format 3, above), from what turn-record.ts made of a selection. */
+/** The packed form's text (format 3, above), from what turn-record.ts made of a selection; `ranked` is base64url (nothing to escape). */
 export function packedText(packed: { df: (number | [number] | null)[]; ranked: string; sent: readonly number[]; noMatchListed: number; stage?: SemanticStage }): string {
-  return JSON.stringify({
-    v: PACKED_FORMAT,
-    df: packed.df,
-    ranked: packed.ranked,
-    sent: packed.sent,
-    noMatchListed: packed.noMatchListed,
-    ...(packed.stage ? { stage: encodeStage(packed.stage) } : {}),
-  });
+  const stage = packed.stage ? `,"stage":${JSON.stringify(encodeStage(packed.stage))}` : '';
+  return `{"v":${PACKED_FORMAT},"df":${JSON.stringify(packed.df)},"ranked":"${packed.ranked}","sent":[${packed.sent.join(',')}],"noMatchListed":${packed.noMatchListed}${stage}}`;
 }
 
 /**
@@ -393,9 +394,10 @@ function decodePacked(stored: z.infer<typeof storedPacked>, query: Query, kb: Kb
   const indexOf = (i: number) => termIndex.get(terms[i]!.term)!;
   const idfs: CompactSelection['idfs'] = terms.map(() => null);
   const sent = new Set(stored.sent);
-  const verdicts: CompactVerdict[] = [];
+  const matched: { at: number; score: number; matches: CompactMatch[] }[] = [];
   const ranked = new Set<number>();
   const tfs = new Float64Array(terms.length);
+  const clauseIdfs: CompactSelection['idfs'] = terms.map(() => null);
   const reader = new VarintReader(stored.ranked);
   while (!reader.done) {
     const at = reader.read();
@@ -425,11 +427,17 @@ function decodePacked(stored: z.infer<typeof storedPacked>, query: Query, kb: Kb
       }
       while (match.length > 2 && match.at(-1) === null) match.pop();
       idfs[t] ??= clauseDf[c]!;
+      clauseIdfs[t] = clauseDf[c]!;
       matches.push(match);
     });
-    verdicts.push({ at, reason: sent.has(at) ? 'scored' : 'over-budget', rank: verdicts.length + 1, matches });
+    const section = kb.sections[at];
+    if (!section) throw new Error(`ranked: KB position ${at} of a KB version of ${kb.sections.length}`);
+    matched.push({ at, score: sumOf(matches.map((m) => termExplanationOf(kb, section, m, query, clauseIdfs))), matches });
     ranked.add(at);
   }
+  // Rank order, as the selector ranks: score descending, then file order.
+  matched.sort((a, b) => b.score - a.score || a.at - b.at);
+  const verdicts: CompactVerdict[] = matched.map(({ at, matches }, i) => ({ at, reason: sent.has(at) ? 'scored' : 'over-budget', rank: i + 1, matches }));
   for (const at of stored.sent) if (!ranked.has(at)) verdicts.push({ at, reason: 'floor' });
   return {
     idfs,
@@ -856,21 +864,24 @@ export function promptRecord(systemPrompt: string, context: string, kb: KbVersio
 // ---------------------------------------------------------------------------
 // expand
 
+/** One clause's part of section `s`'s score from its compact form: what is not stored, recomputed as the selector computes it. */
+function termExplanationOf(kb: KbVersion, s: KbSection, [t, tf, storedTf, storedWeight, storedGroup, storedScore]: CompactMatch, query: Query, idfs: CompactSelection['idfs']): TermExplanation {
+  const term = query.terms[t]!.term;
+  const weight = typeof storedWeight === 'number' ? storedWeight : query.terms[t]!.weight;
+  const group = Array.isArray(storedGroup)
+    ? (storedGroup as CompactGroupTerm[]).map(([gt, gtf, share]) => ({ term: query.terms[gt]!.term, tf: gtf, share: share ?? query.terms[gt]!.weight / weight }))
+    : undefined;
+  const normalisedTf = typeof storedTf === 'number' ? storedTf : normalisedTfOf(kb, s, tf, group)!;
+  const idf = idfOf(idfs[t]!, lookupsOf(kb).docCount);
+  const score = typeof storedScore === 'number' ? storedScore : clauseScore(kb, weight, idf, normalisedTf);
+  const part: TermExplanation = { term, weight, tf, normalisedTf, idf, score };
+  if (group) part.group = group;
+  return part;
+}
+
 function verdictOf(kb: KbVersion, paths: readonly string[], c: CompactVerdict, query: Query, idfs: CompactSelection['idfs'], sent: ReadonlySet<number>): SectionVerdict {
   const s = kb.sections[c.at]!;
-  const matches = c.matches?.map(([t, tf, storedTf, storedWeight, storedGroup, storedScore]): TermExplanation => {
-    const term = query.terms[t]!.term;
-    const weight = typeof storedWeight === 'number' ? storedWeight : query.terms[t]!.weight;
-    const group = Array.isArray(storedGroup)
-      ? (storedGroup as CompactGroupTerm[]).map(([gt, gtf, share]) => ({ term: query.terms[gt]!.term, tf: gtf, share: share ?? query.terms[gt]!.weight / weight }))
-      : undefined;
-    const normalisedTf = typeof storedTf === 'number' ? storedTf : normalisedTfOf(kb, s, tf, group)!;
-    const idf = idfOf(idfs[t]!, lookupsOf(kb).docCount);
-    const score = typeof storedScore === 'number' ? storedScore : clauseScore(kb, weight, idf, normalisedTf);
-    const part: TermExplanation = { term, weight, tf, normalisedTf, idf, score };
-    if (group) part.group = group;
-    return part;
-  });
+  const matches = c.matches?.map((m) => termExplanationOf(kb, s, m, query, idfs));
   const v: SectionVerdict = {
     id: s.id,
     title: s.title,

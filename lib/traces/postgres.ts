@@ -418,11 +418,11 @@ export class PostgresTraceStore extends SqlAccessStore implements TraceStore, In
         const { rows } = await client.query<{ seq: number }>(INSERT_TURN, TURN_INSERT_COLUMNS.map((c) => values[c]));
         const seq = rows[0]!.seq;
         // The inspector's index of sections sent or matched.
-        const reasons = turnSectionReasons(turn);
-        const byId = await this.sectionRefs(client, reasons.flatMap(([key]) => (typeof key === 'string' ? [key] : [])));
+        const { keys, codes } = turnSectionReasons(turn);
+        const byId = await this.sectionRefs(client, keys.filter((key): key is string => typeof key === 'string'));
         await client.query(
           'INSERT INTO turn_sections (section_ref, turn_seq, reason) SELECT ref, $2, reason FROM unnest($1::int[], $3::smallint[]) AS s (ref, reason)',
-          [reasons.map(([key]) => (typeof key === 'number' ? version!.refs[key] : byId.get(key))), seq, reasons.map(([, reason]) => reason)],
+          [keys.map((key) => (typeof key === 'number' ? version!.refs[key] : byId.get(key))), seq, codes],
         );
         if ('whole' in record.selection || 'whole' in record.prompt) {
           await client.query('INSERT INTO turn_payloads (turn_seq, explanation, system_prompt) VALUES ($1, $2, $3)', [

@@ -1,4 +1,4 @@
-import type { Explanation, RetrievalConfig } from '../retrieval/index';
+import type { Explanation, Reason, RetrievalConfig } from '../retrieval/index';
 import {
   decodeQuery,
   decodeSelection,
@@ -10,6 +10,7 @@ import {
   type KbSection,
   type KbVersion,
   type PromptFrame,
+  type SectionReasons,
   type TurnRecord,
 } from './compact';
 import type { SummaryRow } from './inspector';
@@ -185,16 +186,20 @@ const REASON_CODE = new Map(REASON_CODES.map((r, i) => [r, i]));
  * stored), as [KB position, reason code] — or [section id, code] when the explanation is
  * stored whole (its sections need not be the KB version's).
  */
-export function turnSectionReasons(turn: TurnStart): [number | string, number][] {
-  const rows: [number | string, number][] = [];
+export function turnSectionReasons(turn: TurnStart): SectionReasons<number | string> {
   const { selection } = turn.record;
   if ('packed' in selection) return selection.packed.reasons;
+  const rows: SectionReasons<number | string> = { keys: [], codes: [] };
+  const add = (key: number | string, reason: Reason) => {
+    rows.keys.push(key);
+    rows.codes.push(REASON_CODE.get(reason)!);
+  };
   if ('compact' in selection) {
     const compact = selection.compact;
-    if (compact.pinnedLead) for (const at of pinnedPositions(turn.kb)) rows.push([at, REASON_CODE.get('pinned')!]);
-    for (const v of compact.verdicts) if (v.reason !== 'no-match') rows.push([v.at, REASON_CODE.get(v.reason)!]);
+    if (compact.pinnedLead) for (const at of pinnedPositions(turn.kb)) add(at, 'pinned');
+    for (const v of compact.verdicts) if (v.reason !== 'no-match') add(v.at, v.reason);
   } else {
-    for (const v of selection.whole.sections) if (v.reason !== 'no-match') rows.push([v.id, REASON_CODE.get(v.reason)!]);
+    for (const v of selection.whole.sections) if (v.reason !== 'no-match') add(v.id, v.reason);
   }
   return rows;
 }

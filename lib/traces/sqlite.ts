@@ -414,9 +414,8 @@ export class SqliteTraceStore extends SqlAccessStore implements TraceStore, Insp
       frame = 'frame' in record.prompt ? this.frameId(record.prompt.frame) : undefined;
       const { seq } = this.sql.insertTurn.get(turnInsertValues(turn, version.id, frame?.id ?? null)) as { seq: number };
       // The inspector's index of sections sent or matched.
-      for (const [key, reason] of turnSectionReasons(turn)) {
-        this.sql.insertSection.run(typeof key === 'number' ? version.refs[key] : this.sectionRef(key), seq, reason);
-      }
+      const { keys, codes } = turnSectionReasons(turn);
+      keys.forEach((key, i) => this.sql.insertSection.run(typeof key === 'number' ? version!.refs[key] : this.sectionRef(key), seq, codes[i]));
       if ('whole' in record.selection || 'whole' in record.prompt) {
         this.sql.insertPayload.run(
           seq,

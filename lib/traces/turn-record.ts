@@ -40,19 +40,74 @@ const SCORED = REASON_CODES.indexOf('scored');
 const OVER_BUDGET = REASON_CODES.indexOf('over-budget');
 const FLOOR = REASON_CODES.indexOf('floor');
 
-/** Per index: a slot for each pool document (0: not listed), term frequencies per listed section and query term, the byte writer. */
+/**
+ * Per index, reused by every packing (selection is synchronous): each pool document's place in
+ * the list plus 1 (0: not listed), the term hits of the listed sections, the byte writer.
+ */
 interface Scratch {
-  slots: Int32Array;
-  tfs: Float64Array;
+  places: Int32Array;
+  hits: Hits;
   writer: VarintWriter;
 }
 const scratches = new WeakMap<RetrievalIndex, Scratch>();
 
-function scratchOf(index: RetrievalIndex, tfCells: number): Scratch {
+function scratchOf(index: RetrievalIndex): Scratch {
   let scratch = scratches.get(index);
-  if (!scratch) scratches.set(index, (scratch = { slots: new Int32Array(index.pool.length), tfs: new Float64Array(1024), writer: new VarintWriter() }));
-  if (scratch.tfs.length < tfCells) scratch.tfs = new Float64Array(Math.max(tfCells, scratch.tfs.length * 2));
+  if (!scratch) scratches.set(index, (scratch = { places: new Int32Array(index.pool.length), hits: new Hits(), writer: new VarintWriter() }));
   return scratch;
+}
+
+/** Query terms found in listed sections: (place in the list, query term index, tf), in the order found; grouped by place with `byPlace`. */
+class Hits {
+  count = 0;
+  place = new Int32Array(1024);
+  term = new Int32Array(1024);
+  tf = new Float64Array(1024);
+  private order = new Int32Array(1024);
+  private perPlace = new Int32Array(256);
+
+  /** Empties the list, with room for `more` hits. */
+  reset(more: number): void {
+    this.count = 0;
+    this.reserve(more);
+  }
+
+  reserve(more: number): void {
+    const needed = this.count + more;
+    if (needed <= this.place.length) return;
+    const size = Math.max(needed, this.place.length * 2);
+    const grow = <T extends Int32Array | Float64Array>(a: T, make: (n: number) => T): T => {
+      const b = make(size);
+      b.set(a.subarray(0, this.count));
+      return b;
+    };
+    this.place = grow(this.place, (n) => new Int32Array(n));
+    this.term = grow(this.term, (n) => new Int32Array(n));
+    this.tf = grow(this.tf, (n) => new Float64Array(n));
+    this.order = new Int32Array(size);
+  }
+
+  add(place: number, term: number, tf: number): void {
+    const h = this.count++;
+    this.place[h] = place;
+    this.term[h] = term;
+    this.tf[h] = tf;
+  }
+
+  /**
+   * The hits grouped by place (a counting sort: within a place, in the order found), as
+   * `order` (hit numbers) and `starts` (place k's hits are order[starts[k] … starts[k + 1])).
+   */
+  byPlace(places: number): { order: Int32Array; starts: Int32Array } {
+    if (this.perPlace.length < places + 1) this.perPlace = new Int32Array(Math.max(places + 1, this.perPlace.length * 2));
+    const starts = this.perPlace;
+    starts.fill(0, 0, places + 1);
+    for (let h = 0; h < this.count; h++) starts[this.place[h]! + 1]!++;
+    for (let k = 0; k < places; k++) starts[k + 1]! += starts[k]!;
+    const next = starts.slice(0, places);
+    for (let h = 0; h < this.count; h++) this.order[next[this.place[h]!]!++] = h;
+    return { order: this.order, starts };
+  }
 }
 
 /** Whether the KB version gives back this index's tf̃ and scores bit for bit: one field of weight 1 (the default), as kbVersionOf records it. */
@@ -72,6 +127,12 @@ function sameBlock(kb: KbVersion, index: RetrievalIndex, doc: number, at: number
   return checked[doc] === 1;
 }
 
+/** Whether a term string comes twice in the query (its verdicts would name it ambiguously). */
+function hasRepeatedTerm(terms: Selection['query']['terms']): boolean {
+  for (let i = 1; i < terms.length; i++) for (let j = 0; j < i; j++) if (terms[i]!.term === terms[j]!.term) return true;
+  return false;
+}
+
 /** Matched pool documents in rank order (score desc, then file order), as explain lists them. */
 function rankOrder(selection: Selection): Int32Array {
   const { docs, scores } = selection.matched;
@@ -83,10 +144,15 @@ function rankOrder(selection: Selection): Int32Array {
 }
 
 /**
- * The matched documents listed, in rank order: every one sent, and unsent ones up to `limit`;
- * undefined when the limit cuts the list before a sent one (its rank would not follow from its place).
+ * The matched documents listed: every one sent, and unsent ones up to `limit`, in rank order
+ * when it cuts (all of them, in no order, when it does not: their ranks follow from their
+ * scores on read). Undefined when the limit cuts the list before a sent one (the listed are then
+ * not the first ranks).
  */
-function listedMatches(ranked: Int32Array, scoredSent: ReadonlySet<number>, limit: number): { docs: number[]; unsent: number } | undefined {
+function listedMatches(selection: Selection, scoredSent: ReadonlySet<number>, limit: number): { docs: ArrayLike<number>; unsent: number } | undefined {
+  const { docs: matched } = selection.matched;
+  if (matched.length - scoredSent.size <= limit) return { docs: matched, unsent: matched.length - scoredSent.size };
+  const ranked = rankOrder(selection);
   const docs: number[] = [];
   let unsent = 0;
   let toSend = scoredSent.size;
@@ -111,11 +177,13 @@ export function packSelection(selection: Selection, kb: KbVersion): { selection:
   const { bm25, config, pool } = index;
   const { terms } = query;
   const termIds = terms.map((t) => bm25.termIds.get(t.term) ?? -1);
-  if (new Set(terms.map((t) => t.term)).size !== terms.length) return undefined;
+  if (hasRepeatedTerm(terms)) return undefined;
   const { docCount } = lookupsOf(kb);
   // A term scored alone: its df, or [idf] where the df does not give it back; a synonym group's terms: their df.
-  const inKb = termIds.map((id) => id >= 0);
-  const grouped = new Set(clauseLayout(terms, inKb).members.flatMap((clause) => (clause.length > 1 ? clause : [])));
+  const grouped = new Set<number>();
+  if (terms.some((t) => t.clause !== undefined)) {
+    for (const clause of clauseLayout(terms, termIds.map((id) => id >= 0)).members) if (clause.length > 1) for (const i of clause) grouped.add(i);
+  }
   const df = termIds.map((id, i): number | [number] | null => {
     if (id < 0) return null;
     const n = bm25.docFreqs[id]!;
@@ -124,54 +192,59 @@ export function packSelection(selection: Selection, kb: KbVersion): { selection:
 
   const scoredSent = new Set<number>();
   for (const s of selection.sent) if (s.reason === 'scored') scoredSent.add(s.doc);
-  const listed = listedMatches(rankOrder(selection), scoredSent, config.explainLimit);
+  const listed = listedMatches(selection, scoredSent, config.explainLimit);
   if (!listed) return undefined;
   const { docs } = listed;
 
-  // Term frequencies of the listed sections: one pass over each clause term's postings.
-  const T = terms.length;
-  const scratch = scratchOf(index, docs.length * T);
-  const { slots, tfs, writer } = scratch;
-  tfs.fill(0, 0, docs.length * T);
-  for (let k = 0; k < docs.length; k++) slots[docs[k]!] = k + 1;
+  // The query terms in the listed sections: one pass over each clause term's postings.
+  const { places, hits, writer } = scratchOf(index);
+  for (let k = 0; k < docs.length; k++) places[docs[k]!] = k + 1;
+  hits.reset(0);
   try {
     const { starts, docs: postingDocs, freqs } = bm25;
     const occurrences = freqs[0]!;
-    for (let i = 0; i < T; i++) {
+    for (let i = 0; i < terms.length; i++) {
       const id = termIds[i]!;
       if (id < 0 || !(terms[i]!.weight > 0)) continue;
-      for (let p = starts[id]!, end = starts[id + 1]!; p < end; p++) {
-        const slot = slots[postingDocs[p]!]!;
-        if (slot !== 0) tfs[(slot - 1) * T + i] = occurrences[p]!;
+      const from = starts[id]!;
+      const to = starts[id + 1]!;
+      hits.reserve(to - from);
+      for (let p = from; p < to; p++) {
+        const place = places[postingDocs[p]!]!;
+        if (place !== 0) hits.add(place - 1, i, occurrences[p]!);
       }
     }
   } finally {
-    for (const doc of docs) slots[doc] = 0;
+    for (let k = 0; k < docs.length; k++) places[docs[k]!] = 0;
   }
+  for (let h = 0; h < hits.count; h++) if (!Number.isInteger(hits.tf[h])) return undefined; // fractional weighted occurrences: not packed
 
-  const reasons: [number, number][] = pinnedPositions(kb).map((at) => [at, PINNED]);
+  const pinned = pinnedPositions(kb);
+  const reasons = { keys: [...pinned], codes: pinned.map(() => PINNED) };
+  const { order, starts } = hits.byPlace(docs.length);
   writer.reset();
+  writer.reserve(2 * docs.length + 2 * hits.count);
   for (let k = 0; k < docs.length; k++) {
     const doc = docs[k]!;
     const at = positions[doc]!;
-    reasons.push([at, scoredSent.has(doc) ? SCORED : OVER_BUDGET]);
+    reasons.keys.push(at);
+    reasons.codes.push(scoredSent.has(doc) ? SCORED : OVER_BUDGET);
     writer.write(at);
-    let present = 0;
-    for (let i = k * T; i < (k + 1) * T; i++) if (tfs[i] !== 0) present++;
-    writer.write(present);
-    for (let i = 0; i < T; i++) {
-      const tf = tfs[k * T + i]!;
-      if (tf === 0) continue;
-      if (!Number.isInteger(tf)) return undefined; // fractional weighted occurrences: not packed
-      writer.write(i);
-      writer.write(tf);
+    writer.write(starts[k + 1]! - starts[k]!);
+    for (let o = starts[k]!; o < starts[k + 1]!; o++) {
+      const h = order[o]!;
+      writer.write(hits.term[h]!);
+      writer.write(hits.tf[h]!);
     }
   }
   const sent: number[] = [];
   for (const s of selection.sent) {
     const at = positions[s.doc]!;
     if (!sameBlock(kb, index, s.doc, at)) return undefined;
-    if (s.reason === 'floor') reasons.push([at, FLOOR]);
+    if (s.reason === 'floor') {
+      reasons.keys.push(at);
+      reasons.codes.push(FLOOR);
+    }
     sent.push(at);
   }
 

@@ -13,18 +13,30 @@ export class VarintWriter {
     this.length = 0;
   }
 
-  /** Appends `n`, a whole number from 0 to 2^53 − 1. */
+  /** Makes room for `count` more numbers. */
+  reserve(count: number): void {
+    const needed = this.length + count * 8;
+    if (needed <= this.bytes.length) return;
+    const grown = new Uint8Array(Math.max(needed, this.bytes.length * 2));
+    grown.set(this.bytes.subarray(0, this.length));
+    this.bytes = grown;
+  }
+
+  /** Appends `n`, a whole number from 0 to 2^53 − 1 (room made by `reserve`). */
   write(n: number): void {
-    if (this.length + 8 > this.bytes.length) {
-      const grown = new Uint8Array(this.bytes.length * 2);
-      grown.set(this.bytes.subarray(0, this.length));
-      this.bytes = grown;
+    const { bytes } = this;
+    if (n < 0x80000000) {
+      while (n >= 0x80) {
+        bytes[this.length++] = (n & 0x7f) | 0x80;
+        n >>>= 7;
+      }
+    } else {
+      while (n >= 0x80) {
+        bytes[this.length++] = (n % 0x80) | 0x80;
+        n = Math.floor(n / 0x80);
+      }
     }
-    while (n >= 0x80) {
-      this.bytes[this.length++] = (n % 0x80) | 0x80;
-      n = Math.floor(n / 0x80);
-    }
-    this.bytes[this.length++] = n;
+    bytes[this.length++] = n;
   }
 
   /** What was written, base64url (no padding). */
