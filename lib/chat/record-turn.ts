@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ChatModel } from '../ai/providers';
 import type { Knowledge } from '../knowledge/load';
 import type { TurnRetrieval } from '../knowledge/retrieve';
-import { kbVersionOf } from '../traces/compact';
+import { compactTurn, kbVersionOf, type KbVersion, type TurnRecord } from '../traces/compact';
 import type { FinishRetryOptions } from '../traces/finish';
 import { TurnStartWrite } from '../traces/start';
 import { turnRecordOf } from '../traces/turn-record';
@@ -50,6 +50,16 @@ export function recordTurn(traces: TraceStore, turn: TurnToRecord): TurnRecorder
   });
 }
 
+/** The turn's record, straight from its selection; through its explanation should that fail (a bug: logged), so the turn is still stored. */
+function recordOf(retrieval: TurnRetrieval, kb: KbVersion): TurnRecord {
+  try {
+    return turnRecordOf(retrieval.selection, retrieval.systemPrompt, kb, retrieval.promptLayout);
+  } catch (error) {
+    console.error(`[traces] the turn's record could not be made from its selection (${error instanceof Error ? error.message : String(error)}); storing it from its explanation`);
+    return compactTurn(retrieval.explanation, retrieval.systemPrompt, kb);
+  }
+}
+
 /** The start row: built when it is first written, after the reply started. */
 function turnStart(id: string, createdAt: string, turn: TurnToRecord): TurnStart {
   const { retrieval, knowledge, chat } = turn;
@@ -62,7 +72,7 @@ function turnStart(id: string, createdAt: string, turn: TurnToRecord): TurnStart
     trigger: turn.trigger,
     customerMessages: retrieval.customerMessages,
     question: retrieval.selection.query.question,
-    record: turnRecordOf(retrieval.selection, retrieval.systemPrompt, kb, retrieval.promptLayout),
+    record: recordOf(retrieval, kb),
     kb,
     provider: chat.provider,
     modelId: chat.modelId,

@@ -665,7 +665,7 @@ function normalisedTfOf(kb: KbVersion, section: KbSection, tf: number, group: re
   return sum;
 }
 
-export function compactMatch(m: TermExplanation, t: number, queryWeights: readonly number[], termIndex: ReadonlyMap<string, number>, kb: KbVersion, section: KbSection): CompactMatch | undefined {
+function compactMatch(m: TermExplanation, t: number, queryWeights: readonly number[], termIndex: ReadonlyMap<string, number>, kb: KbVersion, section: KbSection): CompactMatch | undefined {
   const queryWeight = queryWeights[t]!;
   const weight = m.weight === queryWeight ? null : m.weight;
   let group: CompactGroupTerm[] | null = null;
@@ -808,7 +808,7 @@ export function pinnedPositions(kb: KbVersion): readonly number[] {
 }
 
 /** The document frequency that gives `idf` back (idf = ln((N + 1) / (df + 0.5))), or [idf]. */
-export function dfOf(idf: number, docCount: number): number | [number] {
+function dfOf(idf: number, docCount: number): number | [number] {
   const df = Math.round((docCount + 1) / Math.exp(idf) - 0.5);
   return Object.is(bm25Idf(docCount, df), idf) ? df : [idf];
 }
@@ -819,7 +819,7 @@ function idfOf(entry: number | [number] | null, docCount: number): number {
 }
 
 /** A section's score from its terms' parts, added up in order as the selector does (0 without any). */
-export function sumOf(matches: readonly TermExplanation[] | undefined): number {
+function sumOf(matches: readonly TermExplanation[] | undefined): number {
   let sum = 0;
   for (const m of matches ?? []) sum += m.score;
   return sum;
