@@ -381,6 +381,26 @@ const SQLITE_DIALECT = {
   },
 };
 
+/** Most statements the shared queries keep prepared; past it they are all dropped and prepared again as used. */
+const PREPARED_LIMIT = 256;
+
+/**
+ * The shared queries' statements (access, hand-off, inspector SQL: a fixed set of texts, filters
+ * making a few variants each), prepared once: preparing one on every call (a hand-off offer's
+ * conversation read on the chat's way to its first byte) cost more than running it.
+ */
+function preparedStatements(db: Database.Database): (sql: string) => Database.Statement {
+  const prepared = new Map<string, Database.Statement>();
+  return (sql) => {
+    let statement = prepared.get(sql);
+    if (!statement) {
+      if (prepared.size >= PREPARED_LIMIT) prepared.clear();
+      prepared.set(sql, (statement = db.prepare(sql)));
+    }
+    return statement;
+  };
+}
+
 /** The trace store (write path, TraceStore) and the inspector's queries (InspectorStore) over one SQLite database. */
 export class SqliteTraceStore extends SqlAccessStore implements TraceStore, InspectorStore, CustomerDataStore, HandoffStore {
   readonly db: Database.Database;
@@ -399,7 +419,8 @@ export class SqliteTraceStore extends SqlAccessStore implements TraceStore, Insp
    */
   constructor(source: string | Database.Database) {
     const db = typeof source === 'string' ? openTraceDatabase(source) : source;
-    super(async <Row>(sql: string, params: unknown[]) => db.prepare(sql).all(...params) as Row[], SQLITE_DIALECT);
+    const prepared = preparedStatements(db);
+    super(async <Row>(sql: string, params: unknown[]) => prepared(sql).all(...params) as Row[], SQLITE_DIALECT);
     this.ownsDb = typeof source === 'string';
     this.db = db;
     this.sql = statements(this.db);
