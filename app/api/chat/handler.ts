@@ -151,7 +151,8 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
       }),
     );
     const chat = deps.chat();
-    const handoffOffer = await offerFor(settings, knowledge, traces, { conversationId, visitorId, trigger: history.trigger, question: parsed.data.question, retrieval });
+    // Read after the first byte (stream-reply.ts): the offer goes with the reply's end.
+    const handoffOffer = () => offerFor(settings, knowledge, traces, { conversationId, visitorId, trigger: history.trigger, question: parsed.data.question, retrieval });
 
     // 5. Stream the reply, and record the turn: its start row once the reply is on its way (so
     //    even a crash mid-stream leaves a trace), its ending however the stream ends, after the start.
