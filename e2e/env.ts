@@ -11,24 +11,54 @@ import path from 'node:path';
  * Both apps run the same production build (`next build` first, in scripts/test.sh), each
  * with its own trace database, which the tests read directly: there is no trace API
  * without authentication.
+ *
+ * Each Playwright worker has a set of these servers of its own: worker N (TEST_PARALLEL_INDEX,
+ * which Playwright sets in its workers) uses the ports from E2E_PORT + N × WORKER_PORT_STRIDE,
+ * so two workers never share a server, a trace database or the stub's request log. A spec's own
+ * servers use EXTRA_PORT + 0 … 96 (the highest taken today: + 71).
  */
-export const APP_PORT = Number(process.env.E2E_PORT ?? 3100);
-export const OFFLINE_PORT = APP_PORT + 1;
-export const STUB_PORT = APP_PORT + 2;
 
-export const APP_URL = `http://127.0.0.1:${APP_PORT}`;
-export const OFFLINE_URL = `http://127.0.0.1:${OFFLINE_PORT}`;
-export const STUB_URL = `http://127.0.0.1:${STUB_PORT}`;
+/** The first port of worker 0 (E2E_PORT, default 3100). */
+export const BASE_PORT = Number(process.env.E2E_PORT ?? 3100);
+export const WORKER_PORT_STRIDE = 100;
 
 /** The silence limit the app with a key runs with: the hang tests wait for it. */
 export const MODEL_TIMEOUT_MS = 3000;
 
-const dataRoot = path.join(tmpdir(), `trusty-support-chat-e2e-${APP_PORT}`);
-export const APP_DB = path.join(dataRoot, 'app', 'traces.db');
-export const OFFLINE_DB = path.join(dataRoot, 'offline', 'traces.db');
-
 /** The app with the stub model also runs the /debug inspector, unlocked with this token. */
 export const ADMIN_TOKEN = 'e2e-admin-token-not-a-secret';
 
+/** The shared servers of Playwright worker `index` (parallel index: 0 … workers − 1). */
+export function workerServers(index: number) {
+  const appPort = BASE_PORT + index * WORKER_PORT_STRIDE;
+  const dataRoot = path.join(tmpdir(), `trusty-support-chat-e2e-${appPort}`);
+  return {
+    appPort,
+    offlinePort: appPort + 1,
+    stubPort: appPort + 2,
+    appUrl: `http://127.0.0.1:${appPort}`,
+    offlineUrl: `http://127.0.0.1:${appPort + 1}`,
+    stubUrl: `http://127.0.0.1:${appPort + 2}`,
+    appDb: path.join(dataRoot, 'app', 'traces.db'),
+    offlineDb: path.join(dataRoot, 'offline', 'traces.db'),
+    /** First port for servers a spec starts itself (e2e/spawn.ts). */
+    extraPort: appPort + 3,
+  };
+}
+
+/** This process's servers: the worker's own (0 in the Playwright runner and outside Playwright). */
+const own = workerServers(Number(process.env.TEST_PARALLEL_INDEX ?? 0));
+
+export const APP_PORT = own.appPort;
+export const OFFLINE_PORT = own.offlinePort;
+export const STUB_PORT = own.stubPort;
+
+export const APP_URL = own.appUrl;
+export const OFFLINE_URL = own.offlineUrl;
+export const STUB_URL = own.stubUrl;
+
+export const APP_DB = own.appDb;
+export const OFFLINE_DB = own.offlineDb;
+
 /** First port for servers a spec starts itself (e2e/spawn.ts): APP_PORT + 3 and up. */
-export const EXTRA_PORT = APP_PORT + 3;
+export const EXTRA_PORT = own.extraPort;

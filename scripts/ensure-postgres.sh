@@ -4,4 +4,4 @@
 set -euo pipefail
 if [ -n "${TEST_DATABASE_URL:-}" ]; then exit 0; fi
 if compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then exit 0; fi
-exec bash "$(dirname "$0")/apt-install.sh" postgresql "the PostgreSQL store tests"
+exec bash "$(dirname "$0")/apt-install.sh" "the PostgreSQL store tests" postgresql

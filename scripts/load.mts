@@ -10,7 +10,13 @@
  *    (every request comes from one address).
  * 2. Bounded run: `--requests` POST /api/chat at `--connections` concurrent connections
  *    (autocannon), each a new conversation asking one of a few real questions.
- * 3. Soak: `--soak` seconds at `--soak-connections`.
+ * 3. Soak: `--soak` seconds at `--soak-connections`, every question with a made-up word of its
+ *    own (so caches keyed by words meet a new word each turn). The server's RSS (from /proc) and
+ *    JS heap (from scripts/memory-probe.mjs, preloaded into the server by this script only) are
+ *    sampled every `--sample-every` seconds and printed as a table, with the check "RSS after the
+ *    first minute within 15% of its value at the end" (met / NOT met).
+ * `--heap-snapshots DIR` writes heap snapshots of the server (after a full GC) into DIR: after the
+ * warmup, after the bounded run and after the soak (open them in Chrome DevTools → Memory).
  * For each run it prints requests/s, p50/p99 latency of a whole turn (request sent → end of
  * the streamed reply), non-2xx answers, replies that did not complete (no finish event, or
  * an error event), the server's memory, and checks the trace store: every request that got
@@ -25,10 +31,11 @@
  * PostgreSQL (a throwaway cluster this script starts: lib/testing/postgres.ts) with the
  * requests and connections split evenly across them — and a table of the three. p50/p99 of
  * a multi-instance run are its worst instance's.
- * Exits 1 if a trace is missing or anything failed.
+ * Exits 1 if a trace is missing or anything failed, or the soak's RSS check is not met.
  */
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
@@ -37,6 +44,7 @@ import { question } from '@/e2e/helpers';
 import { startApp, stubbedServerSetup, type Server } from '@/e2e/spawn';
 import { startPostgres } from '@/lib/testing/postgres';
 import { parseCommandLineOrExit, usageExit, wholeNumberFlag, type Cli } from './cli';
+import { curveTable, lastProbe, steadiness, steadinessLine, type MemorySample, type Steadiness } from './load-memory';
 
 const cli: Cli = {
   name: 'load',
@@ -44,8 +52,15 @@ const cli: Cli = {
 
   --requests N           requests of the bounded run (default: 2000)
   --connections N        its concurrent connections (default: 50)
-  --soak S               seconds of the soak run; 0: none (default: 30)
+  --soak S               seconds of the soak run, distinct questions; 0: none (default: 30)
   --soak-connections N   its concurrent connections (default: 50)
+  --sample-every S       the soak's memory samples, seconds apart (default: 10)
+  --distinct             the bounded run's questions distinct too (a made-up word each)
+  --heap-snapshots DIR   write the server's heap snapshots into DIR (after warmup, bounded run, soak)
+                         (this, --allocations and --node-options: the SQLite run only)
+  --allocations          with --heap-snapshots, also what was allocated between them (.heapprofile)
+  --node-options=FLAGS   more node flags for the server, space-separated (with "=": the value starts
+                         with "--"), e.g. --node-options=--max-old-space-size=512
   --port PORT            the server's port; the stub gets PORT + 2 (default: 3700)
   --baseline             also the smallest streamText route (app/api/bench/baseline), compared
   --database NAME        sqlite, or postgres: one instance on SQLite, one and --instances on PostgreSQL (default: sqlite)
@@ -54,13 +69,19 @@ const cli: Cli = {
   --cpu-prof DIR         write the server's CPU profile to DIR
   -h, --help             this text
 
-Exit status: 0 every request answered and every completed turn traced, 1 otherwise.`,
+Exit status: 0 every request answered, every completed turn traced and (soaks over a minute)
+RSS steady after the first minute; 1 otherwise.`,
 };
 const { values } = parseCommandLineOrExit(cli, {
   requests: { type: 'string', default: '2000' },
   connections: { type: 'string', default: '50' },
   soak: { type: 'string', default: '30' },
   'soak-connections': { type: 'string', default: '50' },
+  'sample-every': { type: 'string', default: '10' },
+  distinct: { type: 'boolean' },
+  'heap-snapshots': { type: 'string' },
+  allocations: { type: 'boolean' },
+  'node-options': { type: 'string', default: '' },
   port: { type: 'string', default: '3700' },
   json: { type: 'string' },
   'cpu-prof': { type: 'string' },
@@ -76,9 +97,27 @@ const CONNECTIONS = wholeNumberFlag(cli, 'connections', values.connections, 1);
 const SOAK_S = wholeNumberFlag(cli, 'soak', values.soak);
 const SOAK_CONNECTIONS = wholeNumberFlag(cli, 'soak-connections', values['soak-connections'], 1);
 const PORT = wholeNumberFlag(cli, 'port', values.port, 1);
+if (values.allocations && !values['heap-snapshots']) usageExit(cli, '--allocations needs --heap-snapshots DIR (the profiles are written beside the snapshots)');
+const SAMPLE_EVERY_S = wholeNumberFlag(cli, 'sample-every', values['sample-every'], 1);
+/** The server's memory probe (process.memoryUsage() every second, heap snapshots on SIGUSR2): preloaded by this script only. */
+const MEMORY_PROBE = path.join(import.meta.dirname, 'memory-probe.mjs');
 
 const BASELINE_PATH = '/api/bench/baseline';
 const QUESTIONS = ['can I get a refund?', 'how do I start a live stream?', 'why does my video keep buffering?', 'what does the Pro plan cost?', 'hi, I need some help'];
+const SYLLABLES = ['ba', 'ko', 'mi', 'tu', 're', 'sa', 'lo', 'vi', 'ne', 'du', 'fa', 'zo', 'pi', 'gu', 'he', 'wy'];
+
+/** A made-up word of letters only, different for every `i` (≥ 6 letters, so typo correction looks it up). */
+function madeUpWord(i: number): string {
+  let word = '';
+  for (let n = i + SYLLABLES.length ** 2; n > 0; n = Math.floor(n / SYLLABLES.length)) word += SYLLABLES[n % SYLLABLES.length];
+  return word;
+}
+
+/** Question `i`: one of the real QUESTIONS; with `distinct`, followed by a made-up word no other question has. */
+function questionText(i: number, distinct: boolean): string {
+  const text = QUESTIONS[i % QUESTIONS.length]!;
+  return distinct ? `${text} ${madeUpWord(i)}` : text;
+}
 
 /** CPU time the server process has used, ms (utime + stime from /proc/PID/stat, at 100 ticks/s). */
 function cpuMs(server: Server): number {
@@ -117,6 +156,10 @@ interface RunFigures {
   rssMbAfter: number;
   /** Server CPU (user + system) per request of this run, ms. */
   cpuMsPerTurn: number;
+  /** The JS heap at the end of the run (one instance, from its memory probe). */
+  heapAfter?: { usedMb: number; totalMb: number; externalMb: number };
+  /** The soak's memory curve and its check. */
+  memory?: { samples: MemorySample[]; steadiness: Steadiness | undefined };
 }
 
 /** How many turns of the conversations starting with `prefix` are in each status. */
@@ -143,8 +186,20 @@ type Cannon = Awaited<ReturnType<typeof autocannon>>;
 /** The admin credential of the server the baseline route runs on (it serves admins only). */
 const BASELINE_TOKEN = randomBytes(24).toString('hex');
 
+interface RunOptions {
+  /** Requests to send, or else… */
+  amount?: number;
+  /** …seconds to run for. */
+  duration?: number;
+  connections: number;
+  /** The route (default /api/chat). */
+  path?: string;
+  /** Every question with a made-up word of its own (caches keyed by words see a new word each turn). */
+  distinct?: boolean;
+}
+
 /** One autocannon run against one server: `amount` requests (or `duration` s) at `connections`. */
-function cannon(app: Server, name: string, options: { amount?: number; duration?: number; connections: number; path?: string }, next: () => number): Promise<Cannon> {
+function cannon(app: Server, name: string, options: RunOptions, next: () => number): Promise<Cannon> {
   const baseline = options.path === BASELINE_PATH;
   return autocannon({
     url: `${app.url}${options.path ?? '/api/chat'}`,
@@ -159,7 +214,7 @@ function cannon(app: Server, name: string, options: { amount?: number; duration?
           const i = next();
           return {
             ...request,
-            body: JSON.stringify(question(`load-${name}-${String(i).padStart(6, '0')}`, QUESTIONS[i % QUESTIONS.length]!)),
+            body: JSON.stringify(question(`load-${name}-${String(i).padStart(6, '0')}`, questionText(i, options.distinct ?? false))),
           };
         },
       },
@@ -170,7 +225,7 @@ function cannon(app: Server, name: string, options: { amount?: number; duration?
 }
 
 /** A run split evenly across `apps` (requests and connections), then the trace store checked for every turn. */
-async function run(apps: Server[], tally: Tally, name: string, options: { amount?: number; duration?: number; connections: number; path?: string }): Promise<RunFigures> {
+async function run(apps: Server[], tally: Tally, name: string, options: RunOptions): Promise<RunFigures> {
   let n = 0;
   const sum = (f: (app: Server) => number) => apps.reduce((total, app) => total + f(app), 0);
   const rssMbBefore = sum(rssMb);
@@ -210,7 +265,46 @@ async function run(apps: Server[], tally: Tally, name: string, options: { amount
     rssMbBefore,
     rssMbAfter: sum(rssMb),
     cpuMsPerTurn,
+    ...heapAfter(apps),
   };
+}
+
+function heapAfter(apps: Server[]): Pick<RunFigures, 'heapAfter'> {
+  const probe = apps.length === 1 ? lastProbe(apps[0]!.output()) : undefined;
+  return probe ? { heapAfter: { usedMb: probe.heapUsedMb, totalMb: probe.heapTotalMb, externalMb: probe.externalMb } } : {};
+}
+
+/** `run`, with the server's memory sampled every SAMPLE_EVERY_S seconds from its start to its end. */
+async function sampledRun(app: Server, tally: Tally, name: string, options: RunOptions): Promise<RunFigures> {
+  const started = Date.now();
+  const samples: MemorySample[] = [];
+  const sample = () => samples.push({ atS: Math.round((Date.now() - started) / 1000), rssMb: rssMb(app), ...probeMb(app) });
+  sample();
+  const timer = setInterval(sample, SAMPLE_EVERY_S * 1000);
+  try {
+    const figures = await run([app], tally, name, options);
+    return { ...figures, memory: { samples, steadiness: steadiness(samples) } };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+function probeMb(app: Server): Partial<MemorySample> {
+  const probe = lastProbe(app.output());
+  return probe ? { heapUsedMb: probe.heapUsedMb, heapTotalMb: probe.heapTotalMb, externalMb: probe.externalMb } : {};
+}
+
+/** Has the server write a heap snapshot (its probe: SIGUSR2, after a full GC) and waits for it. */
+async function heapSnapshot(app: Server, label: string): Promise<void> {
+  const written = () => app.output().split('[memory-probe] snapshot ').length - 1;
+  const before = written();
+  app.process.kill('SIGUSR2');
+  for (let waited = 0; written() === before; waited += 250) {
+    if (waited > 600_000) throw new Error(`the server wrote no heap snapshot within 600 s (${label})`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const file = app.output().split('[memory-probe] snapshot ').at(-1)!.split('\n')[0];
+  console.log(`== heap snapshot ${label}: ${file} (RSS ${rssMb(app)} MB)`);
 }
 
 function print(f: RunFigures): void {
@@ -221,30 +315,48 @@ function print(f: RunFigures): void {
       `   non-2xx ${f.non2xx}   connection errors ${f.errors}   replies not completed ${f.incomplete}`,
       `   traces written ${f.traces.written} (ok ${f.traces.ok}, error ${f.traces.error}, aborted ${f.traces.aborted}, pending ${f.traces.pending})   traces lost ${f.tracesLost}` +
         (f.traces.written > f.requests ? `   (${f.traces.written - f.requests} turns were still in flight when the run stopped)` : ''),
-      `   server memory (RSS) ${f.rssMbBefore} MB → ${f.rssMbAfter} MB   server CPU per request ${f.cpuMsPerTurn} ms`,
+      `   server memory (RSS) ${f.rssMbBefore} MB → ${f.rssMbAfter} MB   server CPU per request ${f.cpuMsPerTurn} ms` +
+        (f.heapAfter ? `   JS heap ${f.heapAfter.usedMb} of ${f.heapAfter.totalMb} MB, external ${f.heapAfter.externalMb} MB` : ''),
     ].join('\n'),
   );
+  if (f.memory) console.log(`\n${curveTable(f.memory.samples)}\n\n== ${steadinessLine(f.memory.steadiness)}`);
 }
 
-const failedRun = (f: RunFigures) => f.tracesLost > 0 || f.traces.pending > 0 || f.non2xx > 0 || f.errors > 0 || f.incomplete > 0;
+const failedRun = (f: RunFigures) =>
+  f.tracesLost > 0 || f.traces.pending > 0 || f.non2xx > 0 || f.errors > 0 || f.incomplete > 0 || f.memory?.steadiness?.met === false;
 
 /** The default run: one instance on SQLite — bounded, then the baseline route (--baseline), then the soak. */
 async function singleInstance(): Promise<RunFigures[]> {
   const { distDir, stub, dbFile, env } = await stubbedServerSetup('load', PORT);
   await fetch(`${stub.url}/__mode`, { method: 'POST', body: JSON.stringify({ mode: 'fast' }) });
+  const snapshots = values['heap-snapshots'] && path.resolve(values['heap-snapshots']);
+  if (snapshots) mkdirSync(snapshots, { recursive: true });
   const app = await startApp(
     PORT,
-    { ...env, ...(values.baseline ? { BENCH_BASELINE_ROUTE: '1', ADMIN_TOKEN: BASELINE_TOKEN } : {}) },
+    {
+      ...env,
+      ...(values.baseline ? { BENCH_BASELINE_ROUTE: '1', ADMIN_TOKEN: BASELINE_TOKEN } : {}),
+      ...(snapshots ? { MEMORY_PROBE_DIR: snapshots, ...(values.allocations ? { MEMORY_PROBE_ALLOCATIONS: '1' } : {}) } : {}),
+    },
     30_000,
-    values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [],
+    [
+      '--import',
+      MEMORY_PROBE,
+      ...(snapshots ? ['--expose-gc'] : []),
+      ...(values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : []),
+      ...values['node-options'].split(' ').filter(Boolean),
+    ],
   );
   const tally = sqliteTally(dbFile);
   const figures: RunFigures[] = [];
   try {
     console.log(`server ${app.url} (${distDir}), stub ${stub.url}, traces ${dbFile}, ${(await import('node:os')).cpus().length} CPUs`);
+    console.log(`== started: RSS ${rssMb(app)} MB${values['node-options'] ? `, node ${values['node-options']}` : ''}`);
     await run([app], tally, 'warmup', { amount: 100, connections: 10 });
-    figures.push(await run([app], tally, 'bounded', { amount: REQUESTS, connections: CONNECTIONS }));
+    if (snapshots) await heapSnapshot(app, 'after the warmup');
+    figures.push(await run([app], tally, 'bounded', { amount: REQUESTS, connections: CONNECTIONS, distinct: values.distinct }));
     print(figures[0]!);
+    if (snapshots) await heapSnapshot(app, 'after the bounded run');
     if (values.baseline) {
       await run([app], tally, 'baseline-warmup', { amount: 100, connections: 10, path: BASELINE_PATH });
       const baseline = await run([app], tally, 'baseline', { amount: REQUESTS, connections: CONNECTIONS, path: BASELINE_PATH });
@@ -257,8 +369,10 @@ async function singleInstance(): Promise<RunFigures[]> {
       );
     }
     if (SOAK_S > 0) {
-      figures.push(await run([app], tally, 'soak', { duration: SOAK_S, connections: SOAK_CONNECTIONS }));
-      print(figures[1]!);
+      const soak = await sampledRun(app, tally, 'soak', { duration: SOAK_S, connections: SOAK_CONNECTIONS, distinct: true });
+      figures.push(soak);
+      print(soak);
+      if (snapshots) await heapSnapshot(app, 'after the soak');
     }
     const health = await fetch(`${app.url}/api/health`);
     console.log(`== after the load: /api/health ${health.status}`);

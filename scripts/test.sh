@@ -21,13 +21,20 @@ summary() {
 }
 trap summary EXIT
 
+step "Debian packages the tests need, when missing (PostgreSQL's server, the translated docs; Chromium in the background)"
+bash scripts/ensure-postgres.sh
+bash scripts/ensure-debian-docs.sh
+# Only e2e needs Chromium: it is installed (when missing) while the next steps run; apt runs one
+# install at a time, so this starts after the two above.
+chromium_log=$(mktemp)
+bash scripts/ensure-chromium.sh >"$chromium_log" 2>&1 &
+chromium_pid=$!
+
 step "types and lint (tsc --noEmit: TypeScript 7; ESLint; the import rules: .dependency-cruiser.cjs)"
 npx tsc --noEmit
 npm run -s lint
 
-step "unit tests (vitest; the store tests start a throwaway PostgreSQL; the language eval reads Debian's translated docs)"
-bash scripts/ensure-postgres.sh
-bash scripts/ensure-debian-docs.sh
+step "unit tests (vitest, a worker per core; the store tests start a throwaway PostgreSQL; the language eval reads Debian's translated docs)"
 npx vitest run
 
 step "kb:check on the demo KB"
@@ -37,6 +44,7 @@ npm run -s kb:test
 step "production build"
 npx next build
 
-step "e2e (playwright, Debian chromium)"
-bash scripts/ensure-chromium.sh
+step "e2e (playwright, Debian chromium, two workers with servers of their own)"
+if ! wait "$chromium_pid"; then cat "$chromium_log" >&2; exit 1; fi
+cat "$chromium_log"
 npx playwright test

@@ -143,7 +143,7 @@ function bodyLine(section: Section, source: string | undefined): number {
 
 function unitsWithLines(section: Section, source: string | undefined): Unit[] {
   const first = bodyLine(section, source);
-  return textUnits(section.text).map((u) => ({
+  return textUnits(section.text, section.language).map((u) => ({
     text: u.text,
     kind: u.kind,
     line: first + (section.text.slice(0, u.offset).match(/\n/g)?.length ?? 0),

@@ -1,9 +1,10 @@
-import { analyze } from '../retrieval/index';
+import { ENGLISH_FACTS, type FactLexicon } from './fact-languages';
 
 /**
  * Facts that disagree: a number stated in a pinned section and the same item stated with a
  * different number in an unpinned section (the model may receive both). How quantities, names
- * and items are matched: docs/facts-check.md.
+ * and items are matched: docs/facts-check.md. Numbers, units and the words around them are read
+ * with the sentence's language's lexicon (fact-languages.ts), English by default.
  */
 
 export interface Quantity {
@@ -24,53 +25,13 @@ export interface Quantity {
   relative: boolean;
 }
 
-const NUMBER = String.raw`\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?`;
-const PER_UNIT = String.raw`(?:\s*(?:\/|\bper\b|\ba\b|\ban\b|\beach\b)\s*(?:extra\s+)?(month|mo|year|yr|gb|tb|seat|user|hour|minute|day|week|viewer|video)s?\b)`;
-const MONEY = new RegExp(
-  String.raw`(?<cur>[$€£])\s?(?<num>${NUMBER})(?:\s*(?:[-–]|to)\s*[$€£]?(?<num2>${NUMBER}))?(?<per>${PER_UNIT}*)`,
-  'gi',
-);
-const UNIT_WORDS: Record<string, string> = {
-  '%': '%', percent: '%',
-  mb: 'GB', gb: 'GB', tb: 'GB',
-  minute: 'minute', minutes: 'minute', min: 'minute', mins: 'minute',
-  hour: 'hour', hours: 'hour', hr: 'hour', hrs: 'hour',
-  day: 'day', days: 'day',
-  'business day': 'business-day', 'business days': 'business-day',
-  'working day': 'business-day', 'working days': 'business-day',
-  week: 'week', weeks: 'week',
-  month: 'month', months: 'month',
-  year: 'year', years: 'year',
-  second: 'second', seconds: 'second',
-};
-const GB_FACTOR: Record<string, number> = { mb: 0.001, gb: 1, tb: 1000 };
-const MEASURED = new RegExp(
-  String.raw`(?<![\w.$€£/])(?<num>${NUMBER})(?:\s*(?:[-–]|to)\s*(?<num2>${NUMBER}))?(?:\s*|-)(?<unit>%|percent\b|business days?\b|working days?\b|[mgt]b\b|minutes?\b|mins?\b|hours?\b|hrs?\b|days?\b|weeks?\b|months?\b|years?\b|seconds?\b)`,
-  'gi',
-);
-/** A number standing alone (not part of 1080p, H.264, 4K, $49, a date or a version). */
-const BARE = new RegExp(String.raw`(?<![\w.$€£/:-])(?<num>${NUMBER})(?![\w%]|[.,:/]\d|-\w)`, 'g');
-
-/** Words of a quantity, never part of what it measures. */
-const UNIT_TERMS = new Set(
-  analyze(
-    'per a an each month monthly months year yearly annually years mo yr gb tb mb minute minutes hour hours day days week weeks business working percent second seconds up to maximum max minimum min least most only custom billed bill included includes include plan plans',
-  ),
-);
-const RELATIVE = /\b(difference|extra|additional|more|less|save|saves|saving|savings|off|discount|credit|refund|refunded|refunds|half|cheaper|back)\b/i;
-/** A worked example or a calculation: its numbers are not statements about an item. */
-const CALCULATION = /\bexample\b|[×=]/i;
-
-const parseNumber = (s: string) => Number(s.replace(/,/g, ''));
-
 /** Capitalised words directly before a number ("Pro: $79", "Pro plan: $49"): the KB's item names. */
-export function learnNames(sentences: readonly string[]): Set<string> {
-  const names = new Set<string>();
-  const re = /\b(\p{Lu}[\p{L}]+)(?:\s+(?:plan|tier|package|edition))?:?\s+(?:[$€£]\s?)?\d/gu;
+export function learnNames(sentences: readonly string[], lexicon: FactLexicon = ENGLISH_FACTS): Set<string> {
+  const seen = new Map<string, number>();
   for (const s of sentences) {
-    for (const m of s.matchAll(re)) names.add(m[1]!);
+    for (const m of s.matchAll(lexicon.names)) seen.set(m[1]!, (seen.get(m[1]!) ?? 0) + (m.groups?.label ? lexicon.nameOccurrences : 1));
   }
-  return names;
+  return new Set([...seen].filter(([, n]) => n >= lexicon.nameOccurrences).map(([name]) => name));
 }
 
 interface Segment {
@@ -104,55 +65,54 @@ function namesIn(text: string, names: ReadonlySet<string>): string[] {
   return found;
 }
 
-function termsWithout(text: string, nameTerms: ReadonlySet<string>): string[] {
-  return [...new Set(analyze(text.replace(/[$€£]?\d[\d,.]*/g, ' ')))].filter(
-    (t) => !UNIT_TERMS.has(t) && !nameTerms.has(t),
+function termsWithout(text: string, nameTerms: ReadonlySet<string>, lexicon: FactLexicon): string[] {
+  return [...new Set(lexicon.analyze(text.replace(lexicon.numbers, ' ')))].filter(
+    (t) => !lexicon.unitTerms.has(t) && !nameTerms.has(t),
   );
 }
 
-function moneyKind(currency: string, per: string): string {
-  const units = [...per.toLowerCase().matchAll(/(month|mo|year|yr|gb|tb|seat|user|hour|minute|day|week|viewer|video)s?\b/g)].map((m) => {
-    const u = m[1]!;
-    return u === 'mo' ? 'month' : u === 'yr' ? 'year' : u === 'gb' || u === 'tb' ? 'GB' : u;
-  });
-  const symbol = currency === '€' ? 'EUR' : currency === '£' ? 'GBP' : '$';
-  return [symbol, ...units].join('/');
+function moneyKind(currency: string, per: string, lexicon: FactLexicon): string {
+  const units = [...per.toLowerCase().matchAll(lexicon.perUnits)].map((m) => lexicon.perUnit(m[1]!));
+  return [lexicon.currency(currency), ...units].join('/');
 }
 
 const isMoney = (kind: string) => /^(\$|EUR|GBP)/.test(kind);
 
 /** The quantities of one sentence, with their names, measure and context. */
-export function extractQuantities(sentence: string, names: ReadonlySet<string>): Quantity[] {
+export function extractQuantities(sentence: string, names: ReadonlySet<string>, lexicon: FactLexicon = ENGLISH_FACTS): Quantity[] {
+  const { parseNumber } = lexicon;
   const labelMatch = /^([^:]{1,80}?):\s+/.exec(sentence);
   const label = labelMatch && labelMatch[1]!.split(/\s+/).length <= 8 && !/\d/.test(labelMatch[1]!) ? labelMatch[1]! : '';
   const bodyStart = label ? labelMatch![0].length : 0;
   const labelNames = namesIn(label, names);
-  const nameTerms = new Set([...names].flatMap((n) => analyze(n)));
+  const nameTerms = new Set([...names].flatMap((n) => lexicon.analyze(n)));
   const segments = segmentsOf(sentence.slice(bodyStart), bodyStart);
 
   interface Raw { kind?: string; value: number; raw: string; index: number; end: number; noun?: string }
   const found: Raw[] = [];
   const taken: [number, number][] = [];
   const overlaps = (a: number, b: number) => taken.some(([s, e]) => a < e && b > s);
-  for (const m of sentence.matchAll(MONEY)) {
+  for (const m of sentence.matchAll(lexicon.money)) {
     if (m.index! < bodyStart) continue;
-    const kind = moneyKind(m.groups!.cur!, m.groups!.per ?? '');
+    const g = m.groups!;
+    const kind = moneyKind((g.cur ?? g.curAfter)!, g.per ?? '', lexicon);
     const end = m.index! + m[0].length;
-    found.push({ kind, value: parseNumber(m.groups!.num!), raw: m[0].trim(), index: m.index!, end });
-    if (m.groups!.num2) found.push({ kind, value: parseNumber(m.groups!.num2), raw: m[0].trim(), index: m.index!, end });
+    const num2 = g.num2 ?? g.num2After;
+    found.push({ kind, value: parseNumber((g.num ?? g.numAfter)!), raw: m[0].trim(), index: m.index!, end });
+    if (num2) found.push({ kind, value: parseNumber(num2), raw: m[0].trim(), index: m.index!, end });
     taken.push([m.index!, end]);
   }
-  for (const m of sentence.matchAll(MEASURED)) {
+  for (const m of sentence.matchAll(lexicon.measured)) {
     const end = m.index! + m[0].length;
     if (m.index! < bodyStart || overlaps(m.index!, end)) continue;
     const unit = m.groups!.unit!.toLowerCase();
-    const kind = UNIT_WORDS[unit] ?? 'GB';
-    const factor = GB_FACTOR[unit] ?? 1;
+    const kind = lexicon.unitKind(unit) ?? 'GB';
+    const factor = lexicon.sizeFactor(unit);
     found.push({ kind, value: parseNumber(m.groups!.num!) * factor, raw: m[0].trim(), index: m.index!, end });
     if (m.groups!.num2) found.push({ kind, value: parseNumber(m.groups!.num2) * factor, raw: m[0].trim(), index: m.index!, end });
     taken.push([m.index!, end]);
   }
-  for (const m of sentence.matchAll(BARE)) {
+  for (const m of sentence.matchAll(lexicon.bare)) {
     const end = m.index! + m[0].length;
     if (m.index! < bodyStart || overlaps(m.index!, end)) continue;
     found.push({ value: parseNumber(m.groups!.num!), raw: m[0], index: m.index!, end });
@@ -165,24 +125,22 @@ export function extractQuantities(sentence: string, names: ReadonlySet<string>):
   // number, the following one first ("3, 7 and 10 days", "Starter 60, Pro 120, Business
   // 600 requests"); else a unit word in the label; else the nearest unit word before it
   // in its clause ("live streaming hours, which are 20 on Pro"); else a count.
-  const UNIT_AHEAD = /^\s+(?:[\p{L}-]+\s+){0,3}?(business days?|working days?|minutes?|hours?|days?|weeks?|months?|years?|percent)\b/iu;
-  const CONNECTOR = /^(and|or|on|for|in|per|to|with|at|of|from|is|are|was|were|a|an|the|by|each|if|when|then|than|up|while|plus|minus|times|x)$/i;
   const unitWord = (text: string): string | undefined => {
-    const words = [...text.matchAll(/\b(business days?|working days?|minutes?|hours?|days?|weeks?|months?|years?|percent)\b/gi)];
+    const words = [...text.matchAll(lexicon.unitWords)];
     const last = words.at(-1)?.[1]?.toLowerCase();
-    return last ? UNIT_WORDS[last] : undefined;
+    return last ? lexicon.unitKind(last) : undefined;
   };
   const labelUnit = unitWord(label);
   for (const q of found) {
     if (q.kind) continue;
     const after = sentence.slice(q.end);
-    const ahead = UNIT_AHEAD.exec(after)?.[1];
-    const word = /^\s+([a-z][a-z-]+)/i.exec(after)?.[1];
+    const ahead = lexicon.unitAhead.exec(after)?.[1];
+    const word = lexicon.wordAfter.exec(after)?.[1];
     if (ahead) {
-      q.kind = UNIT_WORDS[ahead.toLowerCase()];
-    } else if (word && !CONNECTOR.test(word)) {
+      q.kind = lexicon.unitKind(ahead.toLowerCase());
+    } else if (word && !lexicon.connector.test(word)) {
       q.kind = 'count';
-      q.noun = analyze(word)[0];
+      q.noun = lexicon.analyze(word)[0];
     }
   }
   for (let i = 0; i < found.length; i++) {
@@ -195,7 +153,7 @@ export function extractQuantities(sentence: string, names: ReadonlySet<string>):
     if (borrowed) {
       q.kind = borrowed.kind;
       q.noun = borrowed.noun;
-      q.value *= /\btb\b/i.test(borrowed.raw) ? 1000 : /\bmb\b/i.test(borrowed.raw) ? 0.001 : 1;
+      q.value *= lexicon.terabytes.test(borrowed.raw) ? 1000 : lexicon.megabytes.test(borrowed.raw) ? 0.001 : 1;
     } else {
       q.kind = labelUnit ?? unitWord(before) ?? 'count';
     }
@@ -209,9 +167,9 @@ export function extractQuantities(sentence: string, names: ReadonlySet<string>):
     let segNames = namesIn(seg.text, names);
     if (!segNames.length) segNames = labelNames.length ? labelNames : previousNames;
     previousNames = segNames;
-    const segMeasure = termsWithout(label ? `${label} ${seg.text}` : seg.clause, nameTerms);
-    const context = termsWithout(`${label} ${seg.clause.slice(0, seg.inClause + seg.text.length)}`, nameTerms);
-    const relative = RELATIVE.test(seg.text) || CALCULATION.test(seg.clause);
+    const segMeasure = termsWithout(label ? `${label} ${seg.text}` : seg.clause, nameTerms, lexicon);
+    const context = termsWithout(`${label} ${seg.clause.slice(0, seg.inClause + seg.text.length)}`, nameTerms, lexicon);
+    const relative = lexicon.relative.test(seg.text) || lexicon.calculation.test(seg.clause);
     for (const q of inSeg) {
       if (q.kind === 'count' && !segNames.length) continue; // counts need a name
       const measure = q.noun && !segMeasure.includes(q.noun) ? [...segMeasure, q.noun] : segMeasure;

@@ -79,20 +79,33 @@ const ABBREVIATIONS = new Set([
 ]);
 
 /**
+ * Abbreviations with a full stop in German, French and Spanish texts (Duden's, the Imprimerie
+ * nationale's and the RAE's common lists, as far as a help page uses them): a sentence does not
+ * end after them. Their letter-dot forms ("z.B", "d.h") are caught by the single-letter rule.
+ */
+const LANGUAGE_ABBREVIATIONS: Readonly<Record<string, ReadonlySet<string>>> = {
+  de: new Set([...ABBREVIATIONS, 'ca', 'bzw', 'usw', 'ggf', 'evtl', 'inkl', 'exkl', 'zzgl', 'vgl', 'mind', 'max', 'min', 'nr', 'str', 'tel', 'abs', 'bsp', 'ebd', 'sog', 'jh', 'mio', 'mrd', 'dt', 'allg', 'bspw']),
+  fr: new Set([...ABBREVIATIONS, 'env', 'ex', 'cf', 'etc', 'mme', 'mlle', 'no', 'tél', 'max', 'min', 'av', 'bd', 'fig', 'vol', 'chap', 'éd', 'hab']),
+  es: new Set([...ABBREVIATIONS, 'aprox', 'ej', 'etc', 'sr', 'sra', 'srta', 'dto', 'núm', 'nº', 'ud', 'uds', 'pág', 'págs', 'tel', 'tfno', 'máx', 'mín', 'avda', 'cía', 'admón', 'dpto']),
+};
+
+/**
  * Sentence boundaries: `.`, `!` or `?` (and any closing quote or bracket after it),
  * then whitespace, then a capital letter, digit, quote, bracket or `*`. Not after a known
- * abbreviation ("e.g.", "etc.", "Inc.") or a single capital letter ("B.V."); numbers
- * ("$0.06"), versions ("H.264") and addresses ("status.example.com") have no space after
- * the dot, so they never split.
+ * abbreviation ("e.g.", "etc.", "Inc."; in German, French and Spanish text also theirs:
+ * "ca.", "bzw.", "env.", "aprox.") or a single capital letter ("B.V."); numbers ("$0.06"),
+ * versions ("H.264") and addresses ("status.example.com") have no space after the dot, so
+ * they never split.
  */
-export function splitSentences(text: string): { text: string; start: number }[] {
+export function splitSentences(text: string, language = 'en'): { text: string; start: number }[] {
+  const abbreviations = LANGUAGE_ABBREVIATIONS[language] ?? ABBREVIATIONS;
   const out: { text: string; start: number }[] = [];
   const boundary = /[.!?]["'”’)\]]*\s+(?=["'“‘(\[*]?[\p{Lu}\p{N}])/gu;
   let start = 0;
   for (const match of text.matchAll(boundary)) {
     const before = text.slice(start, match.index!);
     const lastWord = /([\p{L}.]+)$/u.exec(before)?.[1]?.toLowerCase() ?? '';
-    if (text[match.index!] === '.' && (ABBREVIATIONS.has(lastWord) || /^\p{L}$/u.test(lastWord) || /(^|\.)\p{L}\.\p{L}$/u.test(lastWord))) continue;
+    if (text[match.index!] === '.' && (abbreviations.has(lastWord) || /^\p{L}$/u.test(lastWord) || /(^|\.)\p{L}\.\p{L}$/u.test(lastWord))) continue;
     pushTrimmed(text, start, match.index! + match[0].trimEnd().length, out);
     start = match.index! + match[0].length;
   }
@@ -144,7 +157,7 @@ function tableUnits(flat: Flat): TextUnit[] | undefined {
   return units;
 }
 
-function paragraphUnits(children: readonly PhrasingContent[], kind: 'sentence' | 'list-item', out: TextUnit[]): void {
+function paragraphUnits(children: readonly PhrasingContent[], kind: 'sentence' | 'list-item', language: string, out: TextUnit[]): void {
   const flat: Flat = { text: '', offsets: [] };
   flatten(children, flat);
   const table = tableUnits(flat);
@@ -152,15 +165,15 @@ function paragraphUnits(children: readonly PhrasingContent[], kind: 'sentence' |
     out.push(...table);
     return;
   }
-  for (const s of splitSentences(flat.text)) {
+  for (const s of splitSentences(flat.text, language)) {
     out.push({ text: collapse(s.text), offset: flat.offsets[s.start] ?? 0, kind });
   }
 }
 
-function walk(node: Nodes, inList: boolean, out: TextUnit[]): void {
+function walk(node: Nodes, inList: boolean, language: string, out: TextUnit[]): void {
   switch (node.type) {
     case 'paragraph':
-      paragraphUnits(node.children, inList ? 'list-item' : 'sentence', out);
+      paragraphUnits(node.children, inList ? 'list-item' : 'sentence', language, out);
       return;
     case 'heading': {
       const flat: Flat = { text: '', offsets: [] };
@@ -176,16 +189,16 @@ function walk(node: Nodes, inList: boolean, out: TextUnit[]): void {
     case 'yaml':
       return;
     case 'listItem':
-      for (const child of node.children) walk(child, true, out);
+      for (const child of node.children) walk(child, true, language, out);
       return;
     default:
-      if ('children' in node) for (const child of node.children) walk(child as Nodes, inList, out);
+      if ('children' in node) for (const child of node.children) walk(child as Nodes, inList, language, out);
   }
 }
 
-/** The prose units of a markdown body, in order. */
-export function textUnits(markdown: string): TextUnit[] {
+/** The prose units of a markdown body, in order; `language`: the body's (its abbreviations). */
+export function textUnits(markdown: string, language = 'en'): TextUnit[] {
   const out: TextUnit[] = [];
-  walk(fromMarkdown(markdown), false, out);
+  walk(fromMarkdown(markdown), false, language, out);
   return out;
 }

@@ -15,7 +15,8 @@ import { VarintWriter } from './varint';
  * version); the prompt is framed by its own layout (`layout`: lib/ai/prompt.ts). A selection the packed form cannot express goes through the explanation, as
  * before: a KB version of another index, the semantic stage's fused ranking, an index whose
  * scores the KB version does not give back (BM25F fields, fractional term weights), a list cut
- * by explainLimit before a sent section, a query with a term twice.
+ * by explainLimit before a sent section, a query with a term twice, a selection scored with one
+ * language's BM25 statistics (selection.bm25: a KB of several languages).
  */
 export function turnRecordOf(selection: Selection, systemPrompt: string, kb: KbVersion, layout?: PromptLayout): TurnRecord {
   const packed = packSelection(selection, kb);
@@ -172,7 +173,8 @@ function listedMatches(selection: Selection, scoredSent: ReadonlySet<number>, li
 export function packSelection(selection: Selection, kb: KbVersion): { selection: PackedSelection; counts: Explanation['counts']; omitted: number } | undefined {
   const { index, query } = selection;
   const origin = originOf(kb);
-  if (origin?.index !== index || selection.semantic?.fused || !scoresDerivable(index)) return undefined;
+  // Scores from a language's own BM25 statistics (a KB of several languages) are not the KB version's: explained instead.
+  if (origin?.index !== index || selection.bm25 !== index.bm25 || selection.semantic?.fused || !scoresDerivable(index)) return undefined;
   const { positions } = origin;
   const { bm25, config, pool } = index;
   const { terms } = query;

@@ -67,8 +67,8 @@ function rankedMatches(selection: Selection): { doc: number; score: number; fusi
 }
 
 export function explain(selection: Selection, limit = selection.index.config.explainLimit): Explanation {
-  const { index, query } = selection;
-  const { pool, bm25, config } = index;
+  const { index, query, bm25 } = selection;
+  const { pool, config } = index;
   const termIds = query.terms.map((t) => bm25.termIds.get(t.term) ?? -1);
   const sentBy = new Map(selection.sent.map((s) => [s.doc, s.reason]));
   const ranked = rankedMatches(selection);

@@ -1,6 +1,6 @@
 import { stemmer } from 'stemmer';
 import { eng as englishStopWords } from 'stopword';
-import { createDecompounder } from './decompound';
+import { createDecompounder, knownWordTest } from './decompound';
 import { ENGLISH, GENERIC_SPEC, languageSpec } from './languages';
 
 /**
@@ -169,7 +169,8 @@ export function contentWords(text: string): string[] {
 //
 // Compounds joined by `-` `_` `.` give their parts and the joined form, as in English; in a
 // language with compounds (German…) a long word also gives the KB words it is made of
-// (decompound.ts). Accents are stripped after stemming, since the Snowball stemmers read them
+// (decompound.ts). In a language with separable verbs (German, Dutch), a particle that ends a
+// clause also gives the joined verb (separableVerb below). Accents are stripped after stemming, since the Snowball stemmers read them
 // ("configuración" → "configur"), so "réseau" and "reseau" meet; a word typed without the
 // accents its stemmer needs is matched by build-query.ts's spelling variants (foldWord).
 
@@ -196,6 +197,15 @@ function stripAccents(word: string): string {
   return NON_ASCII.test(lower) ? lower.normalize('NFKD').replace(MARKS, '').normalize('NFC') : lower;
 }
 const ELIDED = /^(\p{L}+)['’](\p{L}.*)$/u;
+/** After a word: what ends its clause (punctuation, a line break, the end of the text), past spaces, quotes and brackets. */
+const CLAUSE_END = /[\s"'“”„«»)\]]*(?:[.,;:!?…\n]|$)/uy;
+/** A character that starts a new clause. */
+const CLAUSE_BREAK = /[.,;:!?…\n(]/u;
+/** How far back a clause is read for the verb of a separable particle. */
+const MAX_CLAUSE_CHARS = 300;
+const LETTERS = /^\p{L}+$/u;
+/** Fewest letters of the verb after a separable verb's infix ("ein·zu·*richten*"). */
+const MIN_VERB = 4;
 
 /** Lowercase, accents stripped; German umlauts and ß folded to their spelled-out forms ("größe" → "groesse"): the key of a word typed without its accents. */
 export function foldWord(word: string, language: string): string {
@@ -211,7 +221,11 @@ export function createAnalyzer(language: string, { vocabulary }: { vocabulary?: 
   const stopWords = new Set(spec.stopWords.map((w) => w.normalize('NFC').toLowerCase()));
   const foldedStopWords = new Set(spec.stopWords.map(stripAccents));
   const elisions = new Set(spec.elisions ?? []);
-  const compounds = spec.compounds && vocabulary ? createDecompounder(vocabulary, spec.compounds.linkers, (w) => stemOf(w)) : undefined;
+  const isKbWord = vocabulary ? knownWordTest(vocabulary, (w) => stemOf(w)) : undefined;
+  const compounds = spec.compounds && isKbWord ? createDecompounder(isKbWord, spec.compounds.linkers) : undefined;
+  const particles = spec.separable && isKbWord ? new Set(spec.separable.particles) : undefined;
+  const longestParticle = Math.max(0, ...(spec.separable?.particles ?? []).map((p) => p.length));
+  const infix = particles ? spec.separable!.infinitiveInfix : undefined;
   const segmenter = spec.segmented ? new Intl.Segmenter(language, { granularity: 'word' }) : undefined;
   const stems = new Map<string, string>();
   const memo = new Map<string, readonly string[]>();
@@ -248,6 +262,18 @@ export function createAnalyzer(language: string, { vocabulary }: { vocabulary?: 
     const parts = compounds?.split(word, memoising);
     if (parts) for (const part of parts) if (!isStop(part)) out.push(stemOf(part));
     out.push(stemOf(word));
+    const verb = infix ? withoutInfix(word) : undefined;
+    if (verb !== undefined) out.push(stemOf(verb));
+  }
+
+  /** A separable verb's infinitive with its infix taken out, when the KB has that verb ("einzurichten" → "einrichten"). */
+  function withoutInfix(word: string): string | undefined {
+    for (let cut = 2; cut <= Math.min(longestParticle, word.length - infix!.length - MIN_VERB); cut++) {
+      if (!word.startsWith(infix!, cut) || !particles!.has(word.slice(0, cut))) continue;
+      const verb = word.slice(0, cut) + word.slice(cut + infix!.length);
+      if (isKbWord!(verb)) return verb;
+    }
+    return undefined;
   }
 
   function termsOf(raw: string): readonly string[] {
@@ -269,6 +295,40 @@ export function createAnalyzer(language: string, { vocabulary }: { vocabulary?: 
     return terms;
   }
 
+  /**
+   * The separable verb whose particle is the word at `start`–`end` of `text`, as one term, when the
+   * particle ends its clause (punctuation or the end of the text follows) and a word of the clause
+   * before it, joined to it, is a KB word (or its stem is a KB word's stem): "Wie richte ich das
+   * WLAN ein?" → einricht, as "einrichten" and "Einrichtung". The first such word of the clause
+   * is the verb: the finite verb stands first or second in a main clause. The particle and the
+   * verb keep their own terms. Undefined when nothing joins.
+   */
+  function separableVerb(text: string, start: number, end: number): string | undefined {
+    CLAUSE_END.lastIndex = end;
+    if (!CLAUSE_END.test(text)) return undefined;
+    const particle = surface(text.slice(start, end));
+    let from = start;
+    while (from > 0 && start - from < MAX_CLAUSE_CHARS && !CLAUSE_BREAK.test(text[from - 1]!)) from--;
+    for (const raw of text.slice(from, start).match(WORD) ?? []) {
+      const verb = surface(raw);
+      if (verb.length < 2 || isStop(verb) || particles!.has(verb) || !LETTERS.test(verb)) continue;
+      if (isKbWord!(particle + verb)) return stemOf(particle + verb);
+    }
+    return undefined;
+  }
+
+  /** The terms of a text in a language with separable verbs: each word's, and a joined verb after its particle. */
+  function analyzeClauses(text: string, out: string[]): void {
+    const scan = new RegExp(WORD.source, WORD.flags);
+    let match: RegExpExecArray | null;
+    while ((match = scan.exec(text)) !== null) {
+      for (const t of termsOf(match[0])) out.push(t);
+      if (match[0].length > longestParticle || !particles!.has(surface(match[0]))) continue;
+      const joined = separableVerb(text, match.index, match.index + match[0].length);
+      if (joined !== undefined) out.push(joined);
+    }
+  }
+
   /** The raw words of a text: Unicode segmentation, or the WORD pattern. */
   function* words(text: string): Generator<string> {
     if (segmenter) {
@@ -284,7 +344,8 @@ export function createAnalyzer(language: string, { vocabulary }: { vocabulary?: 
     language,
     analyze(text) {
       const out: string[] = [];
-      for (const raw of [...words(text)]) for (const t of termsOf(raw)) out.push(t);
+      if (particles) analyzeClauses(text, out);
+      else for (const raw of [...words(text)]) for (const t of termsOf(raw)) out.push(t);
       return out;
     },
     contentWords(text) {

@@ -32,17 +32,24 @@ export interface Decompounder {
   split(word: string, remember?: boolean): string[] | undefined;
 }
 
-/** A splitter over `vocabulary` (lowercase words), with the language's linking letters; `stem`: the language's stemmer, to meet parts by their stems. */
-export function createDecompounder(vocabulary: ReadonlySet<string>, linkers: readonly string[], stem?: (word: string) => string): Decompounder {
-  const memo = new Map<string, string[] | null>();
+/**
+ * A test of whether a lowercase word is a KB word: in `vocabulary`, or — with the language's
+ * stemmer — the stem of a vocabulary word (the stems are computed on first use). Shared by the
+ * compound splitter and the separable-verb join (analyzer.ts).
+ */
+export function knownWordTest(vocabulary: ReadonlySet<string>, stem?: (word: string) => string): (word: string) => boolean {
   let stems: Set<string> | undefined;
-
-  function isWord(part: string): boolean {
-    if (vocabulary.has(part)) return true;
+  return (word) => {
+    if (vocabulary.has(word)) return true;
     if (!stem) return false;
     stems ??= new Set([...vocabulary].map(stem));
-    return stems.has(stem(part));
-  }
+    return stems.has(stem(word));
+  };
+}
+
+/** A splitter whose parts must pass `isWord` (knownWordTest), with the language's linking letters. */
+export function createDecompounder(isWord: (word: string) => boolean, linkers: readonly string[]): Decompounder {
+  const memo = new Map<string, string[] | null>();
 
   function asPart(head: string): string | undefined {
     if (isWord(head)) return head;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyze, createAnalyzer } from './analyzer';
-import { createDecompounder } from './decompound';
+import { createDecompounder, knownWordTest } from './decompound';
 import { customerLanguage, detectLanguage } from './detect-language';
 import { acceptedLanguages, languageOf, textDirection } from './language-tags';
 
@@ -33,6 +33,10 @@ describe('German analyzer', () => {
     // stopwords-iso lists "neue" and "richtig"; the Snowball list, question words and modals drop the rest
     expect(de.analyze('Wann ist die neue Version richtig?')).toEqual(['neu', 'version', 'richtig']);
     expect(de.analyze('Warum muss ich das dass daß tun?')).toEqual(['tun']);
+    // quantifiers and adverbs the English list drops (many, more, both, never)
+    expect(de.analyze('Viele Pakete, mehr als beide, nie')).toEqual(['paket']);
+    // pronominal adverbs: "darauf" is "on it"
+    expect(de.analyze('Wie hebe ich das System darauf an, und was folgt daraus?')).toEqual(['heb', 'syst', 'folgt']);
   });
 
   it('reads a stop word with its umlauts as written: "ändern" is not "andern", but "fur" is "für"', () => {
@@ -43,7 +47,7 @@ describe('German analyzer', () => {
   it('splits a compound into parts the KB has only inflected ("Karte" when the KB says "Karten")', () => {
     const inflected = createAnalyzer('de', { vocabulary: new Set(['grafik', 'karten']) });
     expect(inflected.analyze('Grafikkarte')).toEqual(['grafik', 'kart', 'grafikkart']);
-    expect(createDecompounder(new Set(['grafik', 'karten']), ['s']).split('grafikkarte')).toBeUndefined();
+    expect(createDecompounder(knownWordTest(new Set(['grafik', 'karten'])), ['s']).split('grafikkarte')).toBeUndefined();
   });
 
   it('leaves a word alone that is not made of the vocabulary\'s words', () => {
@@ -52,8 +56,49 @@ describe('German analyzer', () => {
   });
 });
 
+describe('separable verbs (German, Dutch)', () => {
+  const vocabulary = new Set(['einrichten', 'einrichtung', 'netzwerk', 'verbindung', 'rechner', 'herunterfahren', 'ausschalten']);
+  const de = createAnalyzer('de', { vocabulary });
+
+  it('joins a particle that ends the clause to its verb, so "richte … ein" meets "einrichten" and "Einrichtung"', () => {
+    const question = de.analyze('Wie richte ich eine Netzwerkverbindung ein?');
+    expect(question).toContain(de.analyze('Einrichtung')[0]);
+    expect(de.analyze('einrichten')).toEqual(de.analyze('Einrichtung'));
+    // the verb keeps its own term: "richte" still meets "richten"
+    expect(question).toContain(de.analyze('richten')[0]);
+    expect(de.analyze('Wie fahre ich den Rechner herunter')).toContain(de.analyze('herunterfahren')[0]);
+  });
+
+  it('reads the clause the particle ends: a comma, a full stop or a line break closes it', () => {
+    expect(de.analyze('Wie schalte ich den Rechner aus, ohne Daten zu verlieren?')).toContain(de.analyze('ausschalten')[0]);
+    expect(de.analyze('Richten Sie das Netzwerk ein.\nDann starten Sie neu.')).toContain(de.analyze('einrichten')[0]);
+  });
+
+  it('joins nothing when the particle does not end its clause, or the KB lacks the joined verb', () => {
+    expect(de.analyze('Ein Netzwerk einrichten')).toEqual(['netzwerk', 'einricht']);
+    expect(de.analyze('Wie schalte ich den Rechner aus und das Netzwerk?')).not.toContain(de.analyze('ausschalten')[0]);
+    expect(de.analyze('Wie schalte ich das Netzwerk ab?')).toEqual(['schalt', 'netzwerk', 'ab']);
+    expect(createAnalyzer('de').analyze('Wie richte ich das Netzwerk ein?')).toEqual(['richt', 'netzwerk']);
+  });
+
+  it('takes the infinitive\'s "zu" out of a separable verb: "einzurichten" is einrichten, "hinzuzufügen" hinzufügen', () => {
+    const kb = createAnalyzer('de', { vocabulary: new Set([...vocabulary, 'hinzufügen', 'zufügen']) });
+    expect(kb.analyze('um das Netzwerk einzurichten')).toContain(kb.analyze('einrichten')[0]);
+    expect(kb.analyze('hinzuzufügen')).toContain(kb.analyze('hinzufügen')[0]);
+    // "hinzufügen" is hinzu + fügen, not hin + zu + fügen: nothing is added
+    expect(kb.analyze('hinzufügen')).toEqual(['hinzufug']);
+    // the KB lacks "anrichten": "anzurichten" stays one word
+    expect(kb.analyze('anzurichten')).toEqual(['anzuricht']);
+  });
+
+  it('joins Dutch particles the same way ("zet … uit" → uitzetten)', () => {
+    const nl = createAnalyzer('nl', { vocabulary: new Set(['uitzetten', 'computer']) });
+    expect(nl.analyze('Hoe zet ik de computer uit?')).toContain(nl.analyze('uitzetten')[0]);
+  });
+});
+
 describe('decompounder', () => {
-  const split = createDecompounder(new Set(['daten', 'bank', 'datenbank', 'sicherung']), ['s']);
+  const split = createDecompounder(knownWordTest(new Set(['daten', 'bank', 'datenbank', 'sicherung'])), ['s']);
   it('takes the longest head first and never splits into parts shorter than 4 letters', () => {
     expect(split.split('datenbanksicherung')).toEqual(['daten', 'bank', 'sicherung']);
     expect(split.split('bankdaten')).toEqual(['bank', 'daten']);
@@ -80,6 +125,10 @@ describe('French analyzer', () => {
     expect(fr.analyze('Et comment ça ? Je peux ?')).toEqual([]);
   });
 
+  it('drops the quantifiers and adverbs the English list drops: tout, chaque, très, encore, plus', () => {
+    expect(fr.analyze('Tous les dossiers prennent toute la place, chaque fois encore plus')).toEqual(fr.analyze('dossiers prennent place fois'));
+  });
+
   it('reads a stop word with its accents as written: "sûr" is not "sur"', () => {
     expect(fr.analyze('sûr')).toEqual(['sur']);
     expect(fr.analyze('sur')).toEqual([]);
@@ -99,6 +148,12 @@ describe('Spanish analyzer', () => {
     const es = createAnalyzer('es');
     expect(es.analyze('configuración configurar configuraciones')).toEqual(['configur', 'configur', 'configur']);
     expect(es.analyze('¿Cómo instalo los paquetes?')).toEqual(['instal', 'paquet']);
+  });
+
+  it('drops function words only: the content words of stopwords-iso\'s Spanish list stay terms', () => {
+    const es = createAnalyzer('es');
+    // stopwords-iso lists "uso", "nueva", "tiempo", "valor"; question words, modals and "todas" are function words
+    expect(es.analyze('¿Cuándo puedo ver el uso de la nueva versión, el tiempo y el valor de todas?')).toEqual(['ver', 'uso', 'nuev', 'version', 'tiemp', 'valor']);
   });
 });
 

@@ -19,13 +19,16 @@ import stopwordsIso from 'stopwords-iso' with { type: 'json' };
  *
  * - **stemming**: the Snowball stemmer of the language (the `@orama/stemmers` ports, which give
  *   the Snowball project's output); none for Chinese, Japanese and Hebrew;
- * - **stop words**: the `stopwords-iso` list of the language (German and French: FUNCTION_WORDS),
+ * - **stop words**: the `stopwords-iso` list of the language (German, French, Spanish: FUNCTION_WORDS),
  *   plus a few **chat fillers**: the greetings, thanks and "help / question" words of a support
  *   chat, which name no subject (the English list is analyzer.ts's CHAT_FILLER_WORDS);
  * - **elisions** (French, Italian): the elided article or pronoun before an apostrophe is
  *   dropped ("l'abonnement" → "abonnement", "dell'account" → "account");
  * - **compounds** (German, Dutch, Swedish, Danish, Norwegian): a long word is split into words
  *   the KB uses on their own, or their stems (decompound.ts), with the language's linking letters;
+ * - **separable verbs** (German, Dutch): a verb particle left at the end of a clause is joined to
+ *   a verb before it ("Wie richte ich das WLAN ein?" → einrichten), when the KB has the joined verb;
+ *   German "einzurichten" gives einrichten too;
  * - **segmentation**: Chinese and Japanese have no spaces between words; their text is cut into
  *   words by the Unicode word segmentation of ICU (`Intl.Segmenter`), not stemmed.
  *
@@ -44,6 +47,12 @@ export interface LanguageSpec {
   compounds?: { linkers: readonly string[] };
   /** Words are found by `Intl.Segmenter` (languages written without spaces). */
   segmented?: boolean;
+  /**
+   * Separable verbs: their particles, lowercase (a particle ending a clause is joined to its verb:
+   * "richte … ein" → "einrichte"), and the infix of their infinitive with "to", written inside the
+   * verb (German "ein*zu*richten": einrichten).
+   */
+  separable?: { particles: readonly string[]; infinitiveInfix?: string };
 }
 
 const iso = stopwordsIso as Record<string, string[]>;
@@ -63,13 +72,19 @@ export const CHAT_FILLERS: Readonly<Record<string, readonly string[]>> = {
 /**
  * Function words for the languages whose stopwords-iso list also holds content words (German's
  * has "neue", "richtig", "zeit", "ende", "beispiel"; French's "ouvert", "valeur", "état",
- * "nouveau", "possible"): dropping those from every section and question loses subjects. These
+ * "nouveau", "possible"; Spanish's "nuevo", "tiempo", "ejemplo", "trabajo", "uso", "usar",
+ * "valor"): dropping those from every section and question loses subjects. These
  * lists are, like the English one, function words only: the **Snowball** stop list of the
- * language (snowballstem.org, the lists of PostgreSQL's text search and of Lucene's German and
- * French analyzers), plus the closed-class words a chat question adds that Snowball's lists,
+ * language (snowballstem.org, the lists of PostgreSQL's text search and of Lucene's German,
+ * French and Spanish analyzers), plus the closed-class words a chat question adds that Snowball's lists,
  * written for running text, lack: the question words (the English list has how, what, where,
  * which, who) and the modal verbs (can, could, must, should are in the English list); German
- * "dass", the reformed spelling of the listed "daß".
+ * "dass", the reformed spelling of the listed "daß"; and the quantifiers and adverbs of the
+ * English list that a language's Snowball list lacks (English drops all, each, some, many, very,
+ * also, still, too, only, now, then, there, such, other, more, most, both, never: French "tout",
+ * "chaque", "très", "encore", "plus"…, German "viele", "mehr", "beide", "nie"); German's
+ * pronominal adverbs ("darauf", "davon", "worüber": a preposition and a pronoun in one word, two
+ * stop words in English), of which Snowball lists "damit" and "dazu" only.
  */
 export const FUNCTION_WORDS: Readonly<Record<string, readonly string[]>> = {
   de: [
@@ -100,6 +115,14 @@ export const FUNCTION_WORDS: Readonly<Record<string, readonly string[]>> = {
     'wann', 'warum', 'wieso', 'weshalb', 'wer', 'wen', 'wem', 'wessen', 'woher', 'wohin', 'womit', 'wozu',
     'darf', 'darfst', 'dürfen', 'kannst', 'könnt', 'könnten', 'musst', 'müssen', 'mussten', 'sollen', 'sollst',
     'sollten', 'willst', 'möchte', 'möchten', 'mag', 'dass',
+    // quantifiers and adverbs the English list drops (many, more, most, both, never)
+    'viele', 'vielen', 'vieler', 'vieles', 'mehr', 'meist', 'meiste', 'meisten', 'beide', 'beiden', 'beides',
+    'nie', 'niemals',
+    // pronominal adverbs (da(r)- and wo(r)- with a preposition: "darauf" is "on it", two English
+    // stop words); Snowball lists damit, dazu, womit and wozu only
+    'dabei', 'dadurch', 'dafür', 'dagegen', 'daher', 'dahin', 'danach', 'daneben', 'daran', 'darauf', 'daraus',
+    'darin', 'darüber', 'darum', 'darunter', 'davon', 'davor', 'dazwischen', 'wobei', 'wodurch', 'wofür',
+    'wogegen', 'wonach', 'woran', 'worauf', 'woraus', 'worin', 'worüber', 'worum', 'wovon', 'wovor',
   ],
   fr: [
     // Snowball French
@@ -121,12 +144,91 @@ export const FUNCTION_WORDS: Readonly<Record<string, readonly string[]>> = {
     'ça', 'comment', 'pourquoi', 'quand', 'combien', 'quoi', 'lequel', 'laquelle', 'lesquels', 'lesquelles',
     'peux', 'peut', 'peuvent', 'pouvoir', 'pourrais', 'pourrait', 'veux', 'veut', 'vouloir', 'voudrais',
     'dois', 'doit', 'doivent', 'devoir', 'faut',
+    // quantifiers and adverbs the English list drops (all, each, some, any, many, very, also, still,
+    // too, only, now, then, there, such, other, more, never)
+    'tout', 'toute', 'tous', 'toutes', 'chaque', 'quelque', 'quelques', 'certain', 'certaine', 'certains',
+    'certaines', 'aucun', 'aucune', 'plusieurs', 'beaucoup', 'très', 'aussi', 'encore', 'trop', 'seulement',
+    'maintenant', 'alors', 'puis', 'là', 'tel', 'telle', 'tels', 'telles', 'autre', 'autres', 'plus', 'jamais',
   ],
+  es: [
+    // Snowball Spanish: articles, prepositions, conjunctions, pronouns, determiners
+    'a', 'al', 'algo', 'algunas', 'algunos', 'ante', 'antes', 'como', 'con', 'contra', 'cual', 'cuando', 'de',
+    'del', 'desde', 'donde', 'durante', 'e', 'el', 'ella', 'ellas', 'ellos', 'en', 'entre', 'ha', 'hasta', 'la',
+    'las', 'le', 'les', 'lo', 'los', 'me', 'mi', 'mis', 'mucho', 'muchos', 'muy', 'más', 'mí', 'mía', 'mías',
+    'mío', 'míos', 'nada', 'ni', 'no', 'nos', 'nosotras', 'nosotros', 'nuestra', 'nuestras', 'nuestro',
+    'nuestros', 'o', 'os', 'otra', 'otras', 'otro', 'otros', 'para', 'pero', 'poco', 'por', 'porque', 'que',
+    'quien', 'quienes', 'qué', 'se', 'sin', 'sobre', 'su', 'sus', 'suya', 'suyas', 'suyo', 'suyos', 'sí',
+    'también', 'tanto', 'te', 'ti', 'todo', 'todos', 'tu', 'tus', 'tuya', 'tuyas', 'tuyo', 'tuyos', 'tú', 'un',
+    'una', 'uno', 'unos', 'vosotras', 'vosotros', 'vuestra', 'vuestras', 'vuestro', 'vuestros', 'y', 'ya', 'yo',
+    'él', 'esa', 'esas', 'ese', 'eso', 'esos', 'esta', 'estas', 'este', 'esto', 'estos',
+    // Snowball Spanish: the forms of estar, haber, ser and tener
+    'estaba', 'estabais', 'estaban', 'estabas', 'estad', 'estada', 'estadas', 'estado', 'estados', 'estamos',
+    'estando', 'estar', 'estaremos', 'estará', 'estarán', 'estarás', 'estaré', 'estaréis', 'estaría',
+    'estaríais', 'estaríamos', 'estarían', 'estarías', 'estemos', 'estoy', 'estuve', 'estuviera',
+    'estuvierais', 'estuvieran', 'estuvieras', 'estuvieron', 'estuviese', 'estuvieseis', 'estuviesen',
+    'estuvieses', 'estuvimos', 'estuviste', 'estuvisteis', 'estuviéramos', 'estuviésemos', 'estuvo', 'está',
+    'estábamos', 'estáis', 'están', 'estás', 'esté', 'estéis', 'estén', 'estés',
+    'habida', 'habidas', 'habido', 'habidos', 'habiendo', 'habremos', 'habrá', 'habrán', 'habrás', 'habré',
+    'habréis', 'habría', 'habríais', 'habríamos', 'habrían', 'habrías', 'habéis', 'había', 'habíais',
+    'habíamos', 'habían', 'habías', 'han', 'has', 'hay', 'haya', 'hayamos', 'hayan', 'hayas', 'hayáis', 'he',
+    'hemos', 'hube', 'hubiera', 'hubierais', 'hubieran', 'hubieras', 'hubieron', 'hubiese', 'hubieseis',
+    'hubiesen', 'hubieses', 'hubimos', 'hubiste', 'hubisteis', 'hubiéramos', 'hubiésemos', 'hubo',
+    'era', 'erais', 'eran', 'eras', 'eres', 'es', 'fue', 'fuera', 'fuerais', 'fueran', 'fueras', 'fueron',
+    'fuese', 'fueseis', 'fuesen', 'fueses', 'fui', 'fuimos', 'fuiste', 'fuisteis', 'fuéramos', 'fuésemos',
+    'sea', 'seamos', 'sean', 'seas', 'seremos', 'será', 'serán', 'serás', 'seré', 'seréis', 'sería', 'seríais',
+    'seríamos', 'serían', 'serías', 'seáis', 'sido', 'siendo', 'sois', 'somos', 'son', 'soy', 'éramos',
+    'tendremos', 'tendrá', 'tendrán', 'tendrás', 'tendré', 'tendréis', 'tendría', 'tendríais', 'tendríamos',
+    'tendrían', 'tendrías', 'tened', 'tenemos', 'tenga', 'tengamos', 'tengan', 'tengas', 'tengo', 'tengáis',
+    'tenida', 'tenidas', 'tenido', 'tenidos', 'teniendo', 'tenéis', 'tenía', 'teníais', 'teníamos', 'tenían',
+    'tenías', 'tiene', 'tienen', 'tienes', 'tuve', 'tuviera', 'tuvierais', 'tuvieran', 'tuvieras', 'tuvieron',
+    'tuviese', 'tuvieseis', 'tuviesen', 'tuvieses', 'tuvimos', 'tuviste', 'tuvisteis', 'tuviéramos',
+    'tuviésemos', 'tuvo',
+    // question words (written with their accents), modal verbs
+    'cómo', 'cuál', 'cuáles', 'cuándo', 'dónde', 'adónde', 'quién', 'quiénes', 'cuánto', 'cuánta', 'cuántos',
+    'cuántas', 'puedo', 'puedes', 'puede', 'podemos', 'pueden', 'poder', 'podría', 'podrías', 'podrían',
+    'debo', 'debes', 'debe', 'debemos', 'deben', 'deber', 'debería', 'deberían', 'quiero', 'quieres',
+    'quiere', 'queremos', 'quieren', 'querer', 'quisiera',
+    // quantifiers and adverbs the English list drops (all, each, some, any, much, also, still, too, only,
+    // now, then, here, there, such, same, both, never)
+    'toda', 'todas', 'cada', 'mucha', 'muchas', 'algún', 'alguna', 'alguno', 'ningún', 'ninguna', 'ninguno',
+    'aquí', 'allí', 'ahí', 'ahora', 'entonces', 'luego', 'nunca', 'solo', 'sólo', 'aún', 'todavía', 'demasiado',
+    'mismo', 'misma', 'mismos', 'mismas', 'ambos', 'ambas', 'tal', 'tales', 'poca', 'pocas', 'pocos',
+  ],
+};
+
+/**
+ * Separable verb particles. German and Dutch put the finite verb second (or first, in a question
+ * or an order) and leave its particle at the end of the clause: "Wie *richte* ich das WLAN *ein*?",
+ * "Hoe *zet* ik de computer *uit*?", where the KB writes "einrichten", "Einrichtung",
+ * "uitzetten". The lists are the particles of the grammars (Duden, *Die Grammatik*, on
+ * "Partikelverben"; the Algemene Nederlandse Spraakkunst on "scheidbare werkwoorden"): prepositions
+ * and adverbs that form separable verbs. The analyzer joins one to a verb only when the KB has the
+ * joined verb (analyzer.ts), so a preposition that merely ends a clause joins nothing. German writes
+ * the infinitive with "zu" inside such a verb ("um das WLAN einzurichten"): that word also gives
+ * the verb's term, when the KB has the verb.
+ */
+export const SEPARABLE_VERBS: Readonly<Record<string, NonNullable<LanguageSpec['separable']>>> = {
+  de: {
+    infinitiveInfix: 'zu',
+    particles: [
+      'ab', 'an', 'auf', 'aus', 'bei', 'dar', 'durch', 'ein', 'fest', 'fort', 'frei', 'her', 'herab', 'heran',
+      'herauf', 'heraus', 'herbei', 'herein', 'herüber', 'herum', 'herunter', 'hervor', 'hin', 'hinab', 'hinauf',
+      'hinaus', 'hinein', 'hinüber', 'hinunter', 'hinzu', 'hoch', 'los', 'mit', 'nach', 'nieder', 'um', 'vor',
+      'voran', 'voraus', 'vorbei', 'weg', 'weiter', 'wieder', 'zu', 'zurecht', 'zurück', 'zusammen',
+    ],
+  },
+  nl: {
+    particles: [
+      'aan', 'achter', 'af', 'bij', 'binnen', 'dicht', 'door', 'in', 'los', 'mee', 'na', 'neer', 'om', 'op',
+      'open', 'over', 'samen', 'terug', 'toe', 'uit', 'vast', 'voor', 'weg',
+    ],
+  },
 };
 
 function spec(language: string, rest: Omit<LanguageSpec, 'stopWords'> = {}): LanguageSpec {
   const base = FUNCTION_WORDS[language] ?? iso[language] ?? [];
-  return { ...rest, stopWords: [...base, ...(CHAT_FILLERS[language] ?? [])] };
+  const separable = SEPARABLE_VERBS[language];
+  return { ...rest, stopWords: [...base, ...(CHAT_FILLERS[language] ?? [])], ...(separable ? { separable } : {}) };
 }
 
 const LANGUAGES: Readonly<Record<string, LanguageSpec>> = {

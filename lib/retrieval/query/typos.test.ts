@@ -37,6 +37,13 @@ describe('typoCorrections', () => {
     expect(typoCorrections('vide0', index)).toEqual([]);
     expect(typoCorrections('rideo', index)).toEqual([]);
   });
+
+  it('looks up no word longer than the longest KB word + 1 (none can be one edit away)', () => {
+    expect(index.longest).toBe('subscription'.length);
+    expect(typoCorrections('subscriptions', index)).toEqual(['subscription']); // longest + 1
+    expect(typoCorrections('subscriptionss', index)).toEqual([]);
+    expect(typoCorrections('s'.repeat(4000), index)).toEqual([]);
+  });
 });
 
 describe('typo correction in the query', () => {

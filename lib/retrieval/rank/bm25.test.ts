@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Bm25Index, type Bm25Params, type FieldSpec, type WeightedFields, bm25Idf, bm25Saturation, bm25TermScore, buildBm25Index, rankMatches, scoreInto, explainTermIds } from './bm25';
+import { type Bm25Index, type Bm25Params, type FieldSpec, type WeightedFields, bm25Idf, bm25Saturation, bm25TermScore, buildBm25Index, rankMatches, scoreInto, explainTermIds, subsetStatistics } from './bm25';
 import type { WeightedTerm } from '../types';
 
 const explainDocument = (index: Bm25Index, query: readonly WeightedTerm[], params: Bm25Params, doc: number) =>
@@ -210,6 +210,26 @@ describe('BM25 invariants (property-based)', () => {
           expect(bm25TermScore(idf, tf, len + 1, avg, p)).toBeLessThanOrEqual(base + ulp);
         },
       ),
+    );
+  });
+
+  it('a subset\'s statistics score its documents exactly as an index of the subset alone (clauses, two fields)', () => {
+    const clauseQuery = fc.uniqueArray(term, { minLength: 1, maxLength: 5 }).chain((ts) =>
+      fc.tuple(...ts.map((t) => fc.record({ term: fc.constant(t), weight: fc.constantFrom(1, 0.5), clause: fc.option(fc.constantFrom(1, 2), { nil: undefined }) }))),
+    );
+    fc.assert(
+      fc.property(corpus, corpus, fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }), clauseQuery, (heads, bodies, inSubset, q) => {
+        const docs: WeightedFields[] = heads.map((h, d) => [[h, 1], [bodies[d % bodies.length]!, 1]]);
+        const fields = [{ weight: 2 }, { weight: 1 }];
+        const query = q.map((t) => (t.clause === undefined ? { term: t.term, weight: t.weight } : t));
+        const members = docs.flatMap((_, d) => (inSubset[d] ? [d] : []));
+        const view = subsetStatistics(buildBm25Index(docs, fields), (d) => inSubset[d]!);
+        const alone = scoresOf(members.map((d) => docs[d]!), query, params, fields);
+        const scores = new Float64Array(docs.length);
+        scoreInto(view, query, params, scores, new Int32Array(docs.length));
+        expect(members.map((d) => scores[d])).toEqual(alone);
+        members.forEach((d, i) => expect(explainDocument(view, query, params, d).reduce((s, p) => s + p.score, 0)).toBe(alone[i]));
+      }),
     );
   });
 

@@ -48,7 +48,10 @@ export interface FieldSpec {
  * 100,000-section index (~700,000 distinct terms) hundreds of MB smaller and quicker to build.
  */
 export interface Bm25Index {
+  /** Documents in the index, numbered 0 … docCount − 1. */
   docCount: number;
+  /** N of the statistics (docFreqs, idfs, avgFieldLengths): docCount, or the size of the subset they count (subsetStatistics). */
+  idfDocCount: number;
   /** The fields (one, weight 1, when built without field specs: every entry merged into one bag). */
   fields: readonly FieldSpec[];
   /** |d|_f per field: weighted terms in that field of each document. */
@@ -148,6 +151,7 @@ export function buildBm25Index(documents: readonly WeightedFields[], fields?: re
   }
   return {
     docCount,
+    idfDocCount: docCount,
     fields: fields ?? [{ weight: 1 }],
     fieldLengths,
     avgFieldLengths: [...totals].map((t) => (docCount ? t / docCount : 0)),
@@ -158,6 +162,36 @@ export function buildBm25Index(documents: readonly WeightedFields[], fields?: re
     docFreqs: docFreqs.slice(0, termCount),
     idfs,
   };
+}
+
+/**
+ * The index with BM25's statistics taken over a subset of its documents only (one language of a
+ * multi-language KB): N, n(t) and so idf, and avg_f count the documents `inSubset` accepts. The
+ * postings, frequencies and lengths are the index's own (shared, not copied), so a document of the
+ * subset scores exactly as it would in an index of the subset alone, whatever else the index
+ * holds: a term none of the subset's documents contains counts as absent (clausesOf). Documents
+ * outside the subset can still be scored with these statistics; callers rank only the subset's.
+ */
+export function subsetStatistics(index: Bm25Index, inSubset: (doc: number) => boolean): Bm25Index {
+  const member = new Uint8Array(index.docCount);
+  let n = 0;
+  for (let doc = 0; doc < index.docCount; doc++) if (inSubset(doc)) (member[doc] = 1), n++;
+  // Summed in document order, as buildBm25Index sums: the subset's average is bit for bit the one an index of it alone has.
+  const avgFieldLengths = index.fieldLengths.map((lengths) => {
+    let total = 0;
+    for (let doc = 0; doc < index.docCount; doc++) if (member[doc]) total += lengths[doc]!;
+    return n ? total / n : 0;
+  });
+  const termCount = index.termIds.size;
+  const docFreqs = new Int32Array(termCount);
+  const idfs = new Float64Array(termCount);
+  for (let t = 0; t < termCount; t++) {
+    let df = 0;
+    for (let p = index.starts[t]!; p < index.starts[t + 1]!; p++) df += member[index.docs[p]!]!;
+    docFreqs[t] = df;
+    idfs[t] = bm25Idf(n, df);
+  }
+  return { ...index, idfDocCount: n, avgFieldLengths, docFreqs, idfs };
 }
 
 // w_f / B_f(d) for every field and document, computed once per b instead of once per posting.
@@ -208,7 +242,7 @@ interface Clauses {
 // they are compiled once. Callers never edit a query array once it is scored.
 const compiled = new WeakMap<Bm25Index, { query: readonly WeightedTerm[]; termIds: readonly number[]; clauses: Clauses }>();
 
-/** Groups the query's terms into clauses, in order of first appearance; terms no document contains are left out. */
+/** Groups the query's terms into clauses, in order of first appearance; terms no document contains (none of a subset's: subsetStatistics) are left out. */
 function clausesOf(index: Bm25Index, query: readonly WeightedTerm[], termIds: readonly number[]): Clauses {
   const last = compiled.get(index);
   if (last && last.query === query && last.termIds === termIds) return last.clauses;
@@ -218,7 +252,7 @@ function clausesOf(index: Bm25Index, query: readonly WeightedTerm[], termIds: re
   let byNumber: Map<number, number> | undefined;
   for (let i = 0; i < n; i++) {
     const t = query[i]!;
-    if (termIds[i]! < 0 || !(t.weight > 0)) {
+    if (termIds[i]! < 0 || index.docFreqs[termIds[i]!] === 0 || !(t.weight > 0)) {
       clauseOf[i] = -1;
     } else if (t.clause === undefined) {
       clauseOf[i] = count++;
@@ -257,7 +291,7 @@ function clausesOf(index: Bm25Index, query: readonly WeightedTerm[], termIds: re
     const to = starts[c + 1]!;
     let docFreq = 0;
     for (let m = from; m < to; m++) docFreq = Math.max(docFreq, index.docFreqs[ids[m]!]!);
-    idfs[c] = to - from === 1 ? index.idfs[ids[from]!]! : bm25Idf(index.docCount, docFreq);
+    idfs[c] = to - from === 1 ? index.idfs[ids[from]!]! : bm25Idf(index.idfDocCount, docFreq);
   }
   const clauses: Clauses = { count, starts, ids, shares, terms, weights, idfs };
   compiled.set(index, { query, termIds, clauses });

@@ -6,7 +6,7 @@ import { ENGLISH_ANALYSIS, type QueryAnalysis, type TypoLookup } from '../query/
 import { MIN_PART } from '../query/decompound';
 import { ENGLISH } from '../query/languages';
 import { TYPO_INDEX_MAX_SECTIONS, buildTypoIndex, typoIndexOf } from '../query/typos';
-import { type Bm25Index, buildBm25Index } from '../rank/bm25';
+import { type Bm25Index, buildBm25Index, subsetStatistics } from '../rank/bm25';
 import { splitLongSections } from './split';
 import { type CountTokens, countTokens } from '../tokens';
 import type { KnowledgeBase, Section, SynonymGroup } from '../types';
@@ -21,7 +21,8 @@ import type { KnowledgeBase, Section, SynonymGroup } from '../types';
  * other than English also gets its vocabulary (the words its sections use: the dictionary of
  * its compound splitter and of its typo correction) and its spelling variants (a word typed
  * without the accents the KB writes it with). One inverted index holds every language: a query
- * is scored against all of it, and score.ts keeps the matches in the query's language.
+ * is scored against all of it, and score.ts keeps the matches in the query's language. In a KB of
+ * several languages, each language also has BM25 statistics of its own (LanguageIndex.bm25).
  */
 
 /** One language of the pool: what a query in it is built with. */
@@ -32,6 +33,12 @@ export interface LanguageIndex {
   analysis: QueryAnalysis;
   /** Typo correction in this language (typos.ts); absent when disabled or for KBs over TYPO_INDEX_MAX_SECTIONS sections. */
   typos?: TypoLookup;
+  /**
+   * In a KB of several languages: BM25 with this language's statistics (N, df and idf, avgdl over
+   * its sections only: subsetStatistics), so how a section in it ranks does not depend on the
+   * other languages' pages. Absent in a KB of one language, whose statistics are the pool's.
+   */
+  bm25?: Bm25Index;
 }
 
 /** A knowledge base made ready for selection: scored pool, inverted index, pinned block. */
@@ -168,6 +175,7 @@ export function createRetrievalIndex(
   );
   const known = (term: string) => bm25.termIds.has(term);
   for (const l of languages.values()) if (l.typos) l.typos.known = known;
+  if (languages.size > 1) for (const l of languages.values()) l.bm25 = subsetStatistics(bm25, (doc) => poolLanguages[doc] === l.language);
   const english = languages.get(ENGLISH);
   if (english && typosOn) english.typos = { index: buildTypoIndex(pool.filter((_, i) => poolLanguages[i] === ENGLISH).map((s) => `${titlePath(s)}\n${s.text}`)), known };
   const typos = languages.get(language)?.typos;

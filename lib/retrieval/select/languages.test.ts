@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { selectContext } from '../explain/explain';
 import { sectionsFromSources } from '../kb/load';
 import { parseSynonyms } from '../query/synonyms';
+import { bm25Idf } from '../rank/bm25';
 import { createRetrievalIndex } from './build-index';
 
 /** A KB with the same help page in English and German (issue 26), and one page only in English. */
@@ -11,8 +12,8 @@ const SOURCES = [
   { file: 'de/netzwerk.md', text: '---\nlang: de\n---\n# Netzwerk\n\nEine Netzwerkverbindung mit WLAN richten Sie im Netzwerkmanager ein.\n' },
 ];
 
-function mixedIndex(config = {}, synonyms = '{ "groups": [] }') {
-  const sections = sectionsFromSources(SOURCES);
+function mixedIndex(config = {}, synonyms = '{ "groups": [] }', sources = SOURCES) {
+  const sections = sectionsFromSources(sources);
   return createRetrievalIndex({ sections, synonyms: parseSynonyms('synonyms.json', synonyms), language: 'en' }, config);
 }
 
@@ -47,5 +48,31 @@ describe('a KB in two languages', () => {
   it('corrects typos against the vocabulary of the query\'s language', () => {
     const e = selectContext(mixedIndex(), ['Wie richte ich die Netzwerkverbindnug ein?']);
     expect(e.query.terms.filter((t) => t.source === 'typo').map((t) => [t.term, t.from])).toEqual([['netzwerkverbind', 'netzwerkverbindnug']]);
+  });
+
+  it('ranks each language with its own BM25 statistics: a German page changes no English score', () => {
+    const english = SOURCES.filter((f) => f.file.startsWith('en/'));
+    const germanPages = [
+      ...SOURCES.filter((f) => f.file.startsWith('de/')),
+      { file: 'de/rechnung.md', text: '---\nlang: de\n---\n# Rechnungen\n\nIhre Rechnungen finden Sie unter Abrechnung. Laden Sie eine Rechnung als PDF herunter, ein PDF je Monat.\n' },
+    ];
+    const scores = (sources: typeof SOURCES, question: string) =>
+      selectContext(mixedIndex({ floor: 0 }, undefined, sources), [question]).sections.filter((s) => s.rank).map((s) => [s.id, s.score, s.matches?.map((m) => [m.term, m.idf])]);
+    for (const question of ['How do I download an invoice as a PDF?', 'set up a wireless network connection']) {
+      const alone = scores(english, question);
+      expect(alone.length).toBeGreaterThan(0);
+      expect(scores([...english, ...germanPages], question)).toEqual(alone);
+    }
+    // and the other way round: the English pages change no German score
+    const german = 'Wo lade ich meine Rechnung als PDF herunter?';
+    expect(scores([...english, ...germanPages], german)).toEqual(scores(germanPages, german));
+  });
+
+  it('ranks the whole KB with the pool\'s statistics when nothing in the question\'s language matched', () => {
+    const index = mixedIndex({ floor: 0 });
+    const e = selectContext(index, ['Wo finde ich meine Rechnung als PDF?']);
+    expect(e.query.language?.scope).toBe('kb');
+    const pdf = e.sections.find((s) => s.id === 'en/billing.md#invoices')!.matches!.find((m) => m.term === 'pdf')!;
+    expect(pdf.idf).toBe(bm25Idf(index.pool.length, 1));
   });
 });

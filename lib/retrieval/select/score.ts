@@ -1,6 +1,6 @@
 import { buildQuery, queryMessages } from '../query/build-query';
 import { customerLanguage, type LanguageHints } from '../query/detect-language';
-import { scoreInto } from '../rank/bm25';
+import { type Bm25Index, scoreInto } from '../rank/bm25';
 import type { RetrievalIndex } from './build-index';
 import type { Query, QueryLanguage } from '../types';
 
@@ -13,7 +13,9 @@ import type { Query, QueryLanguage } from '../types';
  * Languages (docs/languages.md): the customer's language is found first (detect-language.ts);
  * the query is analysed in it when the KB has sections in it (else in the KB's default
  * language), and when the KB has several languages only the matches in that language are
- * ranked, unless none of them matched: then the whole KB is.
+ * ranked, unless none of them matched: then the whole KB is. The language's matches are scored
+ * with its own BM25 statistics (N, idf, avgdl over its sections: build-index.ts), the whole KB
+ * with the pool's.
  */
 
 /** The query and what it matched: `docs[i]` (a pool index) scored `scores[i]`, in no particular order. */
@@ -24,6 +26,8 @@ export interface ScoredQuery {
   topScore: number;
   /** How well BM25 alone answers the query, 0–1 (confidenceOf). */
   confidence: number;
+  /** The BM25 statistics the scores come from (the explanation uses the same): the query language's in a KB of several languages, else the pool's. */
+  bm25: Bm25Index;
 }
 
 /** The customer's language for these messages and the language the query is analysed in (scope and set-aside filled in by scoring). */
@@ -41,8 +45,15 @@ export function scoreQuery(index: RetrievalIndex, customerMessages: readonly str
   const query = buildQuery(customerMessages, index.synonymsFor(language.analysed), config, tools?.typos, index.known, tools?.analysis);
   query.language = language;
   const { scores, touched } = scratch;
-  let count = scoreInto(bm25, query.terms, config, scores, touched);
+  let stats = tools?.bm25 ?? bm25;
+  let count = scoreInto(stats, query.terms, config, scores, touched);
   if (index.languages.size > 1) count = keepLanguage(index, language, scores, touched, count);
+  if (language.scope === 'kb' && stats !== bm25) {
+    // No section in the language matched: the whole KB is ranked, with the pool's statistics.
+    for (let i = 0; i < count; i++) scores[touched[i]!] = 0;
+    stats = bm25;
+    count = scoreInto(stats, query.terms, config, scores, touched);
+  }
   const docs = touched.slice(0, count);
   const matchedScores = new Float64Array(count);
   let topScore = 0;
@@ -51,7 +62,7 @@ export function scoreQuery(index: RetrievalIndex, customerMessages: readonly str
     topScore = Math.max(topScore, (matchedScores[i] = scores[doc]!));
     scores[doc] = 0; // the scratch buffer is left as found: packing may come after an await
   }
-  return { query, matched: { docs, scores: matchedScores }, topScore, confidence: confidenceOf(index, query, topScore) };
+  return { query, matched: { docs, scores: matchedScores }, topScore, confidence: confidenceOf(index, query, topScore, stats), bm25: stats };
 }
 
 /**
@@ -83,16 +94,17 @@ export function lexicalConfidence(index: RetrievalIndex, customerMessages: reado
 /**
  * How well BM25 alone answers the query, 0–1: the best section's score over the most any section
  * could score (Σ weight · idf · (k1 + 1) over the query's terms the KB has: each term's BM25 part
- * stays under idf · (k1 + 1), however often it occurs). 0 when no term is in the KB. The semantic
+ * stays under idf · (k1 + 1), however often it occurs; idf from `bm25`, the statistics the query
+ * was scored with). 0 when no term is in the KB. The semantic
  * stage fuses only below `fuseBelow`: its list helps questions whose words find little, and
  * costs ranking quality where they already find the answer (eval/README.md).
  */
-export function confidenceOf(index: RetrievalIndex, query: Query, topScore: number): number {
-  const { bm25, config } = index;
+export function confidenceOf(index: RetrievalIndex, query: Query, topScore: number, bm25: Bm25Index = index.bm25): number {
+  const { config } = index;
   let most = 0;
   for (const t of query.terms) {
     const id = bm25.termIds.get(t.term);
-    if (id !== undefined) most += t.weight * bm25.idfs[id]! * (config.k1 + 1);
+    if (id !== undefined && bm25.docFreqs[id]! > 0) most += t.weight * bm25.idfs[id]! * (config.k1 + 1);
   }
   return most > 0 ? Math.min(1, topScore / most) : 0;
 }

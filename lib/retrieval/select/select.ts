@@ -1,4 +1,5 @@
 import { renderSectionBlock } from '../context-text';
+import type { Bm25Index } from '../rank/bm25';
 import { reciprocalRankFusion } from '../rank/fusion';
 import { heapify, popTop, ranksAbove } from '../rank/rank-heap';
 import { type SemanticQuery, fusesAt, semanticRanking, unembeddedCount } from '../rank/semantic';
@@ -56,6 +57,8 @@ export interface Selection {
   context: string;
   /** Present when the semantic stage was on for this turn: how it went, and the fused ranking. */
   semantic?: SemanticSelection;
+  /** The BM25 statistics the scores come from (score.ts ScoredQuery.bm25), for the explanation. */
+  bm25: Bm25Index;
 }
 
 export interface SemanticSelection {
@@ -236,6 +239,7 @@ export function selectScored(index: RetrievalIndex, scored: ScoredQuery, semanti
     topScore,
     sentIds: packer.sentIds,
     context: packer.blocks.join(''),
+    bm25: scored.bm25,
   };
   if (stage) selection.semantic = stage;
   return selection;
