@@ -41,8 +41,8 @@ function expectExact(index: RetrievalIndex, messages: string[], semantic?: Seman
   // A chat turn's record, made from the selection alone (packed), reads back as the same record.
   const direct = turnRecordOf(selection, systemPrompt, kb, layout);
   const ranks = explanation.sections.flatMap((v) => (v.rank === undefined ? [] : [v.rank]));
-  const packable = explanation.semantic?.status !== 'fused' && ranks.every((r, i) => r === i + 1);
-  expect('packed' in direct.selection, 'packed unless the stage fused or the list was cut before a sent section').toBe(packable);
+  const packable = explanation.semantic?.status !== 'fused' && ranks.every((r, i) => r === i + 1) && selection.bm25 === index.bm25;
+  expect('packed' in direct.selection, 'packed unless the stage fused, the list was cut before a sent section or a language\'s own BM25 scored it').toBe(packable);
   if ('packed' in direct.selection) {
     expect(direct.summary).toStrictEqual(compacted.summary);
     expect(direct.prompt).toStrictEqual(compacted.prompt);
@@ -305,6 +305,13 @@ describe('the query\'s languages (issue 26) in the stored query', () => {
     expect(explanation.query.language).toEqual({ customer: 'de', source: 'detected', analysed: 'de', scope: 'language', setAside: 1 });
     expect(expanded.explanation).toEqual(explanation);
     expect(decodeQuery(record.query.question, encodeQuery(record.query))).toEqual(explanation.query);
+  });
+
+  it('stores a turn scored with one language\'s own BM25 statistics exactly (through the explanation, not packed)', () => {
+    for (const question of ['Wie richte ich eine Netzwerkverbindung mit WLAN ein?', 'How do I set up a WLAN network connection?']) {
+      const { explanation } = expectExact(mixed, [question]);
+      expect(explanation.sections.some((v) => v.rank !== undefined)).toBe(true);
+    }
   });
 
   it('reads a query stored before languages (no language) and one from a newer version (a longer tuple)', () => {
