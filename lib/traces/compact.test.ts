@@ -136,6 +136,19 @@ describe('compact traces: expandTurn(compactTurn(explanation)) gives back the ex
     expect(cut.omitted).toBeGreaterThan(0);
   });
 
+  it('for lists cut at explainLimit whose sent sections are the first ranks: packed, the unsent ones next in rank order', () => {
+    const index = createRetrievalIndex({ sections: [...demo.index.sections], synonyms: [...demo.index.synonyms] }, { explainLimit: 2 });
+    const kb = kbVersionOf(index, INSTRUCTIONS);
+    let packedCuts = 0;
+    for (const q of demoBenchQuestions()) {
+      const { explanation } = expectExact(index, [q]);
+      const selection = select(index, [q]);
+      const { text, layout } = systemPromptOf(explanation, index.pinnedContext, INSTRUCTIONS);
+      if (explanation.omitted > 0 && explanation.counts.overBudget > 0 && 'packed' in turnRecordOf(selection, text, kb, layout).selection) packedCuts++;
+    }
+    expect(packedCuts).toBeGreaterThan(10);
+  }, 60_000);
+
   it('stores little per turn: no section text, no unmatched verdicts, no prompt text', () => {
     const { explanation, record } = expectExact(demo.index, ['how do I get a refund for my annual plan?']);
     const json = JSON.stringify(record);

@@ -1,4 +1,4 @@
-import { bm25Idf, explain, rankMatches, renderSectionBlock, type Explanation, type RetrievalIndex, type Selection } from '../retrieval/index';
+import { bm25Idf, explain, heapify, popTop, renderSectionBlock, type Explanation, type RetrievalIndex, type Selection } from '../retrieval/index';
 import { clauseLayout, compactTurn, lookupsOf, originOf, packedText, pinnedPositions, promptRecord, REASON_CODES, type KbVersion, type PackedSelection, type TurnRecord } from './compact';
 import type { PromptLayout } from '../ai/prompt';
 import { VarintWriter } from './varint';
@@ -10,7 +10,7 @@ import { VarintWriter } from './varint';
  * checks it), without building the explanation.
  *
  * It costs O(matched + listed × query terms), never O(KB): the matched sections are ranked
- * natively (rankMatches); each listed one's term frequencies come from one pass over the query
+ * only when explainLimit cuts the list, and then from a heap as far as the list goes; each listed one's term frequencies come from one pass over the query
  * terms' postings; the unmatched sections are a count (expandTurn lists them from the KB
  * version); the prompt is framed by its own layout (`layout`: lib/ai/prompt.ts). A selection the packed form cannot express goes through the explanation, as
  * before: a KB version of another index, the semantic stage's fused ranking, an index whose
@@ -134,39 +134,39 @@ function hasRepeatedTerm(terms: Selection['query']['terms']): boolean {
   return false;
 }
 
-/** Matched pool documents in rank order (score desc, then file order), as explain lists them. */
-function rankOrder(selection: Selection): Int32Array {
-  const { docs, scores } = selection.matched;
-  const full = selection.index.scratch.scores;
-  for (let i = 0; i < docs.length; i++) full[docs[i]!] = scores[i]!;
-  const ranked = rankMatches(full, docs, docs.length);
-  for (let i = 0; i < docs.length; i++) full[docs[i]!] = 0; // left as found: the next selection reads it
-  return ranked;
-}
-
 /**
  * The matched documents listed: every one sent, and unsent ones up to `limit`, in rank order
  * when it cuts (all of them, in no order, when it does not: their ranks follow from their
  * scores on read). Undefined when the limit cuts the list before a sent one (the listed are then
- * not the first ranks).
+ * not the first ranks). When it cuts, the matches are popped from a heap in rank order (score
+ * desc, then file order, as explain lists them) only as far as the list goes: O(matched +
+ * listed × log matched), no sort of every match.
  */
 function listedMatches(selection: Selection, scoredSent: ReadonlySet<number>, limit: number): { docs: ArrayLike<number>; unsent: number } | undefined {
-  const { docs: matched } = selection.matched;
+  const { docs: matched, scores } = selection.matched;
   if (matched.length - scoredSent.size <= limit) return { docs: matched, unsent: matched.length - scoredSent.size };
-  const ranked = rankOrder(selection);
-  const docs: number[] = [];
-  let unsent = 0;
-  let toSend = scoredSent.size;
-  for (let i = 0; i < ranked.length && (toSend > 0 || unsent < limit); i++) {
-    const doc = ranked[i]!;
-    if (scoredSent.has(doc)) {
-      if (docs.length < i) return undefined;
-      toSend--;
-    } else if (unsent < limit) unsent++;
-    else continue;
-    docs.push(doc);
+  const full = selection.index.scratch.scores;
+  for (let i = 0; i < matched.length; i++) full[matched[i]!] = scores[i]!;
+  try {
+    const heap = Int32Array.from(matched);
+    let size = heap.length;
+    heapify(heap, size, full);
+    const docs: number[] = [];
+    let unsent = 0;
+    let toSend = scoredSent.size;
+    for (let i = 0; size > 0 && (toSend > 0 || unsent < limit); i++) {
+      const doc = popTop(heap, size--, full);
+      if (scoredSent.has(doc)) {
+        if (docs.length < i) return undefined;
+        toSend--;
+      } else if (unsent < limit) unsent++;
+      else continue;
+      docs.push(doc);
+    }
+    return { docs, unsent };
+  } finally {
+    for (let i = 0; i < matched.length; i++) full[matched[i]!] = 0; // left as found: the next selection reads it
   }
-  return { docs, unsent };
 }
 
 /** The packed selection, with the counts and `omitted` the explanation would have; undefined when it cannot express this selection. */
