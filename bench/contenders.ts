@@ -22,6 +22,12 @@ import {
   type RetrievalIndex,
   type SynonymGroup,
 } from '@/lib/retrieval/index';
+import { ASSISTANT_INSTRUCTIONS } from '@/lib/ai/prompt';
+import { lexicalRetrieval, type TurnKnowledge, type TurnRetrieval } from '@/lib/knowledge/retrieve';
+import { compactTurn, kbVersionOf, type KbVersion, type TurnRecord } from '@/lib/traces/compact';
+import { turnInsertValues, turnSectionReasons } from '@/lib/traces/rows';
+import { turnRecordOf } from '@/lib/traces/turn-record';
+import type { TurnStart } from '@/lib/traces/types';
 import { sectionsFromDocs, type Doc } from './corpus';
 
 const require = createRequire(import.meta.url);
@@ -127,6 +133,64 @@ export const oursSelect = ours(
   'ours: select',
   'select (what a chat request runs before the model call): scoring + pinned + packing into the 3,700-token budget + floor + the context text; the explanation is built later, on demand',
   (index, question) => select(index, [question]),
+);
+
+/**
+ * A whole chat turn's computing from its question, the database write aside: the retrieval the
+ * reply needs (lexicalRetrieval: selection, system prompt, sources), then what the trace store
+ * writes (the explanation's record, `record(…)`; the prompt frame's text; turnInsertValues: the
+ * row's columns, the query and selection encoded; turnSectionReasons: the inspector's rows).
+ */
+function turnContender(name: string, description: string, record: (retrieval: TurnRetrieval, kb: KbVersion) => TurnRecord): Contender {
+  return {
+    name,
+    description,
+    build(input) {
+      const phases: Record<string, number> = {};
+      const index = buildOurIndex(input, phases);
+      const t = performance.now();
+      const knowledge: TurnKnowledge = { index, instructions: ASSISTANT_INSTRUCTIONS, pages: new Map() };
+      const kb = kbVersionOf(index, knowledge.instructions); // once per KB version, as the server does
+      phases['KB version (the trace store’s)'] = performance.now() - t;
+      let n = 0;
+      return {
+        phases,
+        query(question) {
+          const retrieval = lexicalRetrieval(knowledge, [question]);
+          const turn: TurnStart = {
+            id: `turn-${++n}`,
+            conversationId: 'conv-bench',
+            createdAt: '2026-01-01T00:00:00.000Z',
+            trigger: 'submit-message',
+            customerMessages: retrieval.customerMessages,
+            question,
+            record: record(retrieval, kb),
+            kb,
+            provider: 'offline',
+            modelId: 'bench',
+            selectionUs: retrieval.selectionUs,
+            sources: retrieval.sources,
+            confidence: retrieval.confidence,
+          };
+          const frame = 'frame' in turn.record.prompt ? JSON.stringify(turn.record.prompt.frame) : '';
+          const row = turnInsertValues(turn, 1, frame ? 1 : null);
+          return turnSectionReasons(turn).keys.length + String(row.selection).length + frame.length + retrieval.systemPrompt.length;
+        },
+      };
+    },
+  };
+}
+
+export const oursTurn = turnContender(
+  'ours: turn',
+  "everything a chat turn computes from its question, the database write aside: the retrieval (selection, system prompt, reply sources) and the trace row (the explanation's packed record straight from the selection, the encoded query, the inspector's section rows)",
+  (retrieval, kb) => turnRecordOf(retrieval.selection, retrieval.systemPrompt, kb, retrieval.promptLayout),
+);
+
+export const oursTurnExplained = turnContender(
+  'ours: turn via explain',
+  "the same turn with the trace row made as before the packed record: the whole explanation (explain), then its compact record (compactTurn) and that record's encoding",
+  (retrieval, kb) => compactTurn(retrieval.explanation, retrieval.systemPrompt, kb),
 );
 
 // ---------------------------------------------------------------------------
@@ -275,7 +339,7 @@ export const naive: Contender = {
   },
 };
 
-export const CONTENDERS: readonly Contender[] = [oursScoring, oursSelect, oursFull, miniSearch, orama, wink, okapi, naive];
+export const CONTENDERS: readonly Contender[] = [oursScoring, oursSelect, oursFull, oursTurn, oursTurnExplained, miniSearch, orama, wink, okapi, naive];
 
 export function contenderByName(name: string): Contender {
   const found = CONTENDERS.find((c) => c.name === name);

@@ -42,6 +42,7 @@ const TARGETS = {
   fullP50At136Us: 10,
   fullP50At100kUs: 1000,
   scoringSpeedupVsFastestPeer: 2,
+  turnSpeedupVsFastestPeer: 2,
   build100kMs: 10_000,
   heap100kMB: 500,
 };
@@ -155,6 +156,16 @@ const verdict = (ok: boolean | undefined) => (ok === undefined ? 'not measured' 
   const v = r?.latency.p50;
   targetRows.push(
     `| full selection p50 ≤ 1 ms at 100,000 sections | ${v === undefined ? '—' : `${us(v)} µs`} | ${v === undefined ? '—' : `${fmt(v / TARGETS.fullP50At100kUs, 2)}× the target`} | ${verdict(v === undefined ? undefined : v <= TARGETS.fullP50At100kUs)} |`,
+  );
+}
+for (const corpus of corpora) {
+  const ours = find('ours: turn', corpus);
+  const peers = LIBRARIES.map((l) => find(l, corpus)).filter((r): r is WorkerResult => r !== undefined);
+  if (!ours || peers.length === 0) continue;
+  const fastest = peers.reduce((a, b) => (a.latency.p50 <= b.latency.p50 ? a : b));
+  const speedup = fastest.latency.p50 / ours.latency.p50;
+  targetRows.push(
+    `| a whole turn's computing (selection, prompt, trace row) p50 ≥ ${TARGETS.turnSpeedupVsFastestPeer}× faster than the fastest peer's ranking, ${corpusLabel(corpus)} | ours ${us(ours.latency.p50)} µs vs ${fastest.contender} ${us(fastest.latency.p50)} µs | ${fmt(speedup, 2)}× faster | ${verdict(speedup >= TARGETS.turnSpeedupVsFastestPeer)} |`,
   );
 }
 for (const corpus of corpora) {

@@ -11,7 +11,7 @@
  * - the database opens cleanly: PRAGMA integrity_check = ok (the WAL is recovered on open);
  * - every turn whose reply the customer received in full before the kill is in the trace
  *   store with status `ok` and exactly the reply the customer read;
- * - turns cut by the kill stay `pending` (the row written before the model was called)
+ * - turns cut by the kill stay `pending` (the row written as the reply started streaming)
  *   until the pending-turn sweep marks them `error` TRACE_PENDING_LIMIT_MINUTES after they
  *   started (lib/traces/stale.ts): how the inspector tells "the server died mid-turn".
  * After the last round the server starts once more and answers a question. Exits 1 on any loss.

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { selectContext } from '@/lib/retrieval/index';
 import { editedDemoKb, editFile, unpinRefundRule } from '@/lib/testing/edits';
 import { testIndex } from '@/lib/testing/kb';
+import { withRecord } from '@/lib/testing/turns';
 import { kbVersionOf } from '@/lib/traces/compact';
 import { SqliteTraceStore } from '@/lib/traces/sqlite';
 import { runInProcess } from './cli';
@@ -76,10 +77,10 @@ describe('kb:impact', () => {
     const index = testIndex();
     for (const [i, question] of ['how do I start a live stream?', 'can I get a refund?'].entries()) {
       const explanation = selectContext(index, [question]);
-      await store.startTurn({
+      await store.startTurn(withRecord({
         id: `t${i}`, conversationId: 'conv-00000001', createdAt: new Date().toISOString(), trigger: 'submit-message', customerMessages: [question], question,
         explanation, systemPrompt: explanation.context, kb: kbVersionOf(index, 'x'), provider: 'offline', modelId: 'm', selectionUs: 1,
-      });
+      }));
     }
     await store.close();
 

@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createRetrievalIndex, sectionsFromSources, selectContext } from '../retrieval/index';
+import { createRetrievalIndex, languageName, sectionsFromSources, selectContext } from '../retrieval/index';
 import { testIndex } from '../testing/kb';
-import { ASSISTANT_INSTRUCTIONS, buildSystemPrompt, NOTHING_MATCHED_NOTE, splitContext } from './prompt';
+import { ASSISTANT_INSTRUCTIONS, buildSystemPrompt, NOTHING_MATCHED_NOTE, splitContext, systemPromptOf } from './prompt';
 
 describe('buildSystemPrompt', () => {
   const index = testIndex();
@@ -66,5 +67,37 @@ describe('the reply language (issue 26)', () => {
     expect(german).toContain(`\n\nThe customer writes in German: answer in German.\n</instructions>`);
     const english = buildSystemPrompt(selectContext(index, ['How do I set up a wireless network connection?']), index.pinnedContext);
     expect(english).toContain('answer in English.');
+  });
+});
+
+describe('the prompt layout', () => {
+  /** The prompt as it was written before it had a layout (the reference for the property below). */
+  function before(context: string, scored: number, language: string | undefined, pinnedContext: string, instructions: string): string {
+    const block = (tag: string, body: string, note?: string) => {
+      const inner = [note, body.trimEnd()].filter((x) => x && x.length > 0).join('\n\n');
+      return `<${tag}>\n${inner.length ? inner : '(none)'}\n</${tag}>`;
+    };
+    const reference = context.slice(pinnedContext.length);
+    const line = language ? `The customer writes in ${languageName(language)}: answer in ${languageName(language)}.` : undefined;
+    return [
+      block('instructions', line ? `${instructions}\n\n${line}` : instructions),
+      block('pinned_knowledge', pinnedContext),
+      block('reference_material', reference, scored === 0 ? NOTHING_MATCHED_NOTE : undefined),
+    ].join('\n\n');
+  }
+
+  it('gives the same text as before, and its pieces around the three slots give it back (property)', () => {
+    const text = fc.oneof(fc.constant(''), fc.constant(' \n'), fc.string({ maxLength: 12 }), fc.string({ maxLength: 12 }).map((s) => `${s}\n\n`));
+    fc.assert(
+      fc.property(text, text, text, fc.constantFrom(0, 2), fc.constantFrom(undefined, 'en', 'de'), (instructions, pinned, reference, scored, language) => {
+        const explanation = { context: pinned + reference, counts: { scored }, query: { language: language ? { customer: language, source: 'detected' as const, analysed: language, scope: 'kb' as const, setAside: 0 } : undefined } };
+        const { text: prompt, layout } = systemPromptOf(explanation, pinned, instructions);
+        expect(prompt).toBe(before(pinned + reference, scored, language, pinned, instructions));
+        const slots = [instructions, pinned.trimEnd(), reference.trimEnd()];
+        expect(layout.pieces.map((p) => (typeof p === 'string' ? p : slots[p])).join('')).toBe(prompt);
+        expect(layout.pieces.filter((p) => typeof p === 'number' && !slots[p])).toEqual([]); // an empty slot is left out
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -70,15 +70,94 @@ export function splitContext(explanation: { context: string }, pinnedContext: st
   return { pinned: pinnedContext, reference: explanation.context.slice(pinnedContext.length) };
 }
 
-function block(tag: string, body: string, note?: string): string {
-  const inner = [note, body.trimEnd()].filter((x) => x && x.length > 0).join('\n\n');
-  return `<${tag}>\n${inner.length ? inner : '(none)'}\n</${tag}>`;
-}
-
 /** The instructions' last line: the language to answer in (the customer's, as the turn found it: detect-language.ts). */
 export function replyLanguageLine(language: string): string {
-  const name = languageName(language);
-  return `The customer writes in ${name}: answer in ${name}.`;
+  let line = languageLines.get(language);
+  if (line === undefined) {
+    const name = languageName(language);
+    languageLines.set(language, (line = `The customer writes in ${name}: answer in ${name}.`));
+  }
+  return line;
+}
+const languageLines = new Map<string, string>(); // a handful of languages; naming one takes an Intl.DisplayNames
+
+/**
+ * A system prompt's layout: its literal text around three slots, in order — 0 the instructions,
+ * 1 the pinned block, 2 the reference material (the selector's context after the pinned block),
+ * each end-trimmed; an empty slot is left out. The trace store keeps a turn's prompt as this
+ * frame around the KB version's texts (lib/traces/compact.ts), so an old turn reads back byte
+ * for byte even after this wording changes.
+ */
+export interface PromptLayout {
+  pieces: (string | 0 | 1 | 2)[];
+  /** The texts of slots 0 and 1 (slot 1 is `pinnedContext.trimEnd()`). */
+  instructions: string;
+  pinnedContext: string;
+}
+
+/** Builds the prompt's pieces: literal text runs between slots. */
+class Pieces {
+  readonly pieces: (string | 0 | 1 | 2)[] = [];
+  private literal = '';
+
+  text(t: string): void {
+    this.literal += t;
+  }
+
+  /** Slot `k` holding `content`; an empty one is left out. */
+  slot(k: 0 | 1 | 2, content: string): void {
+    if (!content) return;
+    if (this.literal) this.pieces.push(this.literal);
+    this.literal = '';
+    this.pieces.push(k);
+  }
+
+  done(): (string | 0 | 1 | 2)[] {
+    if (this.literal) this.pieces.push(this.literal);
+    return this.pieces;
+  }
+}
+
+/**
+ * `<tag>\n…\n</tag>` around the note and `body` (its slot's text, end-trimmed), or (none).
+ * `body` that is not its slot's text (`slot` false) is literal text.
+ */
+function block(out: Pieces, tag: string, k: 0 | 1 | 2, body: string, { note, slot = true }: { note?: string; slot?: boolean } = {}): void {
+  out.text(`<${tag}>\n`);
+  if (note) out.text(body ? `${note}\n\n` : note);
+  else if (!body) out.text('(none)');
+  if (slot) out.slot(k, body);
+  else out.text(body);
+  out.text(`\n</${tag}>`);
+}
+
+/** The exact system prompt for one turn, and its layout (PromptLayout). */
+export function systemPromptOf(
+  explanation: { context: string; counts: Pick<Explanation['counts'], 'scored'>; query?: Pick<Query, 'language'> },
+  pinnedContext: string,
+  instructions: string = ASSISTANT_INSTRUCTIONS,
+): { text: string; layout: PromptLayout } {
+  const { pinned, reference } = splitContext(explanation, pinnedContext);
+  const note = explanation.counts.scored === 0 ? NOTHING_MATCHED_NOTE : undefined;
+  const language = explanation.query?.language?.customer;
+  const slots = [instructions, pinned.trimEnd(), reference.trimEnd()] as const;
+  const out = new Pieces();
+  if (language) {
+    // The instructions as written, then the language line (which ends the block: nothing to trim).
+    out.text('<instructions>\n');
+    out.slot(0, instructions);
+    out.text(`\n\n${replyLanguageLine(language)}\n</instructions>`);
+  } else {
+    const trimmed = instructions.trimEnd();
+    block(out, 'instructions', 0, trimmed, { slot: trimmed === instructions });
+  }
+  out.text('\n\n');
+  block(out, 'pinned_knowledge', 1, slots[1]);
+  out.text('\n\n');
+  block(out, 'reference_material', 2, slots[2], note ? { note } : {});
+  const pieces = out.done();
+  const text = pieces.map((piece) => (typeof piece === 'string' ? piece : slots[piece])).join('');
+  return { text, layout: { pieces, instructions, pinnedContext } };
 }
 
 /** The exact system prompt for one turn. */
@@ -87,12 +166,5 @@ export function buildSystemPrompt(
   pinnedContext: string,
   instructions: string = ASSISTANT_INSTRUCTIONS,
 ): string {
-  const { pinned, reference } = splitContext(explanation, pinnedContext);
-  const note = explanation.counts.scored === 0 ? NOTHING_MATCHED_NOTE : undefined;
-  const language = explanation.query?.language?.customer;
-  return [
-    block('instructions', language ? `${instructions}\n\n${replyLanguageLine(language)}` : instructions),
-    block('pinned_knowledge', pinned),
-    block('reference_material', reference, note),
-  ].join('\n\n');
+  return systemPromptOf(explanation, pinnedContext, instructions).text;
 }

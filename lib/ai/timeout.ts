@@ -71,35 +71,78 @@ export function silenceTimeoutMiddleware(timeoutMs: number): LanguageModelMiddle
       const controller = linkedController(params.abortSignal);
       const result = await withDeadline(timeoutMs, controller, (abortSignal) => model.doStream({ ...params, abortSignal }));
       const reader = result.stream.getReader();
+      const stall = new StallWatch(timeoutMs, (error) => {
+        controller.abort(error);
+        reader.cancel(error).catch(() => {}); // ends the pending read
+      });
       const stream = new ReadableStream<StreamPart>({
         async pull(out) {
-          let timer: ReturnType<typeof setTimeout> | undefined;
-          const stalled = new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new ModelTimeoutError(timeoutMs, 'stream')), timeoutMs);
-          });
-          try {
-            const next = await Promise.race([reader.read(), stalled]);
-            if (next.done) out.close();
-            else out.enqueue(next.value);
-          } catch (error) {
-            if (!(error instanceof ModelTimeoutError)) throw error;
+          stall.waiting();
+          const next = await reader.read();
+          stall.received();
+          if (stall.error) {
             // Report the stall the way providers report stream errors: an error part, then
             // the end of the stream. (A failed stream would drop the customer's connection.)
-            controller.abort(error);
-            reader.cancel(error).catch(() => {});
-            out.enqueue({ type: 'error', error });
+            out.enqueue({ type: 'error', error: stall.error });
             out.close();
-          } finally {
-            clearTimeout(timer);
-          }
+          } else if (next.done) {
+            stall.stop();
+            out.close();
+          } else out.enqueue(next.value);
         },
         cancel(reason) {
+          stall.stop();
           return reader.cancel(reason);
         },
       });
       return { ...result, stream };
     },
   };
+}
+
+/**
+ * Times the waits for a stream's next part: `onStall` once a wait reaches `timeoutMs`. One timer
+ * per stream, re-armed for what is left of the current wait when it fires, and two timestamps a
+ * part (not a timer and a promise race per part: a reply is hundreds of parts).
+ */
+class StallWatch {
+  error: ModelTimeoutError | undefined;
+  private since: number | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly onStall: (error: ModelTimeoutError) => void,
+  ) {}
+
+  /** A read of the next part starts. */
+  waiting(): void {
+    this.since = performance.now();
+    if (!this.timer && !this.error) this.arm(this.timeoutMs);
+  }
+
+  /** The read ended (a part, the end, or the stall's cancel). */
+  received(): void {
+    this.since = undefined;
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private arm(ms: number): void {
+    this.timer = setTimeout(() => this.check(), ms);
+  }
+
+  private check(): void {
+    this.timer = undefined;
+    if (this.since === undefined) return; // not waiting: the next read re-arms
+    const waited = performance.now() - this.since;
+    if (waited < this.timeoutMs) return this.arm(this.timeoutMs - waited);
+    this.error = new ModelTimeoutError(this.timeoutMs, 'stream');
+    this.onStall(this.error);
+  }
 }
 
 /** `model` with the silence timeout (see silenceTimeoutMiddleware). */

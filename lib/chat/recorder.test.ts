@@ -10,10 +10,10 @@ import { OfflineModel } from '../ai/offline-model';
 import type { RetrievalIndex } from '../retrieval/index';
 import { testIndex } from '../testing/kb';
 import { ASSISTANT_INSTRUCTIONS } from '../ai/prompt';
-import { kbVersionOf } from '../traces/compact';
 import type { FinishRetryOptions } from '../traces/finish';
 import { SqliteTraceStore } from '../traces/sqlite';
 import type { TraceStore, TurnEnd } from '../traces/types';
+import { recordTurn } from './record-turn';
 import { TurnRecorder } from './recorder';
 import { retrieveForTurn, type TurnKnowledge } from '../knowledge/retrieve';
 import { customerMessagesOf, toModelMessages, type ChatText } from './turn';
@@ -41,26 +41,21 @@ interface TurnOptions {
   retry?: FinishRetryOptions;
 }
 
-/** What the chat route does, minus HTTP: select, record the start, stream, record the end. */
+/** What the chat route does, minus HTTP: select, stream, record the start once streaming, record the end. */
 async function turn(model: LanguageModelV3, messages: ChatText[], { abortAfterChars, traces = store, retry }: TurnOptions = {}) {
   const selection = await retrieveForTurn(knowledgeOf(index), customerMessagesOf(messages));
-  const id = `turn-${Math.random().toString(36).slice(2)}`;
-  await store.startTurn({
-    id,
-    conversationId: 'conv-12345678',
-    createdAt: new Date().toISOString(),
-    trigger: 'submit-message',
-    customerMessages: selection.customerMessages,
-    question: selection.explanation.query.question,
-    explanation: selection.explanation,
-    systemPrompt: selection.systemPrompt,
-    kb: kbVersionOf(index, ASSISTANT_INSTRUCTIONS),
-    provider: model.provider,
-    modelId: model.modelId,
-    selectionUs: selection.selectionUs,
-  });
   const controller = new AbortController();
-  const recorder = new TurnRecorder(traces, id, performance.now(), { retry });
+  const recorder = recordTurn(traces, {
+    conversationId: 'conv-12345678',
+    visitorId: 'visitor-1',
+    trigger: 'submit-message',
+    retrieval: selection,
+    knowledge: knowledgeOf(index),
+    chat: model,
+    startedAt: performance.now(),
+    ...(retry ? { retry } : {}),
+  });
+  const id = recorder.turnId;
   recorder.watch(controller.signal);
   const result = streamText({
     model,
@@ -71,6 +66,7 @@ async function turn(model: LanguageModelV3, messages: ChatText[], { abortAfterCh
     providerOptions: groundingProviderOptions(groundingFor(selection.selection)),
     ...recorder.callbacks,
   });
+  recorder.begin();
   let text = '';
   try {
     for await (const delta of result.textStream) {

@@ -1,21 +1,24 @@
 import type { LanguageModelUsage } from 'ai';
 import { describeModelError } from '../ai/errors';
 import { finishWithRetry, type FinishOutcome, type FinishRetryOptions, type PendingFinish } from '../traces/finish';
+import type { TurnStartWrite } from '../traces/start';
+import { errorText } from '../traces/unrecorded';
 import type { Redacted } from '../privacy/redact';
 import type { TraceStore, TurnEnd, TurnUsage, NumberCheck } from '../traces/types';
 
 /**
- * Completes one turn's trace from streamText's callbacks. The row was written as
- * `pending` before the model was called; exactly one ending is recorded, the first that
- * happens: finish (ok), error, or abort (the customer pressed Stop or went away).
+ * Records one turn: its start row (`pending`) once the reply has started, and exactly one
+ * ending from streamText's callbacks, the first that happens: finish (ok), error, or abort
+ * (the customer pressed Stop or went away).
  *
- *     const recorder = new TurnRecorder(store, turnId, startedAt);
+ *     const recorder = new TurnRecorder(store, turnId, startedAt, { start });
  *     recorder.watch(request.signal);
  *     streamText({ …, ...recorder.callbacks });
+ *     recorder.begin(); // once the response is on its way
  *
- * The ending is written by lib/traces/finish.ts: the customer's stream waits for the first
- * attempt only; a failed write is retried in the background (up to 60 s), then the turn is
- * marked `error` with the reason.
+ * The ending is written by lib/traces/finish.ts, after the start (lib/traces/start.ts) when that
+ * is not written yet: the customer's stream waits for the first attempt only; a failed write is
+ * retried in the background (up to 60 s), then the turn is marked `error` with the reason.
  */
 
 type Clock = () => number;
@@ -24,6 +27,8 @@ type Clock = () => number;
 type Ending = Omit<TurnEnd, 'totalMs' | 'firstTokenMs' | 'reply'> & { reply?: string };
 
 export interface RecorderOptions {
+  /** The turn's start row, still to be written (record-turn.ts); absent when it is in the store already. */
+  start?: TurnStartWrite;
   clock?: Clock;
   /** Checks the reply's numbers when the turn ends (recorded with the ending); none when absent. */
   checkReply?: (reply: string) => NumberCheck;
@@ -47,6 +52,7 @@ export class TurnRecorder {
   private readonly checkReply: RecorderOptions['checkReply'];
   private readonly retry: FinishRetryOptions | undefined;
   private readonly redactReply: RecorderOptions['redactReply'];
+  private readonly start: TurnStartWrite | undefined;
 
   constructor(
     private readonly store: TraceStore,
@@ -59,6 +65,21 @@ export class TurnRecorder {
     this.checkReply = options.checkReply;
     this.retry = options.retry;
     this.redactReply = options.redactReply;
+    this.start = options.start;
+  }
+
+  /**
+   * Writes the start row on the event loop's next turn, after the reply's first bytes have gone
+   * out; the ending waits for it, and writes it itself if this attempt fails.
+   */
+  begin(): void {
+    const start = this.start;
+    if (!start) return;
+    setImmediate(() => {
+      start.write().catch((error: unknown) => {
+        console.error(`[traces] could not write the start of turn ${this.turnId}: ${errorText(error)}; its ending will write the whole turn`);
+      });
+    });
   }
 
   /** How the ending settled (after any retries), once there is one. */
@@ -87,7 +108,7 @@ export class TurnRecorder {
       ...(this.checkReply ? { numbers: this.checkReply(reply) } : {}),
       ...(stored && Object.keys(stored.counts).length ? { replyRedactions: stored.counts } : {}),
     };
-    this.ending = finishWithRetry(this.store, this.turnId, record, this.retry);
+    this.ending = finishWithRetry(this.store, this.turnId, record, this.retry, this.start);
     return this.ending;
   }
 

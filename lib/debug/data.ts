@@ -5,6 +5,7 @@ import { retrieveForTurn } from '../knowledge/retrieve';
 import type { KnowledgeHealth } from '../knowledge/holder';
 import { budgetHealth, englishAnalyzer, hasAnalyzer, headingPath, unembeddedCount, type Analyzer, type Explanation } from '../retrieval/index';
 import { serverApp } from '../server/server-app';
+import { lostTurns, unsettledEndings } from '../traces/finish';
 import type { RetentionStatus } from '../traces/retention';
 import type { InspectorStore, SectionTraffic } from '../traces/inspector';
 import type { TurnTrace } from '../traces/types';
@@ -146,6 +147,8 @@ export interface StorageReport {
   oldestTurnAt?: string;
   /** Undefined: every turn is kept. */
   retention?: RetentionStatus;
+  /** This instance's trace writes that failed (lib/traces/finish.ts): endings still being retried, turns it could not record at all. */
+  writes: { retrying: number; lost: number; lastLost?: { turnId: string; reason: string; at: string } };
 }
 
 async function storageReport(inspector: InspectorStore, turns: number): Promise<StorageReport> {
@@ -156,6 +159,7 @@ async function storageReport(inspector: InspectorStore, turns: number): Promise<
     turns,
     oldestTurnAt: await inspector.oldestTurnAt(),
     retention: app.retention()?.status,
+    writes: { retrying: unsettledEndings().length, lost: lostTurns().count, ...(lostTurns().last ? { lastLost: lostTurns().last } : {}) },
   };
 }
 

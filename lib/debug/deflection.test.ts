@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { selectContext } from '../retrieval/index';
 import { testIndex } from '../testing/kb';
+import { withRecord } from '../testing/turns';
 import { kbVersionOf } from '../traces/compact';
 import { SqliteTraceStore } from '../traces/sqlite';
 import { deflectionSummary } from './deflection';
@@ -38,10 +39,10 @@ describe('the deflection rate', () => {
     let n = 0;
     const turn = async (conversationId: string, createdAt: string) => {
       const explanation = selectContext(index, ['refund']);
-      await store.startTurn({
+      await store.startTurn(withRecord({
         id: `t${++n}`, conversationId, visitorId: 'v', createdAt, trigger: 'submit-message', customerMessages: ['refund'], question: 'refund',
         explanation, systemPrompt: 'p', kb, provider: 'offline', modelId: 'm', selectionUs: 1,
-      });
+      }));
     };
     const handoff = (conversationId: string, createdAt: string) =>
       store.createHandoff({ id: `h-${conversationId}`, conversationId, visitorId: 'v', createdAt, reason: 'asked', email: 'k@example.com', payload: '{}', channels: ['webhook'], retryUntil: createdAt });

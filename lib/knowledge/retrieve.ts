@@ -1,4 +1,4 @@
-import { assistantInstructions, buildSystemPrompt } from '../ai/prompt';
+import { assistantInstructions, systemPromptOf, type PromptLayout } from '../ai/prompt';
 import {
   createRetrievalIndex,
   explain,
@@ -9,7 +9,9 @@ import {
   type KnowledgeBase,
   type LanguageHints,
   type RetrievalConfigInput,
+  type ScoredQuery,
   type Selection,
+  type SemanticQuery,
 } from '../retrieval/index';
 import type { Knowledge } from './load';
 import { semanticQueryFor } from './semantic-query';
@@ -41,6 +43,8 @@ export interface TurnRetrieval {
   readonly explanation: Explanation;
   /** The exact system prompt: instructions, pinned knowledge, reference material. */
   systemPrompt: string;
+  /** Its layout: the text around the instructions, pinned block and reference material (what the trace keeps of it). */
+  promptLayout: PromptLayout;
   /** The help pages the reply is grounded in (sources.ts). */
   sources: ReplySource[];
   /** Time the selector took (the query, scoring, packing; not the query embedding, which the semantic stage times), µs. */
@@ -61,13 +65,29 @@ export async function retrieveForTurn(
   customerMessages: readonly string[],
   { signal, languages }: { signal?: AbortSignal; languages?: LanguageHints } = {},
 ): Promise<TurnRetrieval> {
-  let started = process.hrtime.bigint();
+  const started = process.hrtime.bigint();
   const scored = scoreQuery(knowledge.index, customerMessages, languages);
-  let selecting = since(started);
+  const scoring = since(started);
   const semantic = await semanticQueryFor(knowledge, customerMessages, signal, scored);
-  started = process.hrtime.bigint();
+  return retrievalOf(knowledge, customerMessages, scored, semantic, scoring);
+}
+
+/**
+ * A turn's retrieval without the semantic stage, synchronously: what retrieveForTurn does when
+ * the stage is off (the benchmark times it: bench/contenders.ts).
+ */
+export function lexicalRetrieval(knowledge: TurnKnowledge, customerMessages: readonly string[], languages?: LanguageHints): TurnRetrieval {
+  const started = process.hrtime.bigint();
+  const scored = scoreQuery(knowledge.index, customerMessages, languages);
+  return retrievalOf(knowledge, customerMessages, scored, undefined, since(started));
+}
+
+/** Steps 3 and after: packing, the prompt and the sources, from the scored query (`scoring`: the ns it took). */
+function retrievalOf(knowledge: TurnKnowledge, customerMessages: readonly string[], scored: ScoredQuery, semantic: SemanticQuery | undefined, scoring: bigint): TurnRetrieval {
+  const started = process.hrtime.bigint();
   const selection = selectScored(knowledge.index, scored, semantic);
-  selecting += since(started);
+  const selecting = scoring + since(started);
+  const prompt = systemPromptOf(selection, knowledge.index.pinnedContext, knowledge.instructions);
   let explanation: Explanation | undefined;
   return {
     customerMessages: [...customerMessages],
@@ -75,7 +95,8 @@ export async function retrieveForTurn(
     get explanation() {
       return (explanation ??= explain(selection));
     },
-    systemPrompt: buildSystemPrompt(selection, knowledge.index.pinnedContext, knowledge.instructions),
+    systemPrompt: prompt.text,
+    promptLayout: prompt.layout,
     sources: replySources(selection, knowledge.pages),
     selectionUs: Number(selecting) / 1000,
     confidence: scored.confidence,

@@ -1,20 +1,28 @@
 import { buildSystemPrompt } from '../ai/prompt';
-import { selectContext } from '../retrieval/index';
-import { kbVersionOf } from '../traces/compact';
+import { selectContext, type Explanation } from '../retrieval/index';
+import { compactTurn, kbVersionOf } from '../traces/compact';
 import type { TurnStart } from '../traces/types';
 import { testIndex } from './kb';
 
 /** A turn's start on the unit tests' small KB (kb.ts), as the chat route records it. */
+
+/** A turn's start with the explanation and prompt its record was made from, for tests to compare what is read back with. */
+export type TestTurnStart = TurnStart & { explanation: Explanation; systemPrompt: string };
+
+/** `turn` with its record: `compactTurn(explanation, systemPrompt, kb)`, as the store keeps it. */
+export function withRecord(turn: Omit<TestTurnStart, 'record'>): TestTurnStart {
+  return { ...turn, record: compactTurn(turn.explanation, turn.systemPrompt, turn.kb) };
+}
 
 const index = testIndex();
 const INSTRUCTIONS = 'Answer from the knowledge below.';
 const kb = kbVersionOf(index, INSTRUCTIONS);
 let n = 0;
 
-export function testTurnStart(question: string, overrides: Partial<TurnStart> = {}): TurnStart {
+export function testTurnStart(question: string, overrides: Partial<Omit<TestTurnStart, 'record'>> = {}): TestTurnStart {
   n++;
   const explanation = selectContext(index, [question]);
-  return {
+  return withRecord({
     id: `turn-${n}`,
     conversationId: 'conv-aaaaaaaa',
     createdAt: new Date().toISOString(),
@@ -28,5 +36,5 @@ export function testTurnStart(question: string, overrides: Partial<TurnStart> = 
     modelId: 'extractive-v1',
     selectionUs: 42,
     ...overrides,
-  };
+  });
 }

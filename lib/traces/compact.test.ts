@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSystemPrompt } from '../ai/prompt';
+import { systemPromptOf } from '../ai/prompt';
 import { demoBenchQuestions } from '@/bench/questions';
 import { demoKnowledge } from '@/app/api/chat/testing';
 import { stubEmbedding } from '../testing/stub-embeddings.mjs';
@@ -9,29 +9,59 @@ import {
   SEMANTIC_DEFAULTS,
   sectionsFromSources,
   sectionVectors,
+  select,
   selectContext,
+  explain,
   type RetrievalConfigInput,
   type RetrievalIndex,
   type SemanticQuery,
 } from '../retrieval/index';
 import { TEST_SOURCES } from '../testing/kb';
-import { compactTurn, decodeQuery, decodeSelection, encodeQuery, encodeSelection, expandTurn, kbVersionOf, type TurnRecord } from './compact';
+import { compactTurn, decodeQuery, decodeSelection, encodeQuery, encodeSelection, expandTurn, kbVersionOf, REASON_CODES, type TurnRecord } from './compact';
+import { turnRecordOf } from './turn-record';
 
 const INSTRUCTIONS = '<the assistant instructions>\nAnswer from the knowledge.';
 
-/** Selects, builds the prompt as the chat does, and round-trips both through the codec (and JSON, as the store does). */
+/**
+ * Selects, builds the prompt as the chat does, and round-trips both through the codec (and JSON,
+ * as the store does); `direct` is the record a chat turn stores, made from the selection alone.
+ */
 function roundTrip(index: RetrievalIndex, messages: string[], instructions = INSTRUCTIONS, semantic?: SemanticQuery) {
-  const explanation = selectContext(index, messages, semantic);
-  const systemPrompt = buildSystemPrompt(explanation, index.pinnedContext, instructions);
+  const selection = select(index, messages, semantic);
+  const explanation = explain(selection);
+  const { text: systemPrompt, layout } = systemPromptOf(explanation, index.pinnedContext, instructions);
   const kb = kbVersionOf(index, instructions);
-  const record = JSON.parse(JSON.stringify(compactTurn(explanation, systemPrompt, kb))) as TurnRecord;
-  return { explanation, systemPrompt, record, expanded: expandTurn(record, kb) };
+  const compacted = compactTurn(explanation, systemPrompt, kb);
+  const record = JSON.parse(JSON.stringify(compacted)) as TurnRecord;
+  return { selection, kb, layout, explanation, systemPrompt, compacted, record, expanded: expandTurn(record, kb) };
 }
 
 function expectExact(index: RetrievalIndex, messages: string[], semantic?: SemanticQuery) {
-  const { explanation, systemPrompt, record, expanded } = roundTrip(index, messages, INSTRUCTIONS, semantic);
+  const { selection, kb, layout, explanation, systemPrompt, compacted, record, expanded } = roundTrip(index, messages, INSTRUCTIONS, semantic);
+  // A chat turn's record, made from the selection alone (packed), reads back as the same record.
+  const direct = turnRecordOf(selection, systemPrompt, kb, layout);
+  const ranks = explanation.sections.flatMap((v) => (v.rank === undefined ? [] : [v.rank]));
+  const packable = explanation.semantic?.status !== 'fused' && ranks.every((r, i) => r === i + 1) && selection.bm25 === index.bm25;
+  expect('packed' in direct.selection, 'packed unless the stage fused, the list was cut before a sent section or a language\'s own BM25 scored it').toBe(packable);
+  if ('packed' in direct.selection) {
+    expect(direct.summary).toStrictEqual(compacted.summary);
+    expect(direct.prompt).toStrictEqual(compacted.prompt);
+    const compact = 'compact' in compacted.selection ? compacted.selection.compact : undefined;
+    expect(decodeSelection(direct.selection.packed.text, { query: explanation.query, kb })).toStrictEqual(compact);
+    const at = new Map(kb.sections.map((s, i) => [s.id, i]));
+    const listed = explanation.sections.filter((v) => v.reason !== 'no-match');
+    const { keys, codes } = direct.selection.packed.reasons;
+    const rows = (pairs: [number, number][]) => pairs.sort((x, y) => x[0] - y[0]);
+    expect(rows(keys.map((key, i) => [key, codes[i]!]))).toEqual(rows(listed.map((v) => [at.get(v.id)!, REASON_CODES.indexOf(v.reason)])));
+    const read = expandTurn(JSON.parse(JSON.stringify(direct)) as TurnRecord, kb);
+    expect(read.explanation).toEqual(explanation);
+    expect(read.explanation).toStrictEqual(expandTurn(record, kb).explanation);
+    expect(read.systemPrompt).toBe(systemPrompt);
+  } else expect(direct).toStrictEqual(compacted);
   expect('compact' in record.selection, 'the explanation is stored compactly').toBe(true);
   expect('frame' in record.prompt, 'the prompt is stored as a frame').toBe(true);
+  // The query as the store keeps it (its own column): synonym groups' clauses included.
+  expect(decodeQuery(explanation.query.question, encodeQuery(explanation.query))).toStrictEqual(JSON.parse(JSON.stringify(explanation.query)));
   expect(expanded.explanation).toEqual(explanation);
   // What the old store kept (JSON text): the same object, key for key.
   expect(expanded.explanation).toStrictEqual(JSON.parse(JSON.stringify(explanation)));
@@ -63,7 +93,7 @@ describe('compact traces: expandTurn(compactTurn(explanation)) gives back the ex
     });
     expect(floor).toBeGreaterThan(10);
     expect(overBudget).toBeGreaterThan(10);
-  });
+  }, 60_000);
 
   it('with the demo KB’s own instructions, as the chat builds its prompt', () => {
     const { explanation, systemPrompt, record, expanded } = roundTrip(demo.index, ['can I get a refund?'], demo.instructions);
@@ -105,6 +135,19 @@ describe('compact traces: expandTurn(compactTurn(explanation)) gives back the ex
     const cut = selectContext(splitIndex({ budget: 400, floor: 60, explainLimit: 1 }), ['encoder bitrate keyframe settings']);
     expect(cut.omitted).toBeGreaterThan(0);
   });
+
+  it('for lists cut at explainLimit whose sent sections are the first ranks: packed, the unsent ones next in rank order', () => {
+    const index = createRetrievalIndex({ sections: [...demo.index.sections], synonyms: [...demo.index.synonyms] }, { explainLimit: 2 });
+    const kb = kbVersionOf(index, INSTRUCTIONS);
+    let packedCuts = 0;
+    for (const q of demoBenchQuestions()) {
+      const { explanation } = expectExact(index, [q]);
+      const selection = select(index, [q]);
+      const { text, layout } = systemPromptOf(explanation, index.pinnedContext, INSTRUCTIONS);
+      if (explanation.omitted > 0 && explanation.counts.overBudget > 0 && 'packed' in turnRecordOf(selection, text, kb, layout).selection) packedCuts++;
+    }
+    expect(packedCuts).toBeGreaterThan(10);
+  }, 60_000);
 
   it('stores little per turn: no section text, no unmatched verdicts, no prompt text', () => {
     const { explanation, record } = expectExact(demo.index, ['how do I get a refund for my annual plan?']);
@@ -168,7 +211,7 @@ describe('compact traces with the semantic stage: its status and every fused ver
       expect('compact' in record.selection && record.selection.compact.semantic?.lexicalRanks).toBeFalsy();
     });
     expect(semanticOnly).toBeGreaterThan(0);
-  });
+  }, 60_000);
 
   it('for a turn that fell back (the reason, with and without a time)', () => {
     for (const fallback of [
@@ -224,7 +267,7 @@ describe('stored turns stay readable by an older version: what it does not know 
     if (!('compact' in record.selection)) throw new Error('expected a compact record');
     const query = JSON.parse(encodeQuery(record.query)) as { terms: unknown[][]; [key: string]: unknown };
     query.terms[0]![2] = 'phonetic'; // a term source added later (as `variant` was)
-    query.terms[0]!.push('from-word', 0.5); // and a trailing element
+    query.terms[0]!.push('from-word', null, 0.5); // from, no clause, and a trailing element
     query.spellingModel = 'v2';
     const selection = JSON.parse(encodeSelection(record.selection.compact)) as { v: number; verdicts: unknown[][]; s: { stage: unknown[] }; [key: string]: unknown };
     selection.v = 3;
@@ -275,6 +318,13 @@ describe('the query\'s languages (issue 26) in the stored query', () => {
     expect(explanation.query.language).toEqual({ customer: 'de', source: 'detected', analysed: 'de', scope: 'language', setAside: 1 });
     expect(expanded.explanation).toEqual(explanation);
     expect(decodeQuery(record.query.question, encodeQuery(record.query))).toEqual(explanation.query);
+  });
+
+  it('stores a turn scored with one language\'s own BM25 statistics exactly (through the explanation, not packed)', () => {
+    for (const question of ['Wie richte ich eine Netzwerkverbindung mit WLAN ein?', 'How do I set up a WLAN network connection?']) {
+      const { explanation } = expectExact(mixed, [question]);
+      expect(explanation.sections.some((v) => v.rank !== undefined)).toBe(true);
+    }
   });
 
   it('reads a query stored before languages (no language) and one from a newer version (a longer tuple)', () => {

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import type { PromptLayout } from '../ai/prompt';
+import { VarintReader } from './varint';
 import {
   bm25FieldNorm,
   bm25Idf,
@@ -125,12 +127,32 @@ export interface TurnSummary {
   omitted: number;
 }
 
+/**
+ * A compact selection already in its stored form (format 3: packed), as a chat turn makes it
+ * straight from its selection (turn-record.ts): the `selection` column's text, and the rows of
+ * the inspector's index.
+ */
+export interface PackedSelection {
+  text: string;
+  /** Every section listed as pinned, matched or floor (the inspector's index): KB positions, and their reason codes (REASON_CODES). */
+  reasons: SectionReasons<number>;
+}
+
+/** Sections and their reasons in one turn, as the inspector's index (`turn_sections`) keeps them: `codes[i]` is `keys[i]`'s. */
+export interface SectionReasons<Key> {
+  keys: Key[];
+  codes: number[];
+}
+
 /** What the store keeps of one turn's explanation and prompt. */
 export interface TurnRecord {
   query: Query;
   summary: TurnSummary;
-  /** Compact, or the whole explanation (turns written before compact traces, or one the codec could not reproduce). */
-  selection: { compact: CompactSelection } | { whole: Explanation };
+  /**
+   * Compact (as objects, or packed: stored as made), or the whole explanation (turns written
+   * before compact traces, or one the codec could not reproduce).
+   */
+  selection: { compact: CompactSelection } | { packed: PackedSelection } | { whole: Explanation };
   prompt: { frame: PromptFrame } | { whole: string };
 }
 
@@ -152,6 +174,30 @@ export const UNKNOWN_REASON = 'unknown' as Reason;
 
 /** Format version of the stored selection (2: with the semantic stage, `s`); 1 and newer are read (see above). */
 const SELECTION_FORMAT = 2;
+
+// Format 3, packed (a chat turn's: turn-record.ts), breaks the rule above on purpose, for size and
+// speed: it keeps only what the KB version and the query do not give back. A version before it
+// refuses a packed record (its reader names the missing field) rather than misreading it; /debug
+// of such a version shows those turns as unreadable. Formats 1 and 2 are still written for the
+// turns a packed record cannot express (the semantic stage's fused ranking, a list cut by
+// explainLimit before a sent section, …) and read as before.
+//
+//   { "v": 3, "df": […], "ranked": "<base64url>", "sent": […], "noMatchListed": n, "stage"?: […] }
+//
+// - df: per query term the KB has, its document frequency; null for a term the KB lacks. The
+//   idf follows with the selector's formula and the KB version's section count (a synonym
+//   group's from its terms' largest df); [idf] for a term scored alone where that does not give
+//   its idf back;
+// - ranked: the matched sections listed, in any order, as varints (varint.ts): KB position, how
+//   many terms occur in it, then each one's [query term index, tf]. A clause's tf is its terms'
+//   sum; synonym groups, weights, tf̃ and scores follow from the query, the df and the KB version
+//   (the selector's own formulas, bit for bit), and the ranks from the scores (descending, then
+//   file order), as the selector ranks;
+// - sent: KB positions of the sections sent after the pinned ones (the pinned lead both lists),
+//   in send order: a ranked one is `scored`, the others `floor`, listed after the ranked ones;
+//   every other matched section did not fit (`over-budget`);
+// - noMatchListed: as in format 2; stage: the semantic stage (not fused), as format 2's `s.stage`.
+const PACKED_FORMAT = 3;
 
 /**
  * A stage as a tuple: ['fused', model, rrfK, topK, minSimilarity, listed, unembedded, ms],
@@ -248,13 +294,18 @@ const storedQuery = z.object({
   lang: storedLanguage.optional(),
   questionTerms: z.array(z.string()),
   previousTerms: z.array(z.string()),
-  /** [term, weight, source, from?]; a source this version does not know is kept by name. */
+  /** [term, weight, source, from | null, clause?]; a source this version does not know is kept by name. */
   terms: z.array(z.tuple([z.string(), z.number(), z.string()]).rest(z.unknown())),
 });
 
 /** The query as JSON text, without the question (a column of its own) and with its terms as tuples. */
 export function encodeQuery(query: Query): string {
-  const terms = query.terms.map((t) => (t.from === undefined ? [t.term, t.weight, t.source] : [t.term, t.weight, t.source, t.from]));
+  const terms = query.terms.map((t) => {
+    const tuple: (string | number | null)[] = [t.term, t.weight, t.source, t.from ?? null];
+    if (t.clause !== undefined) tuple.push(t.clause);
+    else if (t.from === undefined) tuple.pop();
+    return tuple;
+  });
   const { previous, questionTerms, previousTerms, language: l } = query;
   const lang = l === undefined ? undefined : [l.customer, l.source, l.analysed, l.scope, l.setAside];
   return JSON.stringify({ ...(previous === undefined ? {} : { previous }), ...(lang ? { lang } : {}), questionTerms, previousTerms, terms });
@@ -275,10 +326,126 @@ export function decodeQuery(question: string, json: string): Query {
     ...(stored.previous === undefined ? {} : { previous: stored.previous }),
     questionTerms: stored.questionTerms,
     previousTerms: stored.previousTerms,
-    terms: stored.terms.map(([term, weight, stored, from]) => {
-      const source = stored as QueryTermSource;
-      return typeof from === 'string' ? { term, weight, source, from } : { term, weight, source };
+    terms: stored.terms.map(([term, weight, stored, from, clause]) => {
+      const t: Query['terms'][number] = { term, weight, source: stored as QueryTermSource };
+      if (typeof from === 'string') t.from = from;
+      if (typeof clause === 'number') t.clause = clause;
+      return t;
     }),
+  };
+}
+
+const storedPacked = z.object({
+  v: z.number().int().min(PACKED_FORMAT),
+  df: z.array(z.union([z.number().int(), z.tuple([z.number()]), z.null()])),
+  ranked: z.string(),
+  sent: z.array(z.number().int()),
+  noMatchListed: z.number().int(),
+  stage: storedStage.optional(),
+});
+
+/** The packed form's text (format 3, above), from what turn-record.ts made of a selection; `ranked` is base64url (nothing to escape). */
+export function packedText(packed: { df: (number | [number] | null)[]; ranked: string; sent: readonly number[]; noMatchListed: number; stage?: SemanticStage }): string {
+  const stage = packed.stage ? `,"stage":${JSON.stringify(encodeStage(packed.stage))}` : '';
+  return `{"v":${PACKED_FORMAT},"df":${JSON.stringify(packed.df)},"ranked":"${packed.ranked}","sent":[${packed.sent.join(',')}],"noMatchListed":${packed.noMatchListed}${stage}}`;
+}
+
+/**
+ * A query's clauses as BM25 scores them (bm25.ts `clausesOf`): its terms the KB has (`inKb`)
+ * with a weight above 0, a synonym group's terms (same `clause`) as one, in order of first
+ * appearance; each clause's terms in query order, its weight the largest of theirs.
+ */
+export function clauseLayout(terms: Query['terms'], inKb: readonly boolean[]): { members: number[][]; weights: number[] } {
+  const members: number[][] = [];
+  const weights: number[] = [];
+  const byNumber = new Map<number, number>();
+  terms.forEach((t, i) => {
+    if (!inKb[i] || !(t.weight > 0)) return;
+    let c = t.clause === undefined ? undefined : byNumber.get(t.clause);
+    if (c === undefined) {
+      c = members.length;
+      members.push([]);
+      weights.push(0);
+      if (t.clause !== undefined) byNumber.set(t.clause, c);
+    }
+    members[c]!.push(i);
+    weights[c] = Math.max(weights[c]!, t.weight);
+  });
+  return { members, weights };
+}
+
+/** A packed record's selection as objects (what compactSelection makes of the explanation). */
+function decodePacked(stored: z.infer<typeof storedPacked>, query: Query, kb: KbVersion): CompactSelection {
+  const { terms } = query;
+  if (stored.df.length !== terms.length) throw new Error(`df: ${stored.df.length} entries for ${terms.length} query terms`);
+  const { members, weights } = clauseLayout(terms, stored.df.map((d) => d !== null));
+  const clauseDf = members.map((clause) => {
+    if (clause.length === 1) return stored.df[clause[0]!]!;
+    let most = 0;
+    for (const i of clause) {
+      const df = stored.df[i];
+      if (typeof df !== 'number') throw new Error(`df: term ${i} of a synonym group has no document frequency`);
+      most = Math.max(most, df);
+    }
+    const { docCount } = lookupsOf(kb);
+    return dfOf(bm25Idf(docCount, most), docCount);
+  });
+  const termIndex = new Map(terms.map((t, i) => [t.term, i]));
+  const indexOf = (i: number) => termIndex.get(terms[i]!.term)!;
+  const idfs: CompactSelection['idfs'] = terms.map(() => null);
+  const sent = new Set(stored.sent);
+  const matched: { at: number; score: number; matches: CompactMatch[] }[] = [];
+  const ranked = new Set<number>();
+  const tfs = new Float64Array(terms.length);
+  const clauseIdfs: CompactSelection['idfs'] = terms.map(() => null);
+  const reader = new VarintReader(stored.ranked);
+  while (!reader.done) {
+    const at = reader.read();
+    tfs.fill(0);
+    for (let n = reader.read(); n > 0; n--) {
+      const i = reader.read();
+      if (i >= terms.length) throw new Error(`ranked: term ${i} of a query of ${terms.length}`);
+      tfs[i] = reader.read();
+    }
+    const matches: CompactMatch[] = [];
+    members.forEach((clause, c) => {
+      let tf = 0;
+      for (const i of clause) tf += tfs[i]!;
+      if (tf === 0) return;
+      const t = indexOf(clause[0]!);
+      const weight = weights[c]!;
+      const match: CompactMatch = [t, tf, null, weight === terms[t]!.weight ? null : weight];
+      if (clause.length > 1) {
+        const group: CompactGroupTerm[] = [];
+        for (const i of clause) {
+          if (tfs[i] === 0) continue;
+          const gt = indexOf(i);
+          const share = terms[i]!.weight / weight;
+          group.push(Object.is(terms[gt]!.weight / weight, share) ? [gt, tfs[i]!] : [gt, tfs[i]!, share]);
+        }
+        match.push(group);
+      }
+      while (match.length > 2 && match.at(-1) === null) match.pop();
+      idfs[t] ??= clauseDf[c]!;
+      clauseIdfs[t] = clauseDf[c]!;
+      matches.push(match);
+    });
+    const section = kb.sections[at];
+    if (!section) throw new Error(`ranked: KB position ${at} of a KB version of ${kb.sections.length}`);
+    matched.push({ at, score: sumOf(matches.map((m) => termExplanationOf(kb, section, m, query, clauseIdfs))), matches });
+    ranked.add(at);
+  }
+  // Rank order, as the selector ranks: score descending, then file order.
+  matched.sort((a, b) => b.score - a.score || a.at - b.at);
+  const verdicts: CompactVerdict[] = matched.map(({ at, matches }, i) => ({ at, reason: sent.has(at) ? 'scored' : 'over-budget', rank: i + 1, matches }));
+  for (const at of stored.sent) if (!ranked.has(at)) verdicts.push({ at, reason: 'floor' });
+  return {
+    idfs,
+    verdicts,
+    noMatchListed: stored.noMatchListed,
+    pinnedLead: true,
+    sent: stored.sent,
+    ...(stored.stage ? { semantic: { stage: decodeStage(stored.stage) } } : {}),
   };
 }
 
@@ -301,9 +468,18 @@ export function encodeSelection(c: CompactSelection): string {
   });
 }
 
-/** Reads `encodeSelection`'s text back; throws (naming the field) on anything else. */
-export function decodeSelection(json: string): CompactSelection {
-  const stored = storedSelection.parse(JSON.parse(json));
+/**
+ * Reads `encodeSelection`'s or `packedText`'s text back (a packed one with its query and KB
+ * version); throws (naming the field) on anything else.
+ */
+export function decodeSelection(json: string, packedWith?: { query: Query; kb: KbVersion }): CompactSelection {
+  const parsed: unknown = JSON.parse(json);
+  // Told apart by shape, not number: a newer record of either layout reads as its layout.
+  if (typeof parsed === 'object' && parsed !== null && 'ranked' in parsed) {
+    if (!packedWith) throw new Error('a packed selection is read with its query and KB version');
+    return decodePacked(storedPacked.parse(parsed), packedWith.query, packedWith.kb);
+  }
+  const stored = storedSelection.parse(parsed);
   return {
     idfs: stored.idfs,
     verdicts: stored.verdicts.map(([at, code, rank, matches, score]) => {
@@ -347,6 +523,19 @@ export function textHash(text: string): string {
 
 const versionsByIndex = new WeakMap<RetrievalIndex, Map<string, KbVersion>>();
 
+/** A KB version made by kbVersionOf: the index it was made from, and the KB position of each pool document. */
+export interface KbVersionOrigin {
+  index: RetrievalIndex;
+  /** `positions[doc]`: where pool document `doc` sits in `KbVersion.sections`. */
+  positions: Int32Array;
+}
+const origins = new WeakMap<KbVersion, KbVersionOrigin>();
+
+/** The index a KB version was made from by kbVersionOf in this process (undefined for one read from a store). */
+export function originOf(kb: KbVersion): KbVersionOrigin | undefined {
+  return origins.get(kb);
+}
+
 /** The KB version of an index and instructions, built (and hashed) once per loaded index. */
 export function kbVersionOf(index: RetrievalIndex, instructions: string): KbVersion {
   let byInstructions = versionsByIndex.get(index);
@@ -372,21 +561,29 @@ export function kbVersionOf(index: RetrievalIndex, instructions: string): KbVers
     const content = { sections, instructions, pinnedContext: index.pinnedContext, config: index.config, avgDocLength: index.bm25.avgFieldLengths.reduce((n, a) => n + a, 0) };
     version = { hash: kbVersionHash(content), ...content };
     byInstructions.set(instructions, version);
+    const positions = new Int32Array(index.pool.length);
+    index.sections.forEach((s, at) => {
+      const d = doc.get(s);
+      if (d !== undefined) positions[d] = at;
+    });
+    origins.set(version, { index, positions });
   }
   return version;
 }
 
 /** Lookups derived from a KB version, computed once per version object. */
-interface KbLookups {
+export interface KbLookups {
   byId: Map<string, number>;
   /** Unpinned sections: the BM25 document count N. */
   docCount: number;
   paths: string[];
   configJson: string;
+  /** KB positions of the pinned sections. */
+  pinned: number[];
 }
 const lookups = new WeakMap<KbVersion, KbLookups>();
 
-function lookupsOf(kb: KbVersion): KbLookups {
+export function lookupsOf(kb: KbVersion): KbLookups {
   let l = lookups.get(kb);
   if (!l) {
     l = {
@@ -394,6 +591,7 @@ function lookupsOf(kb: KbVersion): KbLookups {
       docCount: kb.sections.filter((s) => !s.pinned).length,
       paths: kb.sections.map((s) => titlePath(s)),
       configJson: JSON.stringify(kb.config),
+      pinned: kb.sections.flatMap((s, at) => (s.pinned ? [at] : [])),
     };
     lookups.set(kb, l);
   }
@@ -605,8 +803,8 @@ function fusionOf(semantic: CompactSemantic, fused: readonly SectionVerdict[], p
 }
 
 /** KB positions of the pinned sections, in file order (the order they are sent and listed). */
-export function pinnedPositions(kb: KbVersion): number[] {
-  return kb.sections.flatMap((s, at) => (s.pinned ? [at] : []));
+export function pinnedPositions(kb: KbVersion): readonly number[] {
+  return lookupsOf(kb).pinned;
 }
 
 /** The document frequency that gives `idf` back (idf = ln((N + 1) / (df + 0.5))), or [idf]. */
@@ -643,34 +841,47 @@ function contextOf(kb: KbVersion, sent: readonly number[]): string {
 /** What the store keeps of a turn: compact where every part comes back identical, whole where not. */
 export function compactTurn(explanation: Explanation, systemPrompt: string, kb: KbVersion): TurnRecord {
   const compact = compactSelection(explanation, kb);
-  const slots = slotTexts(kb, explanation.context);
-  const frame = explanation.context.startsWith(kb.pinnedContext) ? promptFrame(systemPrompt, slots) : undefined;
   return {
     query: explanation.query,
     summary: summaryOf(explanation),
     selection: compact ? { compact } : { whole: explanation },
-    prompt: frame && fillFrame(frame, slots) === systemPrompt ? { frame } : { whole: systemPrompt },
+    prompt: promptRecord(systemPrompt, explanation.context, kb),
   };
+}
+
+/**
+ * The prompt as a frame around the KB's texts and the turn's `context`, or whole when the frame
+ * would not give it back. With the prompt's own layout (lib/ai/prompt.ts, built on the KB
+ * version's texts), the frame is its pieces: nothing to search for.
+ */
+export function promptRecord(systemPrompt: string, context: string, kb: KbVersion, layout?: PromptLayout): TurnRecord['prompt'] {
+  if (layout && layout.instructions === kb.instructions && layout.pinnedContext === kb.pinnedContext) return { frame: layout.pieces };
+  const slots = slotTexts(kb, context);
+  const frame = context.startsWith(kb.pinnedContext) ? promptFrame(systemPrompt, slots) : undefined;
+  return frame && fillFrame(frame, slots) === systemPrompt ? { frame } : { whole: systemPrompt };
 }
 
 // ---------------------------------------------------------------------------
 // expand
 
+/** One clause's part of section `s`'s score from its compact form: what is not stored, recomputed as the selector computes it. */
+function termExplanationOf(kb: KbVersion, s: KbSection, [t, tf, storedTf, storedWeight, storedGroup, storedScore]: CompactMatch, query: Query, idfs: CompactSelection['idfs']): TermExplanation {
+  const term = query.terms[t]!.term;
+  const weight = typeof storedWeight === 'number' ? storedWeight : query.terms[t]!.weight;
+  const group = Array.isArray(storedGroup)
+    ? (storedGroup as CompactGroupTerm[]).map(([gt, gtf, share]) => ({ term: query.terms[gt]!.term, tf: gtf, share: share ?? query.terms[gt]!.weight / weight }))
+    : undefined;
+  const normalisedTf = typeof storedTf === 'number' ? storedTf : normalisedTfOf(kb, s, tf, group)!;
+  const idf = idfOf(idfs[t]!, lookupsOf(kb).docCount);
+  const score = typeof storedScore === 'number' ? storedScore : clauseScore(kb, weight, idf, normalisedTf);
+  const part: TermExplanation = { term, weight, tf, normalisedTf, idf, score };
+  if (group) part.group = group;
+  return part;
+}
+
 function verdictOf(kb: KbVersion, paths: readonly string[], c: CompactVerdict, query: Query, idfs: CompactSelection['idfs'], sent: ReadonlySet<number>): SectionVerdict {
   const s = kb.sections[c.at]!;
-  const matches = c.matches?.map(([t, tf, storedTf, storedWeight, storedGroup, storedScore]): TermExplanation => {
-    const term = query.terms[t]!.term;
-    const weight = typeof storedWeight === 'number' ? storedWeight : query.terms[t]!.weight;
-    const group = Array.isArray(storedGroup)
-      ? (storedGroup as CompactGroupTerm[]).map(([gt, gtf, share]) => ({ term: query.terms[gt]!.term, tf: gtf, share: share ?? query.terms[gt]!.weight / weight }))
-      : undefined;
-    const normalisedTf = typeof storedTf === 'number' ? storedTf : normalisedTfOf(kb, s, tf, group)!;
-    const idf = idfOf(idfs[t]!, lookupsOf(kb).docCount);
-    const score = typeof storedScore === 'number' ? storedScore : clauseScore(kb, weight, idf, normalisedTf);
-    const part: TermExplanation = { term, weight, tf, normalisedTf, idf, score };
-    if (group) part.group = group;
-    return part;
-  });
+  const matches = c.matches?.map((m) => termExplanationOf(kb, s, m, query, idfs));
   const v: SectionVerdict = {
     id: s.id,
     title: s.title,
@@ -699,13 +910,14 @@ export function expandTurn(record: TurnRecord, kb?: KbVersion): { explanation: E
   else {
     const kbv = needKb();
     const { paths } = lookupsOf(kbv);
-    const { idfs, noMatchListed, pinnedLead } = record.selection.compact;
+    const compact = 'packed' in record.selection ? decodeSelection(record.selection.packed.text, { query: record.query, kb: kbv }) : record.selection.compact;
+    const { idfs, noMatchListed, pinnedLead } = compact;
     const pinned = pinnedLead ? pinnedPositions(kbv) : [];
-    const verdicts: CompactVerdict[] = [...pinned.map((at): CompactVerdict => ({ at, reason: 'pinned' })), ...record.selection.compact.verdicts];
-    const sent = [...pinned, ...record.selection.compact.sent];
+    const verdicts: CompactVerdict[] = [...pinned.map((at): CompactVerdict => ({ at, reason: 'pinned' })), ...compact.verdicts];
+    const sent = [...pinned, ...compact.sent];
     const sentSet = new Set(sent);
     const sections = verdicts.map((c) => verdictOf(kbv, paths, c, record.query, idfs, sentSet));
-    const { semantic } = record.selection.compact;
+    const { semantic } = compact;
     if (semantic?.stage.status === 'fused') {
       const fused = verdicts.flatMap((c, i) => (c.rank === undefined ? [] : [i]));
       const ranks = fusionOf(semantic, fused.map((i) => sections[i]!), fused.map((i) => verdicts[i]!.at));

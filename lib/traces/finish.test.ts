@@ -2,10 +2,11 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { testTurnStart } from '../testing/turns';
-import { finishWithRetry, unsettledEndings, type FinishRetryOptions } from './finish';
+import { finishWithRetry, lostTurns, unsettledEndings, type FinishRetryOptions } from './finish';
+import { TurnStartWrite } from './start';
 import { SqliteTraceStore } from './sqlite';
 import { closeStaleTurns } from './stale';
-import type { TraceStore, TurnEnd } from './types';
+import type { TraceStore, TurnEnd, TurnStart } from './types';
 import { isUnrecordedEnding } from './unrecorded';
 
 /**
@@ -143,6 +144,67 @@ describe('finishWithRetry', () => {
     expect(child.stderr).toContain(
       '[traces] THE PROCESS IS EXITING BEFORE THE ENDING OF TURN turn-cut-by-shutdown (ok, 21 characters of reply) COULD BE WRITTEN: it is lost; the pending-turn sweep will mark the turn error',
     );
+  });
+
+  it('a turn whose start row is still to write: the start first, then the ending (never the ending alone)', async () => {
+    const start = testTurnStart('can I get a refund?');
+    const order: string[] = [];
+    const traces = Object.assign(Object.create(store) as TraceStore, {
+      async startTurn(turn: TurnStart) {
+        await new Promise((resolve) => setTimeout(resolve, 40)); // a slow insert
+        await store.startTurn(turn);
+        order.push('start written');
+      },
+      async finishTurn(id: string, end: TurnEnd) {
+        order.push((await store.getTurn(id)) ? 'ending, after its row' : 'ending BEFORE its row');
+        return store.finishTurn(id, end);
+      },
+    });
+    const pending = finishWithRetry(traces, start.id, END, STEADY, new TurnStartWrite(traces, start.id, () => start));
+    await vi.advanceTimersByTimeAsync(40);
+    expect(await pending.first).toBe('recorded');
+    expect(order).toEqual(['start written', 'ending, after its row']);
+    expect(await store.getTurn(start.id)).toMatchObject({ status: 'ok', reply: END.reply, explanation: JSON.parse(JSON.stringify(start.explanation)) });
+  });
+
+  it('a start that fails (the database away) is written with the ending, whole, once the store answers again', async () => {
+    const start = testTurnStart('can I get a refund?');
+    let failures = 3;
+    const traces = Object.assign(Object.create(store) as TraceStore, {
+      async startTurn(turn: TurnStart) {
+        if (failures-- > 0) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+        return store.startTurn(turn);
+      },
+    });
+    const write = new TurnStartWrite(traces, start.id, () => start);
+    await expect(write.write()).rejects.toThrow(/ECONNREFUSED/); // the attempt after the reply started
+    const pending = finishWithRetry(traces, start.id, END, STEADY, write);
+    expect(await pending.first).toBe('retrying');
+    expect(await store.getTurn(start.id)).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(750);
+    expect(await pending.settled).toBe('recorded');
+    expect(write.written).toBe(true);
+    expect(await store.getTurn(start.id)).toMatchObject({ status: 'ok', reply: END.reply, systemPrompt: start.systemPrompt });
+  });
+
+  it('a turn that cannot be written at all within 60 s: logged as not recorded, and counted for /debug health', async () => {
+    const start = testTurnStart('can I get a refund?');
+    const down = Object.assign(Object.create(store) as TraceStore, {
+      async startTurn() {
+        throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+      },
+      async getTurn() {
+        throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+      },
+    });
+    const before = lostTurns().count;
+    const pending = finishWithRetry(down, start.id, END, STEADY, new TurnStartWrite(down, start.id, () => start));
+    await vi.advanceTimersByTimeAsync(61_000);
+    expect(await pending.settled).toBe('unrecorded');
+    expect(lostTurns().count).toBe(before + 1);
+    expect(lostTurns().last).toMatchObject({ turnId: start.id, reason: expect.stringMatching(/^its start and ending \(ok, 21 characters of reply\) could not be written within 60 s: connect ECONNREFUSED/) });
+    expect(errors.join('\n')).toMatch(new RegExp(`TURN ${start.id} WAS NOT RECORDED`));
+    expect(await store.getTurn(start.id)).toBeUndefined();
   });
 
   it('a turn that ended already is left as it is, and not retried', async () => {

@@ -1,10 +1,14 @@
 import { FINISH_RETRY_WINDOW_MS } from '../env';
+import type { TurnStartWrite } from './start';
 import type { TraceStore, TurnEnd } from './types';
 import { describeEnd, errorText, gaveUpReason } from './unrecorded';
 
 /**
  * Writing a turn's ending through a database blip: `finishTurn`, retried.
  *
+ * - A turn whose start row is written after its reply started (start.ts) passes that write in:
+ *   each attempt writes the start first, unless it is written, so the ending never comes before
+ *   the row, and a turn whose start failed is written whole (start, then ending) by a retry.
  * - The first attempt is made at once, and `first` resolves with it: what the customer's reply
  *   stream waits for (lib/chat/recorder.ts), so a reply the customer read to its end is normally
  *   stored before their stream closes. The wait is bounded by the store's own limits
@@ -40,7 +44,7 @@ export type FinishOutcome =
   | 'refused'
   /** The ending could not be written within the window; the turn is `error` with the reason. */
   | 'marked-error'
-  /** Nothing could be written: the turn is still pending (logged; the sweep closes it). */
+  /** Nothing could be written: the turn is still pending (logged; the sweep closes it), or, when its start could not be written either, not in the store at all (logged, counted: `lostTurns`). */
   | 'unrecorded';
 
 export interface PendingFinish {
@@ -53,23 +57,36 @@ export interface PendingFinish {
 
 type Attempt = boolean | { error: unknown };
 
-async function attempt(store: TraceStore, id: string, end: TurnEnd): Promise<Attempt> {
+async function attempt(store: TraceStore, id: string, end: TurnEnd, start: TurnStartWrite | undefined): Promise<Attempt> {
   try {
+    await start?.write();
     return await store.finishTurn(id, end);
   } catch (error) {
     return { error };
   }
 }
 
-/** Endings being retried (turn id → what ending), logged if the process exits before they are written. */
-let endings: Map<string, string> | undefined;
+/** Turns this process could not write at all (start and ending) within the retry window. */
+const lost: { count: number; last?: { turnId: string; reason: string; at: string } } = { count: 0 };
 
-function unsettled(): Map<string, string> {
+/** How many turns this process could not record at all since it started, and the last one (/debug health shows them). */
+export function lostTurns(): Readonly<typeof lost> {
+  return lost;
+}
+
+/** Endings being retried (turn id → what ending, and the turn's start write), logged if the process exits before they are written. */
+let endings: Map<string, { what: string; start?: TurnStartWrite }> | undefined;
+
+function unsettled(): Map<string, { what: string; start?: TurnStartWrite }> {
   if (!endings) {
-    const retrying = (endings = new Map<string, string>());
+    const retrying = (endings = new Map());
     process.once('exit', () => {
-      for (const [id, what] of retrying) {
-        console.error(`[traces] THE PROCESS IS EXITING BEFORE THE ENDING OF TURN ${id} (${what}) COULD BE WRITTEN: it is lost; the pending-turn sweep will mark the turn error`);
+      for (const [id, { what, start }] of retrying) {
+        console.error(
+          start && !start.written
+            ? `[traces] THE PROCESS IS EXITING BEFORE TURN ${id} (${what}) COULD BE WRITTEN: neither its start nor its ending is in the store; the turn is lost`
+            : `[traces] THE PROCESS IS EXITING BEFORE THE ENDING OF TURN ${id} (${what}) COULD BE WRITTEN: it is lost; the pending-turn sweep will mark the turn error`,
+        );
       }
     });
   }
@@ -85,18 +102,18 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
-/** Writes `end` for turn `id`, retrying a failed write in the background (see the header). */
-export function finishWithRetry(store: TraceStore, id: string, end: TurnEnd, options: FinishRetryOptions = {}): PendingFinish {
+/** Writes `end` for turn `id` (after its `start`, when that is still to be written), retrying a failed write in the background (see the header). */
+export function finishWithRetry(store: TraceStore, id: string, end: TurnEnd, options: FinishRetryOptions = {}, start?: TurnStartWrite): PendingFinish {
   const startedAt = Date.now();
-  const firstAttempt = attempt(store, id, end);
+  const firstAttempt = attempt(store, id, end, start);
   const first = firstAttempt.then((result) => (typeof result === 'boolean' ? (result ? 'recorded' : 'refused') : 'retrying'));
   const settled = firstAttempt.then(async (result): Promise<FinishOutcome> => {
     if (result === true) return 'recorded';
     if (result === false) return refused(store, id, end, false);
     const endings = unsettled();
-    endings.set(id, describeEnd(end));
+    endings.set(id, { what: describeEnd(end), ...(start ? { start } : {}) });
     try {
-      return await retry(store, id, end, result.error, startedAt, options);
+      return await retry(store, id, end, result.error, startedAt, options, start);
     } finally {
       endings.delete(id);
     }
@@ -104,7 +121,7 @@ export function finishWithRetry(store: TraceStore, id: string, end: TurnEnd, opt
   return { first, settled };
 }
 
-async function retry(store: TraceStore, id: string, end: TurnEnd, firstError: unknown, startedAt: number, options: FinishRetryOptions): Promise<FinishOutcome> {
+async function retry(store: TraceStore, id: string, end: TurnEnd, firstError: unknown, startedAt: number, options: FinishRetryOptions, start: TurnStartWrite | undefined): Promise<FinishOutcome> {
   const { windowMs = FINISH_RETRY_WINDOW_MS, firstDelayMs = 250, maxDelayMs = 5000, random = Math.random } = options;
   const what = `turn ${id} (${describeEnd(end)})`;
   console.error(`[traces] could not write the ending of ${what}: ${errorText(firstError)}; retrying for up to ${Math.round(windowMs / 1000)} s`);
@@ -116,7 +133,7 @@ async function retry(store: TraceStore, id: string, end: TurnEnd, firstError: un
     if (pause <= 0) break;
     await sleep(pause);
     attempts++;
-    const result = await attempt(store, id, end);
+    const result = await attempt(store, id, end, start);
     if (result === true) {
       console.log(`[traces] wrote the ending of ${what} at attempt ${attempts}, ${Date.now() - startedAt} ms after the first`);
       return 'recorded';
@@ -126,12 +143,19 @@ async function retry(store: TraceStore, id: string, end: TurnEnd, firstError: un
   }
 
   const reason = gaveUpReason(end, windowMs, lastError);
-  const marked = await attempt(store, id, { status: 'error', reply: '', totalMs: end.totalMs, error: reason });
+  const marked = await attempt(store, id, { status: 'error', reply: '', totalMs: end.totalMs, error: reason }, start);
   if (marked === true) {
     console.error(`[traces] TURN ${id} MARKED ERROR: ${reason} (${attempts} attempts)`);
     return 'marked-error';
   }
   if (marked === false) return refused(store, id, end, true);
+  if (start && !start.written) {
+    const why = `its start and ending (${describeEnd(end)}) could not be written within ${Math.round(windowMs / 1000)} s: ${errorText(marked.error)}`;
+    lost.count++;
+    lost.last = { turnId: id, reason: why, at: new Date().toISOString() };
+    console.error(`[traces] TURN ${id} WAS NOT RECORDED: ${why} (${attempts} attempts)`);
+    return 'unrecorded';
+  }
   console.error(
     `[traces] TURN ${id} IS STILL PENDING: ${reason} (${attempts} attempts), and it could not be marked error either ` +
       `(${errorText(marked.error)}); the pending-turn sweep will close it`,

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { selectContext } from '../retrieval/index';
 import { testIndex } from '../testing/kb';
+import { withRecord, type TestTurnStart } from '../testing/turns';
 import { freshDatabase } from '../testing/pg-database';
 import { kbVersionOf } from './compact';
 import type { InspectorStore } from './inspector';
 import { createPostgresPool, PostgresTraceStore } from './postgres';
 import { SqliteTraceStore } from './sqlite';
 import type { ServerStore } from './store';
-import type { TurnStart } from './types';
 
 /**
  * The support lead's loop as behaviour of the store interfaces (TraceStore + InspectorStore):
@@ -30,10 +30,10 @@ afterEach(async () => {
 });
 
 let n = 0;
-function turn(question: string, overrides: Partial<TurnStart> = {}): TurnStart {
+function turn(question: string, overrides: Partial<Omit<TestTurnStart, 'record'>> = {}): TestTurnStart {
   n++;
   const explanation = selectContext(index, [question]);
-  return {
+  return withRecord({
     id: `turn-${n}`,
     conversationId: 'conv-aaaaaaaa',
     visitorId: 'visitor-a',
@@ -48,7 +48,7 @@ function turn(question: string, overrides: Partial<TurnStart> = {}): TurnStart {
     modelId: 'm',
     selectionUs: 10,
     ...overrides,
-  };
+  });
 }
 
 for (const [name, create] of Object.entries(STORES)) {

@@ -3,7 +3,7 @@ import type { CustomerDataStore, DataSubject, SubjectLinks } from './access-type
 import { ACCESS_POSTGRES_MIGRATION } from './access-sql';
 import { SqlAccessStore } from './access-store';
 import type { TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
-import { compactTurn, textHash, type KbVersion, type PromptFrame } from './compact';
+import { textHash, type KbVersion, type PromptFrame } from './compact';
 import { tsQuery, type InspectorStore } from './inspector';
 import type { AttemptResult, ClaimedDelivery, HandoffRecord, HandoffStart, HandoffStore } from './handoff-types';
 import {
@@ -366,6 +366,7 @@ export class Migrations {
 export class PostgresTraceStore extends SqlAccessStore implements TraceStore, InspectorStore, CustomerDataStore, HandoffStore {
   private readonly written = new WeakMap<KbVersion, { id: number; refs: number[] }>();
   private readonly read = new KbVersionCache();
+  /** Prompt frames written or read: id by their JSON text. */
   private readonly frames = new Map<string, number>();
   private readonly frameTexts = new Map<number, PromptFrame>();
 
@@ -405,23 +406,23 @@ export class PostgresTraceStore extends SqlAccessStore implements TraceStore, In
 
   async startTurn(turn: TurnStart): Promise<void> {
     await this.migrated;
-    const record = compactTurn(turn.explanation, turn.systemPrompt, turn.kb);
+    const { record } = turn;
     const client = await this.pool.connect();
     let version: { id: number; refs: number[] } | undefined;
-    let frame: { hash: string; id: number } | undefined;
+    let frame: { json: string; id: number } | undefined;
     try {
       await transaction(client, async () => {
         version = await this.kbVersionId(client, turn.kb, turn.createdAt);
         frame = 'frame' in record.prompt ? await this.frameId(client, record.prompt.frame) : undefined;
-        const values = turnInsertValues(turn, record, version.id, frame?.id ?? null);
+        const values = turnInsertValues(turn, version.id, frame?.id ?? null);
         const { rows } = await client.query<{ seq: number }>(INSERT_TURN, TURN_INSERT_COLUMNS.map((c) => values[c]));
         const seq = rows[0]!.seq;
         // The inspector's index of sections sent or matched.
-        const reasons = turnSectionReasons(turn, record);
-        const byId = await this.sectionRefs(client, reasons.flatMap(([key]) => (typeof key === 'string' ? [key] : [])));
+        const { keys, codes } = turnSectionReasons(turn);
+        const byId = await this.sectionRefs(client, keys.filter((key): key is string => typeof key === 'string'));
         await client.query(
           'INSERT INTO turn_sections (section_ref, turn_seq, reason) SELECT ref, $2, reason FROM unnest($1::int[], $3::smallint[]) AS s (ref, reason)',
-          [reasons.map(([key]) => (typeof key === 'number' ? version!.refs[key] : byId.get(key))), seq, reasons.map(([, reason]) => reason)],
+          [keys.map((key) => (typeof key === 'number' ? version!.refs[key] : byId.get(key))), seq, codes],
         );
         if ('whole' in record.selection || 'whole' in record.prompt) {
           await client.query('INSERT INTO turn_payloads (turn_seq, explanation, system_prompt) VALUES ($1, $2, $3)', [
@@ -438,7 +439,7 @@ export class PostgresTraceStore extends SqlAccessStore implements TraceStore, In
     this.written.set(turn.kb, version!);
     this.read.set(version!.id, turn.kb);
     if (frame && 'frame' in record.prompt) {
-      this.frames.set(frame.hash, frame.id);
+      this.frames.set(frame.json, frame.id);
       this.frameTexts.set(frame.id, record.prompt.frame);
     }
   }
@@ -509,15 +510,14 @@ export class PostgresTraceStore extends SqlAccessStore implements TraceStore, In
     return new Map(rows.map((r) => [r.section_id, r.ref]));
   }
 
-  private async frameId(client: pg.PoolClient, frame: PromptFrame): Promise<{ hash: string; id: number }> {
+  private async frameId(client: pg.PoolClient, frame: PromptFrame): Promise<{ json: string; id: number }> {
     const json = JSON.stringify(frame);
+    let id = this.frames.get(json);
+    if (id !== undefined) return { json, id };
     const hash = textHash(json);
-    let id = this.frames.get(hash);
-    if (id === undefined) {
-      await client.query('INSERT INTO prompt_frames (hash, frame) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING', [hash, json]);
-      id = (await client.query<{ id: number }>('SELECT id FROM prompt_frames WHERE hash = $1', [hash])).rows[0]!.id;
-    }
-    return { hash, id };
+    await client.query('INSERT INTO prompt_frames (hash, frame) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING', [hash, json]);
+    id = (await client.query<{ id: number }>('SELECT id FROM prompt_frames WHERE hash = $1', [hash])).rows[0]!.id;
+    return { json, id };
   }
 
   /** Reads what the rows' traces will need (KB versions, prompt frames) and not yet held, then builds them. */

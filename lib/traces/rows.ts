@@ -1,4 +1,4 @@
-import type { Explanation, RetrievalConfig } from '../retrieval/index';
+import type { Explanation, Reason, RetrievalConfig } from '../retrieval/index';
 import {
   decodeQuery,
   decodeSelection,
@@ -10,6 +10,7 @@ import {
   type KbSection,
   type KbVersion,
   type PromptFrame,
+  type SectionReasons,
   type TurnRecord,
 } from './compact';
 import type { SummaryRow } from './inspector';
@@ -108,10 +109,12 @@ export const TURN_INSERT_COLUMNS = [
 
 export type TurnInsertColumn = (typeof TURN_INSERT_COLUMNS)[number];
 
-/** A new turn's column values: the compact parts where `record` has them (NULL where the payload is whole). */
-export function turnInsertValues(turn: TurnStart, record: TurnRecord, kbVersion: number, promptFrame: number | null): Record<TurnInsertColumn, unknown> {
-  const e = turn.explanation;
-  const compact = 'compact' in record.selection ? record.selection.compact : undefined;
+/** A new turn's column values: the compact parts where its record has them (NULL where the payload is whole). */
+export function turnInsertValues(turn: TurnStart, kbVersion: number, promptFrame: number | null): Record<TurnInsertColumn, unknown> {
+  const { record } = turn;
+  const e = record.summary;
+  const { selection } = record;
+  const stored = 'compact' in selection ? encodeSelection(selection.compact) : 'packed' in selection ? selection.packed.text : null;
   return {
     id: turn.id,
     conversation_id: turn.conversationId,
@@ -121,7 +124,7 @@ export function turnInsertValues(turn: TurnStart, record: TurnRecord, kbVersion:
     status: 'pending',
     question: turn.question,
     customer_messages: JSON.stringify(turn.customerMessages),
-    query: compact ? encodeQuery(e.query) : null,
+    query: stored === null ? null : encodeQuery(record.query),
     kb_version: kbVersion,
     floor_used: e.floorUsed ? 1 : 0,
     top_score: e.topScore,
@@ -138,7 +141,7 @@ export function turnInsertValues(turn: TurnStart, record: TurnRecord, kbVersion:
     n_over_budget: e.counts.overBudget,
     n_no_match: e.counts.noMatch,
     n_omitted: e.omitted,
-    selection: compact ? encodeSelection(compact) : null,
+    selection: stored,
     prompt_frame: promptFrame,
     provider: turn.provider,
     model_id: turn.modelId,
@@ -183,14 +186,20 @@ const REASON_CODE = new Map(REASON_CODES.map((r, i) => [r, i]));
  * stored), as [KB position, reason code] — or [section id, code] when the explanation is
  * stored whole (its sections need not be the KB version's).
  */
-export function turnSectionReasons(turn: TurnStart, record: TurnRecord): [number | string, number][] {
-  const rows: [number | string, number][] = [];
-  if ('compact' in record.selection) {
-    const compact = record.selection.compact;
-    if (compact.pinnedLead) for (const at of pinnedPositions(turn.kb)) rows.push([at, REASON_CODE.get('pinned')!]);
-    for (const v of compact.verdicts) if (v.reason !== 'no-match') rows.push([v.at, REASON_CODE.get(v.reason)!]);
+export function turnSectionReasons(turn: TurnStart): SectionReasons<number | string> {
+  const { selection } = turn.record;
+  if ('packed' in selection) return selection.packed.reasons;
+  const rows: SectionReasons<number | string> = { keys: [], codes: [] };
+  const add = (key: number | string, reason: Reason) => {
+    rows.keys.push(key);
+    rows.codes.push(REASON_CODE.get(reason)!);
+  };
+  if ('compact' in selection) {
+    const compact = selection.compact;
+    if (compact.pinnedLead) for (const at of pinnedPositions(turn.kb)) add(at, 'pinned');
+    for (const v of compact.verdicts) if (v.reason !== 'no-match') add(v.at, v.reason);
   } else {
-    for (const v of turn.explanation.sections) if (v.reason !== 'no-match') rows.push([v.id, REASON_CODE.get(v.reason)!]);
+    for (const v of selection.whole.sections) if (v.reason !== 'no-match') add(v.id, v.reason);
   }
   return rows;
 }
@@ -217,10 +226,15 @@ export function kbVersionFromRows(v: KbVersionRow, rows: KbSectionRow[]): KbVers
 /** The turn's record as stored: compact parts from its row, whole parts from turn_payloads. */
 function recordFromRow(row: TurnRow, kb: KbVersion | undefined, frame: (id: number) => PromptFrame): TurnRecord {
   let selection: TurnRecord['selection'];
-  if (row.payload_explanation !== null) selection = { whole: JSON.parse(row.payload_explanation) as Explanation };
-  else if (row.selection !== null && kb) selection = { compact: decodeSelection(row.selection) };
-  else throw new Error(`turn ${row.id} has neither a whole nor a compact explanation (or no KB version)`);
-  const query = 'whole' in selection ? selection.whole.query : decodeQuery(row.question, row.query!);
+  let query: TurnRecord['query'];
+  if (row.payload_explanation !== null) {
+    const whole = JSON.parse(row.payload_explanation) as Explanation;
+    selection = { whole };
+    query = whole.query;
+  } else if (row.selection !== null && kb) {
+    query = decodeQuery(row.question, row.query!);
+    selection = { compact: decodeSelection(row.selection, { query, kb }) };
+  } else throw new Error(`turn ${row.id} has neither a whole nor a compact explanation (or no KB version)`);
   const prompt: TurnRecord['prompt'] = row.payload_system_prompt !== null ? { whole: row.payload_system_prompt } : { frame: frame(row.prompt_frame!) };
   return {
     query,

@@ -8,9 +8,10 @@ import { requestSplit } from '../debug/request-split';
 import { stubEmbedding } from '../testing/stub-embeddings.mjs';
 import { embeddingText, SEMANTIC_DEFAULTS, sectionVectors, selectContext, type SemanticQuery } from '../retrieval/index';
 import { testIndex } from '../testing/kb';
+import { withRecord, type TestTurnStart } from '../testing/turns';
 import { kbVersionOf } from './compact';
 import { MIGRATIONS, openTraceDatabase, SqliteTraceStore } from './sqlite';
-import type { TurnStart, TurnTrace } from './types';
+import type { TurnTrace } from './types';
 
 const index = testIndex();
 const INSTRUCTIONS = 'Answer from the knowledge below.';
@@ -32,10 +33,10 @@ afterEach(async () => {
 });
 
 let n = 0;
-function turn(question: string, overrides: Partial<TurnStart> = {}, semantic?: SemanticQuery): TurnStart {
+function turn(question: string, overrides: Partial<Omit<TestTurnStart, 'record'>> = {}, semantic?: SemanticQuery): TestTurnStart {
   n++;
   const explanation = selectContext(index, [question], semantic);
-  return {
+  return withRecord({
     id: `turn-${n}`,
     conversationId: 'conv-aaaaaaaa',
     createdAt: new Date(Date.UTC(2026, 0, 1, 12, 0, n)).toISOString(),
@@ -49,7 +50,7 @@ function turn(question: string, overrides: Partial<TurnStart> = {}, semantic?: S
     modelId: 'lumacast-extractive-v1',
     selectionUs: 42.4,
     ...overrides,
-  };
+  });
 }
 
 describe('SqliteTraceStore', () => {

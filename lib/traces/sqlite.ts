@@ -6,7 +6,7 @@ import { ACCESS_SQLITE_MIGRATION } from './access-sql';
 import { SqlAccessStore } from './access-store';
 import type { TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
 import { storagePathProblem } from '../storage-path';
-import { compactTurn, textHash, type KbVersion, type PromptFrame } from './compact';
+import { textHash, type KbVersion, type PromptFrame } from './compact';
 import { ftsQuery, type InspectorStore } from './inspector';
 import type { AttemptResult, ClaimedDelivery, HandoffRecord, HandoffStart, HandoffStore } from './handoff-types';
 import {
@@ -381,6 +381,26 @@ const SQLITE_DIALECT = {
   },
 };
 
+/** Most statements the shared queries keep prepared; past it they are all dropped and prepared again as used. */
+const PREPARED_LIMIT = 256;
+
+/**
+ * The shared queries' statements (access, hand-off, inspector SQL: a fixed set of texts, filters
+ * making a few variants each), prepared once: preparing one on every call (a hand-off offer's
+ * conversation read on the chat's way to its first byte) cost more than running it.
+ */
+function preparedStatements(db: Database.Database): (sql: string) => Database.Statement {
+  const prepared = new Map<string, Database.Statement>();
+  return (sql) => {
+    let statement = prepared.get(sql);
+    if (!statement) {
+      if (prepared.size >= PREPARED_LIMIT) prepared.clear();
+      prepared.set(sql, (statement = db.prepare(sql)));
+    }
+    return statement;
+  };
+}
+
 /** The trace store (write path, TraceStore) and the inspector's queries (InspectorStore) over one SQLite database. */
 export class SqliteTraceStore extends SqlAccessStore implements TraceStore, InspectorStore, CustomerDataStore, HandoffStore {
   readonly db: Database.Database;
@@ -389,6 +409,7 @@ export class SqliteTraceStore extends SqlAccessStore implements TraceStore, Insp
   /** KB versions this store wrote or read: database id, and the section ref of each position. */
   private readonly written = new WeakMap<KbVersion, { id: number; refs: number[] }>();
   private readonly read = new KbVersionCache();
+  /** Prompt frames written or read: id by their JSON text. */
   private readonly frames = new Map<string, number>();
   private readonly frameTexts = new Map<number, PromptFrame>();
 
@@ -398,24 +419,24 @@ export class SqliteTraceStore extends SqlAccessStore implements TraceStore, Insp
    */
   constructor(source: string | Database.Database) {
     const db = typeof source === 'string' ? openTraceDatabase(source) : source;
-    super(async <Row>(sql: string, params: unknown[]) => db.prepare(sql).all(...params) as Row[], SQLITE_DIALECT);
+    const prepared = preparedStatements(db);
+    super(async <Row>(sql: string, params: unknown[]) => prepared(sql).all(...params) as Row[], SQLITE_DIALECT);
     this.ownsDb = typeof source === 'string';
     this.db = db;
     this.sql = statements(this.db);
   }
 
   async startTurn(turn: TurnStart): Promise<void> {
-    const record = compactTurn(turn.explanation, turn.systemPrompt, turn.kb);
+    const { record } = turn;
     let version: { id: number; refs: number[] } | undefined;
-    let frame: { hash: string; id: number } | undefined;
+    let frame: { json: string; id: number } | undefined;
     this.db.transaction(() => {
       version = this.kbVersionId(turn.kb, turn.createdAt);
       frame = 'frame' in record.prompt ? this.frameId(record.prompt.frame) : undefined;
-      const { seq } = this.sql.insertTurn.get(turnInsertValues(turn, record, version.id, frame?.id ?? null)) as { seq: number };
+      const { seq } = this.sql.insertTurn.get(turnInsertValues(turn, version.id, frame?.id ?? null)) as { seq: number };
       // The inspector's index of sections sent or matched.
-      for (const [key, reason] of turnSectionReasons(turn, record)) {
-        this.sql.insertSection.run(typeof key === 'number' ? version.refs[key] : this.sectionRef(key), seq, reason);
-      }
+      const { keys, codes } = turnSectionReasons(turn);
+      keys.forEach((key, i) => this.sql.insertSection.run(typeof key === 'number' ? version!.refs[key] : this.sectionRef(key), seq, codes[i]));
       if ('whole' in record.selection || 'whole' in record.prompt) {
         this.sql.insertPayload.run(
           seq,
@@ -428,7 +449,7 @@ export class SqliteTraceStore extends SqlAccessStore implements TraceStore, Insp
     this.written.set(turn.kb, version!);
     this.read.set(version!.id, turn.kb);
     if (frame && 'frame' in record.prompt) {
-      this.frames.set(frame.hash, frame.id);
+      this.frames.set(frame.json, frame.id);
       this.frameTexts.set(frame.id, record.prompt.frame);
     }
   }
@@ -465,15 +486,14 @@ export class SqliteTraceStore extends SqlAccessStore implements TraceStore, Insp
     return this.sql.sectionRef.get(sectionId) as number;
   }
 
-  private frameId(frame: PromptFrame): { hash: string; id: number } {
+  private frameId(frame: PromptFrame): { json: string; id: number } {
     const json = JSON.stringify(frame);
+    let id = this.frames.get(json);
+    if (id !== undefined) return { json, id };
     const hash = textHash(json);
-    let id = this.frames.get(hash);
-    if (id === undefined) {
-      this.sql.insertFrame.run(hash, json);
-      id = this.sql.frameByHash.get(hash) as number;
-    }
-    return { hash, id };
+    this.sql.insertFrame.run(hash, json);
+    id = this.sql.frameByHash.get(hash) as number;
+    return { json, id };
   }
 
   private frameOf = (id: number): PromptFrame => {

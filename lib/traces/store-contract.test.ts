@@ -6,6 +6,7 @@ import { buildSystemPrompt } from '../ai/prompt';
 import { createRetrievalIndex, sectionsFromSources, selectContext, type RetrievalIndex } from '../retrieval/index';
 import { freshDatabase } from '../testing/pg-database';
 import { testIndex } from '../testing/kb';
+import { withRecord, type TestTurnStart } from '../testing/turns';
 import { kbVersionOf } from './compact';
 import type { TurnFilter } from './inspector';
 import { createPostgresPool, PostgresTraceStore } from './postgres';
@@ -73,10 +74,10 @@ const inspectorSections = sectionsFromSources([
 const inspectorIndex = createRetrievalIndex({ sections: inspectorSections, synonyms: [] }, { budget: 60, floor: 20 });
 
 let n = 0;
-function turn(question: string, overrides: Partial<TurnStart> = {}, on: RetrievalIndex = index): TurnStart {
+function turn(question: string, overrides: Partial<Omit<TestTurnStart, 'record'>> = {}, on: RetrievalIndex = index): TestTurnStart {
   n++;
   const explanation = selectContext(on, [question]);
-  return {
+  return withRecord({
     id: `turn-${n}`,
     conversationId: 'conv-aaaaaaaa',
     createdAt: new Date(Date.UTC(2026, 0, 1, 12, 0, n % 60, n)).toISOString(),
@@ -90,7 +91,7 @@ function turn(question: string, overrides: Partial<TurnStart> = {}, on: Retrieva
     modelId: 'extractive-v1',
     selectionUs: 42.4,
     ...overrides,
-  };
+  });
 }
 
 /** A store holding these inspector turns (ids i1, i2, …), finished `ok` unless said otherwise. */

@@ -1,7 +1,7 @@
 import type { ReplySource } from '../knowledge/sources';
 import type { RedactionCounts } from '../privacy/redact';
 import type { Explanation } from '../retrieval/index';
-import type { KbVersion } from './compact';
+import type { KbVersion, TurnRecord } from './compact';
 import type { PageContext } from './page';
 
 export type { PageContext };
@@ -47,10 +47,13 @@ export interface TurnStart {
   customerMessages: string[];
   /** The latest customer message. */
   question: string;
-  /** The full selector explanation: query with expanded terms, verdicts, token split, context. */
-  explanation: Explanation;
-  /** The exact system prompt sent to the model. */
-  systemPrompt: string;
+  /**
+   * The selector's explanation and the exact system prompt, as the store keeps them (compact.ts
+   * `TurnRecord`): from the selection itself for a chat turn (turn-record.ts `turnRecordOf`), or
+   * `compactTurn(explanation, systemPrompt, kb)`. Read back, they give the explanation and the
+   * prompt exactly (`TurnTrace.explanation`, `.systemPrompt`).
+   */
+  record: TurnRecord;
   /**
    * The KB version the turn was selected on (compact.ts `kbVersionOf(index, instructions)`):
    * stored once per version, so the turn's record keeps only what is specific to it.
@@ -109,7 +112,11 @@ export interface TurnFeedback {
   at: string;
 }
 
-export interface TurnTrace extends Omit<TurnStart, 'kb'> {
+export interface TurnTrace extends Omit<TurnStart, 'kb' | 'record'> {
+  /** The full selector explanation: query with expanded terms, verdicts, token split, context. */
+  explanation: Explanation;
+  /** The exact system prompt sent to the model. */
+  systemPrompt: string;
   /** The content hash of the KB version the turn was selected on (absent for turns recorded before KB versions were). */
   kbVersion?: string;
   status: TurnStatus;

@@ -9,8 +9,7 @@ import type { ConversationStore, HandoffStore, TraceStore } from '@/lib/traces/t
 import { handoffOfferFor } from '@/lib/handoff/offer';
 import { personMatcherOf } from '@/lib/handoff/phrases';
 import { createRateGuard } from '@/lib/chat/rate-guard';
-import { recordTurnStart } from '@/lib/chat/record-turn';
-import type { TurnRecorder } from '@/lib/chat/recorder';
+import { recordTurn } from '@/lib/chat/record-turn';
 import { streamReply } from '@/lib/chat/stream-reply';
 import { conversationOwner, VISITOR_HEADER } from '@/lib/chat/owner';
 import { customerMessagesOf } from '@/lib/chat/turn';
@@ -97,7 +96,7 @@ async function offerFor(
 export function createChatHandler(deps: ChatDependencies): (request: Request) => Promise<Response> {
   const rateRefusal = createRateGuard();
 
-  /** One chat turn: guard → parse → history → retrieve → record → stream (the recorder records how it ended). */
+  /** One chat turn: guard → parse → history → retrieve → stream → record (the start once the reply streams, then how it ended). */
   async function turn(request: Request): Promise<Response> {
     const startedAt = performance.now();
     const setup = await orUnavailable('the environment is invalid', () => ({ settings: deps.settings(), limiter: deps.limiter() }));
@@ -153,20 +152,14 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
       }),
     );
     const chat = deps.chat();
-    const handoffOffer = await offerFor(settings, knowledge, traces, { conversationId, visitorId, trigger: history.trigger, question: parsed.data.question, retrieval });
+    // Read after the first byte (stream-reply.ts): the offer goes with the reply's end.
+    const handoffOffer = () => offerFor(settings, knowledge, traces, { conversationId, visitorId, trigger: history.trigger, question: parsed.data.question, retrieval });
 
-    // 5. Record the turn before the model is called, so even a crash mid-stream leaves a trace.
-    let recorder: TurnRecorder;
-    try {
-      recorder = await recordTurnStart(traces, { conversationId, visitorId, userId, page: parsed.data.page, trigger: history.trigger, retrieval, knowledge, chat, startedAt, redaction });
-    } catch (error) {
-      telemetry.end(error);
-      return unavailable('the turn could not be recorded', error);
-    }
+    // 5. Stream the reply, and record the turn: its start row once the reply is on its way (so
+    //    even a crash mid-stream leaves a trace), its ending however the stream ends, after the start.
+    const recorder = recordTurn(traces, { conversationId, visitorId, userId, page: parsed.data.page, trigger: history.trigger, retrieval, knowledge, chat, startedAt, redaction });
     recorder.watch(request.signal);
-
-    // 6. Stream the reply; the recorder completes the trace however the stream ends.
-    return streamReply({
+    const response = streamReply({
       chat,
       retrieval,
       messages: redaction.forModel(history.messages),
@@ -179,6 +172,8 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
       headers: { ...(setCookie ? { 'set-cookie': setCookie } : {}), ...(credential ? { [VISITOR_HEADER]: credential } : {}) },
       handoffOffer,
     });
+    recorder.begin();
+    return response;
   }
 
   return async function handle(request: Request): Promise<Response> {

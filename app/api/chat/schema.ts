@@ -181,11 +181,24 @@ export function readableZodError(error: z.ZodError): string {
 
 export type ParsedChatRequest = { ok: true; data: ChatRequest } | BodyFailure;
 
+/**
+ * The request schema for these limits, made once: building a zod schema (and its compiled
+ * fast path) took more of a turn's CPU than the retrieval. The limits are settings, so one
+ * entry: a change of settings makes the next one.
+ */
+let lastSchema: { maxMessages: number; maxMessageChars: number; schema: ReturnType<typeof chatRequestSchema> } | undefined;
+function schemaFor(limits: ChatLimits): ReturnType<typeof chatRequestSchema> {
+  if (lastSchema?.maxMessages !== limits.maxMessages || lastSchema.maxMessageChars !== limits.maxMessageChars) {
+    lastSchema = { maxMessages: limits.maxMessages, maxMessageChars: limits.maxMessageChars, schema: chatRequestSchema(limits) };
+  }
+  return lastSchema.schema;
+}
+
 /** Reads and validates a chat request; never throws. */
 export async function parseChatRequest(request: Request, limits: BodyLimits): Promise<ParsedChatRequest> {
   const body = await readJsonBody(request, limits.maxBodyBytes);
   if (!body.ok) return body;
-  const result = chatRequestSchema(limits).safeParse(body.value);
+  const result = schemaFor(limits).safeParse(body.value);
   if (!result.success) return { ok: false, status: 400, error: readableZodError(result.error) };
   return { ok: true, data: result.data };
 }

@@ -68,7 +68,15 @@ export interface Harness {
 }
 
 export function harness(
-  options: { env?: Record<string, string>; model?: LanguageModelV3; limiter?: RateLimiter; knowledge?: ChatDependencies['knowledge']; identitySecret?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    model?: LanguageModelV3;
+    limiter?: RateLimiter;
+    knowledge?: ChatDependencies['knowledge'];
+    identitySecret?: string;
+    /** What the handler sees of the trace store (e.g. one whose writes fail); default: the store itself. */
+    traces?: (store: SqliteTraceStore) => ReturnType<ChatDependencies['traces']>;
+  } = {},
 ): Harness {
   const settings = parseEnv({ CHAT_RATE_LIMIT_PER_MINUTE: '0', ...options.env });
   const store = new SqliteTraceStore(path.join(mkdtempSync(path.join(tmpdir(), 'chat-handler-')), 'traces.db'));
@@ -76,13 +84,14 @@ export function harness(
   const limiter =
     options.limiter ?? createRateLimiter({ perMinute: settings.CHAT_RATE_LIMIT_PER_MINUTE, burst: settings.CHAT_RATE_LIMIT_BURST });
   const knowledge = demoKnowledge();
+  const traces = options.traces?.(store) ?? store;
   const redactor = createRedactor({ mode: settings.TRACE_REDACT, phoneRegion: settings.TRACE_REDACT_PHONE_REGION });
   const handle = createChatHandler({
     settings: () => settings,
     limiter: () => limiter,
     knowledge: options.knowledge ?? (() => knowledge),
     chat: () => chat,
-    traces: () => store,
+    traces: () => traces,
     visitorSecret: () => TEST_VISITOR_SECRET,
     identitySecret: () => options.identitySecret,
     redactor: () => redactor,

@@ -21,6 +21,16 @@ export function StorageCard({ storage }: { storage: StorageReport }) {
           value={retention?.lastRunAt ? `${n(retention.lastDeleted ?? 0)} deleted` : '—'}
           hint={retention?.lastError ? `stopped: ${retention.lastError}` : retention?.lastRunAt ? `by this instance, ${retention.lastRunAt.slice(0, 16).replace('T', ' ')} UTC` : 'not run yet'}
         />
+        <Stat
+          label="Turns not recorded"
+          value={n(storage.writes.lost)}
+          hint={
+            storage.writes.lastLost
+              ? `by this instance; last ${storage.writes.lastLost.at.slice(0, 16).replace('T', ' ')} UTC, turn ${storage.writes.lastLost.turnId}: ${storage.writes.lastLost.reason}`
+              : `by this instance since it started${storage.writes.retrying ? `; ${n(storage.writes.retrying)} ending(s) being retried now` : ''}`
+          }
+          testId="storage-unrecorded"
+        />
       </dl>
     </Card>
   );
