@@ -35,7 +35,7 @@ test('a large KB loads on the parse workers in the background; health says loadi
     OPENAI_API_KEY: '',
     TRACE_DB_PATH: path.join(root, 'traces.db'),
     CHAT_RATE_LIMIT_PER_MINUTE: '0',
-  });
+  }, 30_000, [], 'answering');
   const first = await fetch(`${app.url}/api/health`);
   expect(first.status).toBe(503);
   const loading = await first.json();

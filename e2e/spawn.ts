@@ -69,15 +69,27 @@ function launch(command: string[], env: Record<string, string>, url: string, por
   })();
 }
 
-/** `next start` on 127.0.0.1:`port` with `env` on top of this process's environment; `nodeArgs` go to node (e.g. `--cpu-prof`). */
-export function startApp(port: number, env: Record<string, string> = {}, timeoutMs = 30_000, nodeArgs: string[] = []): Promise<Server> {
+/** Is the server up: any answer from /api/health (`answering`), or one that is not `loading` (`loaded`: the KB's first load is done, as a readiness probe sees it). */
+async function healthReady(url: string, until: 'answering' | 'loaded'): Promise<true | undefined> {
+  const response = await fetch(`${url}/api/health`);
+  if (until === 'answering' || response.status !== 503) return true;
+  const body = (await response.json().catch(() => ({}))) as { status?: string };
+  return body.status === 'loading' ? undefined : true;
+}
+
+/**
+ * `next start` on 127.0.0.1:`port` with `env` on top of this process's environment; `nodeArgs` go to
+ * node (e.g. `--cpu-prof`). Resolves once the KB's first load is done (`until: 'loaded'`, what a
+ * deployment's readiness probe waits for), or as soon as the server answers at all (`'answering'`).
+ */
+export function startApp(port: number, env: Record<string, string> = {}, timeoutMs = 30_000, nodeArgs: string[] = [], until: 'answering' | 'loaded' = 'loaded'): Promise<Server> {
   const url = `http://127.0.0.1:${port}`;
   return launch(
     [...nodeArgs, path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '--hostname', '127.0.0.1', '--port', String(port)],
     env,
     url,
     port,
-    async () => ((await fetch(`${url}/api/health`)).status > 0 ? true : undefined),
+    () => healthReady(url, until),
     timeoutMs,
   );
 }
