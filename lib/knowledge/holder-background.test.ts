@@ -2,19 +2,14 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeFolder } from '../testing/folders';
-import { KnowledgeHolder, KnowledgeUnavailableError, type KnowledgeLog } from './holder';
+import { recordingLog } from '../testing/knowledge-log';
+import { KnowledgeHolder, KnowledgeUnavailableError } from './holder';
 
 /**
  * The server's holder loads its first KB in the background (`loadInBackground`): the
  * constructor returns at once, /api/health says `loading` with the files done, a chat waits
  * for the load (`whenReady`, bounded), and what the load refuses is refused as before.
  */
-
-function recorder(): KnowledgeLog & { lines: string[]; errors: string[] } {
-  const lines: string[] = [];
-  const errors: string[] = [];
-  return { lines, errors, info: (m) => lines.push(m), error: (m) => (errors.push(m), lines.push(m)) };
-}
 
 const GOOD = {
   'rules.md': '---\npinned: true\n---\n# Rules\nNever promise a refund.',
@@ -23,7 +18,7 @@ const GOOD = {
 
 const holders: KnowledgeHolder[] = [];
 function hold(files: Record<string, string>) {
-  const log = recorder();
+  const log = recordingLog();
   const holder = new KnowledgeHolder({ kbPath: writeFolder(files, 'kb-background-'), log, loadInBackground: true });
   holders.push(holder);
   return { holder, log };
@@ -80,7 +75,7 @@ describe('a first load in the background', () => {
 
   it('checks for edits only once it has ended', async () => {
     const root = writeFolder(GOOD, 'kb-background-');
-    const holder = new KnowledgeHolder({ kbPath: root, log: recorder(), loadInBackground: true });
+    const holder = new KnowledgeHolder({ kbPath: root, log: recordingLog(), loadInBackground: true });
     holders.push(holder);
     expect(await holder.check()).toBe('unchanged'); // after the first load
     expect(holder.ready).toBe(true);

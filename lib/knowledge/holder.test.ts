@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resolvePaths } from '../server/paths';
 import { KB_CACHE_FORMAT, kbCacheFile } from './disk-cache';
-import { KnowledgeHolder, KnowledgeUnavailableError, type KnowledgeLog } from './holder';
+import { recordingLog } from '../testing/knowledge-log';
+import { KnowledgeHolder, KnowledgeUnavailableError } from './holder';
 
 // Root reads every file, whatever its mode (CI runs as root), so "unreadable" is simulated:
 // any file named locked.md fails to read, and any folder named locked fails to list, with
@@ -38,12 +39,6 @@ function write(root: string, files: Record<string, string | Buffer>): void {
   }
 }
 
-function recorder(): KnowledgeLog & { lines: string[]; errors: string[] } {
-  const lines: string[] = [];
-  const errors: string[] = [];
-  return { lines, errors, info: (m) => lines.push(m), error: (m) => (errors.push(m), lines.push(m)) };
-}
-
 const GOOD = {
   'rules.md': '---\npinned: true\n---\n# Rules\nNever promise a refund.',
   'faq.md': '# FAQ\nAnswers.\n## Refunds\nAsk billing within 14 days.',
@@ -53,7 +48,7 @@ const DECLARES_TWO = '---\ncompany: Acme\nrules:\n  count: 2\n---\n';
 
 const holders: KnowledgeHolder[] = [];
 function hold(root: string, settings: { KB_BUDGET?: number } = {}) {
-  const log = recorder();
+  const log = recordingLog();
   const holder = new KnowledgeHolder({ kbPath: root, config: { budget: settings.KB_BUDGET }, log });
   holders.push(holder);
   return { holder, log };
@@ -121,7 +116,7 @@ describe('a knowledge base edited while running', () => {
   it('tells onReload the KB it replaced and the new one (not at the first load, not after a refused edit)', async () => {
     const root = kb(GOOD);
     const reloads: [number, number][] = [];
-    const holder = new KnowledgeHolder({ kbPath: root, log: recorder() });
+    const holder = new KnowledgeHolder({ kbPath: root, log: recordingLog() });
     holder.onReload((previous, next) => void reloads.push([previous.index.sections.length, next.index.sections.length]));
     holders.push(holder);
     write(root, { 'b.md': '# Other\nTwo.' });
@@ -254,7 +249,7 @@ describe('a knowledge base edited while running', () => {
 
 describe('the parsed KB kept on disk between processes', () => {
   function holdWithCache(root: string, cacheFile: string) {
-    const log = recorder();
+    const log = recordingLog();
     const holder = new KnowledgeHolder({ kbPath: root, log, cacheFile });
     holders.push(holder);
     return { holder, log };
