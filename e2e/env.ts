@@ -19,8 +19,8 @@ import path from 'node:path';
  */
 
 /** The first port of worker 0 (E2E_PORT, default 3100). */
-export const BASE_PORT = Number(process.env.E2E_PORT ?? 3100);
-export const WORKER_PORT_STRIDE = 100;
+const BASE_PORT = Number(process.env.E2E_PORT ?? 3100);
+const WORKER_PORT_STRIDE = 100;
 
 /** The silence limit the app with a key runs with: the hang tests wait for it. */
 export const MODEL_TIMEOUT_MS = 3000;
@@ -50,7 +50,6 @@ export function workerServers(index: number) {
 const own = workerServers(Number(process.env.TEST_PARALLEL_INDEX ?? 0));
 
 export const APP_PORT = own.appPort;
-export const OFFLINE_PORT = own.offlinePort;
 export const STUB_PORT = own.stubPort;
 
 export const APP_URL = own.appUrl;

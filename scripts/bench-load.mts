@@ -22,6 +22,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { corpusAsMarkdownFolder } from '@/bench/corpus';
 import { question, readChatStream } from '@/e2e/helpers';
 import { startApp } from '@/e2e/spawn';
+import { NODE_API_DOCS } from '@/lib/testing/real-docs';
 import { loadKnowledgeAsync } from '@/lib/knowledge/load';
 import {
   POOL_MIN_BYTES,
@@ -53,7 +54,6 @@ const { values, positionals: folders } = parseCommandLineOrExit(
 const port = Number(values.port ?? 3790);
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const NODE_API_DOCS = '/usr/share/doc/nodejs/api';
 
 const ms = (n: number) => `${Math.round(n).toLocaleString('en-US')} ms`;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;

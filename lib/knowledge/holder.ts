@@ -187,8 +187,7 @@ export class KnowledgeHolder {
     const started = Math.max(...parsing.figures.map((w) => w.startMs ?? 0));
     const workers = parsing.workers ? `, ${parsing.parsedFiles} parsed on ${parsing.workers} worker thread${parsing.workers === 1 ? '' : 's'} (started in ${Math.round(started)} ms)` : '';
     this.log.info(`[knowledge] loaded ${knowledge.path}: ${knowledge.summary}${reused}${workers}`);
-    if (knowledge.kb.parsing.fallback) this.log.error(`[knowledge] the parse workers could not be used: ${knowledge.kb.parsing.fallback}`);
-    this.logSkipped(knowledge);
+    this.logProblems(knowledge);
     this.saveCache();
   }
 
@@ -249,8 +248,9 @@ export class KnowledgeHolder {
     }
   }
 
-  /** One line per broken unpinned file left out of the KB just loaded. */
-  private logSkipped(knowledge: Knowledge): void {
+  /** What went wrong in the load just served: the parse workers, if they could not be used; one line per broken unpinned file left out. */
+  private logProblems(knowledge: Knowledge): void {
+    if (knowledge.kb.parsing.fallback) this.log.error(`[knowledge] the parse workers could not be used: ${knowledge.kb.parsing.fallback}`);
     for (const skipped of knowledge.kb.skipped) {
       this.log.error(`[knowledge] skipped ${skipped.message} (the rest of the knowledge base is served)`);
     }
@@ -322,8 +322,7 @@ export class KnowledgeHolder {
       this.lastError = undefined;
       this.refusedEdit = undefined;
       this.log.info(`[knowledge] ${previous ? 'reloaded after an edit' : 'loaded the fixed knowledge base'}: ${next.summary}${pinnedChange(previous, next)}`);
-      if (next.kb.parsing.fallback) this.log.error(`[knowledge] the parse workers could not be used: ${next.kb.parsing.fallback}`);
-      this.logSkipped(next);
+      this.logProblems(next);
       this.saveCache();
       if (previous) this.notifyReload(previous, next);
       return 'reloaded';

@@ -15,13 +15,20 @@ export function runSteps<T>(steps: Steps<T>): T {
 
 /** Runs the steps, letting the event loop run whenever `sliceMs` of work has gone by since it last did. */
 export async function runStepsAsync<T>(steps: Steps<T>, sliceMs = 8): Promise<T> {
-  let since = performance.now();
+  const pause = eventLoopPause(sliceMs);
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
-    if (performance.now() - since > sliceMs) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      since = performance.now();
-    }
+    await pause();
   }
+}
+
+/** For a loop of async work: `await pause()` lets the event loop run when `sliceMs` of work has gone by since it last did, and otherwise goes straight on. */
+export function eventLoopPause(sliceMs = 8): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since <= sliceMs) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    since = performance.now();
+  };
 }

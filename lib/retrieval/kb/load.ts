@@ -12,6 +12,7 @@ import { type ParseOutcome, ParsePool, WorkerLostError, defaultWorkerCount } fro
 import { ENGLISH } from '../query/languages';
 import { parseSynonyms } from '../query/synonyms';
 import { type CountTokens, TokenCounter } from '../tokens';
+import { eventLoopPause } from '../steps';
 import type { KnowledgeBase, LoadNotice, ParseReport, Section, SkippedFile, UnreadablePath, WorkerFigures } from '../types';
 
 export type { BuiltDocument } from './build-document';
@@ -51,12 +52,6 @@ export interface LoadOptions {
    * the tools that report on a KB rather than serve it (kb:check, kb:impact).
    */
   missingRules?: 'refuse' | 'report';
-  /**
-   * The async load only: how many parse workers (parse-pool.ts) parse the files that changed.
-   * Default: one per core when they add up to POOL_MIN_BYTES or more, else none; 0: the main
-   * thread parses them, yielding between files.
-   */
-  workers?: number;
   /**
    * The async load only: filled with the terms of the sections in English analysed on the
    * parse workers, by section id, for the index build to take (select/build-index.ts `terms`).
@@ -254,20 +249,6 @@ export function loadKnowledgeBase(kbPath: string, options: LoadOptions = {}): Kn
   return finish(kbPath, state, options, { parsedFiles: state.parsedFiles, workers: 0, figures: [] });
 }
 
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** Runs `step` over `items`, yielding to the event loop after every ~8 ms of work. */
-async function inSlices<T>(items: readonly T[], step: (item: T) => void): Promise<void> {
-  let since = performance.now();
-  for (const item of items) {
-    step(item);
-    if (performance.now() - since > 8) {
-      await yieldToEventLoop();
-      since = performance.now();
-    }
-  }
-}
-
 /** The KB's default language as its identity file gives it, for the workers; undefined when that file is broken (the load says so in the end). */
 function languageHint(listing: KnowledgeFiles): string | undefined {
   if (!listing.config.includes(IDENTITY_FILE)) return defaultIdentity().language;
@@ -278,9 +259,9 @@ function languageHint(listing: KnowledgeFiles): string | undefined {
   }
 }
 
-/** How many workers parse `misses` (the files whose bytes changed). */
-function workerCount(misses: readonly FileRead[], options: LoadOptions): number {
-  const wanted = options.workers ?? (misses.reduce((sum, r) => sum + r.raw!.byteLength, 0) >= POOL_MIN_BYTES ? defaultWorkerCount() : 0);
+/** How many workers parse `misses` (the files whose bytes changed): one per core when they add up to POOL_MIN_BYTES or more, else none (the main thread parses them, yielding between files). */
+function workerCount(misses: readonly FileRead[]): number {
+  const wanted = misses.reduce((sum, r) => sum + r.raw!.byteLength, 0) >= POOL_MIN_BYTES ? defaultWorkerCount() : 0;
   return Math.min(wanted, misses.length);
 }
 
@@ -317,10 +298,14 @@ export async function loadKnowledgeBaseAsync(kbPath: string, options: LoadOption
   options.onProgress?.({ done: 0, total: files.length });
   const count = (options.tokens ?? new TokenCounter()).count;
   const reads: FileRead[] = [];
-  await inSlices(files, (file) => reads.push(readDocumentFile(root, file, state.previous)));
+  const pauseReading = eventLoopPause();
+  for (const file of files) {
+    reads.push(readDocumentFile(root, file, state.previous));
+    await pauseReading();
+  }
   const misses = reads.filter((r) => r.raw && !r.cached);
   const language = options.sectionTerms && languageHint(state.listing);
-  const workers = options.pool ? Math.min(options.pool.size, misses.length) : workerCount(misses, options);
+  const workers = options.pool ? Math.min(options.pool.size, misses.length) : workerCount(misses);
   const progress = { done: 0, total: files.length };
   const oneDone = () => {
     progress.done++;
@@ -347,16 +332,13 @@ export async function loadKnowledgeBaseAsync(kbPath: string, options: LoadOption
         outcomes.set(read, parsed);
       }
     }
-    let since = performance.now();
+    const pauseSettling = eventLoopPause();
     for (const read of reads) {
       const pending = outcomes.get(read);
       const outcome = pending ? await pending : read.raw && !read.cached ? parseHere(read, count) : undefined;
       if (!pending) oneDone();
       state.settle(read, outcome, options.sectionTerms);
-      if (performance.now() - since > 8) {
-        await yieldToEventLoop();
-        since = performance.now();
-      }
+      await pauseSettling();
     }
     const parsing: ParseReport = { parsedFiles: state.parsedFiles, workers, figures: [], ...(fallback.reason ? { fallback: fallback.describe() } : {}) };
     const kb = finish(kbPath, state, options, parsing);

@@ -28,14 +28,16 @@ export async function splitOnPool(
   if (pinnedTokens > config.budget) return; // the index build refuses the KB
   const maxTokens = maxPartTokensOf(config, pinnedTokens);
   const long = kb.sections
-    .filter((s) => isSplit(s, maxTokens) && !parts.get(partsKey(s, maxTokens)))
-    .sort((a, b) => b.tokens - a.tokens);
+    .filter((s) => isSplit(s, maxTokens))
+    .map((section) => ({ section, key: partsKey(section, maxTokens) }))
+    .filter(({ key }) => !parts.get(key))
+    .sort((a, b) => b.section.tokens - a.section.tokens);
   await Promise.all(
-    long.map(async (section) => {
+    long.map(async ({ section, key }) => {
       const english = (section.language ?? ENGLISH) === ENGLISH;
       try {
         const split = await pool.split(section, maxTokens, english && terms !== undefined);
-        parts.set(partsKey(section, maxTokens), split.parts);
+        parts.set(key, split.parts);
         split.terms?.forEach((t, i) => terms!.set(`${section.id}~${i + 1}`, t));
       } catch (error) {
         if (!(error instanceof WorkerLostError)) throw error;
