@@ -53,6 +53,11 @@ export const retrievalConfigSchema = z.object({
    * at the typed word's weight, before typo correction.
    */
   wordVariants: z.boolean().default(true),
+  /**
+   * Add the built-in thesaurus of the query's language, when it has one (German: OpenThesaurus;
+   * query/thesaurus.ts), after the KB's own synonym groups, at `synonymWeight`.
+   */
+  thesaurus: z.boolean().default(true),
   /** How many unsent sections (over budget, then no match) the explanation lists at most; counts are always complete. */
   explainLimit: z.number().int().nonnegative().default(1000),
 });

@@ -80,7 +80,8 @@ export interface Expansion {
 // only checks the groups its own terms can fire instead of every group.
 const groupsByTermCache = new WeakMap<readonly SynonymGroup[], Map<string, number[]>>();
 
-function candidateGroups(queryTerms: ReadonlySet<string>, groups: readonly SynonymGroup[]): number[] {
+/** The groups each term occurs in, built once per groups array (now, rather than at the first question that needs it). */
+export function prepareSynonyms(groups: readonly SynonymGroup[]): Map<string, number[]> {
   let byTerm = groupsByTermCache.get(groups);
   if (!byTerm) {
     byTerm = new Map();
@@ -95,6 +96,11 @@ function candidateGroups(queryTerms: ReadonlySet<string>, groups: readonly Synon
     });
     groupsByTermCache.set(groups, byTerm);
   }
+  return byTerm;
+}
+
+function candidateGroups(queryTerms: ReadonlySet<string>, groups: readonly SynonymGroup[]): number[] {
+  const byTerm = prepareSynonyms(groups);
   const candidates = new Set<number>();
   for (const term of queryTerms) for (const g of byTerm.get(term) ?? []) candidates.add(g);
   return [...candidates].sort((a, b) => a - b); // group order, as if every group were checked

@@ -5,6 +5,8 @@ import { type Analyzer, analyzeInBulk, createAnalyzer, englishAnalyzer, foldWord
 import { ENGLISH_ANALYSIS, type QueryAnalysis, type TypoLookup } from '../query/build-query';
 import { MIN_PART } from '../query/decompound';
 import { ENGLISH } from '../query/languages';
+import { prepareSynonyms } from '../query/synonyms';
+import { thesaurusGroups, thesaurusSteps } from '../query/thesaurus';
 import { TYPO_INDEX_MAX_SECTIONS, buildTypoIndex, typoIndexOf } from '../query/typos';
 import { type Bm25Index, type WeightedFields, bm25IndexSteps, subsetStatistics } from '../rank/bm25';
 import { type Steps, runSteps, runStepsAsync } from '../steps';
@@ -226,11 +228,20 @@ function* indexSteps(kb: IndexedKb, configInput: RetrievalConfigInput | Retrieva
     let groups = synonymsByLanguage.get(l);
     if (!groups) {
       const tagged = kb.synonyms.some((g) => g.language !== undefined);
-      groups = tagged ? kb.synonyms.filter((g) => (g.language ?? language) === l) : l === language ? kb.synonyms : [];
+      const own = tagged ? kb.synonyms.filter((g) => (g.language ?? language) === l) : l === language ? kb.synonyms : [];
+      const builtIn = config.thesaurus ? thesaurusGroups(l) : [];
+      groups = builtIn.length && own.length ? [...own, ...builtIn] : builtIn.length ? builtIn : own;
       synonymsByLanguage.set(l, groups);
     }
     return groups;
   };
+  // The built-in thesauri of the KB's languages, analysed now (in steps) rather than at a first question.
+  if (config.thesaurus) {
+    for (const l of languages.keys()) {
+      yield* thesaurusSteps(l);
+      prepareSynonyms(synonymsFor(l));
+    }
+  }
   return {
     known,
     typos,

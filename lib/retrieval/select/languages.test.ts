@@ -38,7 +38,7 @@ describe('a KB in two languages', () => {
   it('uses the synonym groups of the query\'s language only', () => {
     // "Account" is a German word too: the German group must not fire on an English question.
     const synonyms = '{ "groups": [["invoice", "bill"]], "languages": { "de": [["Rechnung", "Beleg"], ["Konto", "Account"]] } }';
-    const index = mixedIndex({}, synonyms);
+    const index = mixedIndex({ thesaurus: false }, synonyms); // the KB's own groups only (the built-in one: query/thesaurus.test.ts)
     const german = selectContext(index, ['Wo ist mein Beleg?']).query.terms;
     expect(german.filter((t) => t.source === 'synonym').map((t) => [t.term, t.from])).toEqual([['rechnung', 'Beleg']]);
     const english = selectContext(index, ['where is the bill for my account?']).query.terms;
