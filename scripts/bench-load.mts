@@ -18,6 +18,7 @@ import { mkdtempSync, readdirSync, readFileSync, existsSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { corpusAsMarkdownFolder } from '@/bench/corpus';
 import { question, readChatStream } from '@/e2e/helpers';
@@ -38,17 +39,19 @@ import { parseCommandLineOrExit, type Cli } from './cli';
 
 const cli: Cli = {
   name: 'bench:load',
-  usage: `usage: npm run bench:load [-- --no-server] [--check-scanner] [--port N] [FOLDER …]
+  usage: `usage: npm run bench:load [-- --no-server] [--check-scanner] [--source-workers] [--port N] [FOLDER …]
 
   FOLDER           knowledge bases to measure (default: content/, Next.js's docs, a 10,000-section KB from ../shared/corpora, Node.js's API docs)
   --no-server      in-process figures only (no \`next start\` to first answer)
   --check-scanner  also compare the markdown line scanner with micromark on every .md file of the folders
+  --source-workers parse workers from the TypeScript sources through tsx (default: parse-worker.ts bundled
+                   first, as \`next build\` bundles it for \`next start\`; tsx adds ~2 s to each worker's start)
   --port N         the first of the ports \`next start\` uses (default 3790)
   -h, --help       this text`,
 };
 const { values, positionals: folders } = parseCommandLineOrExit(
   cli,
-  { 'no-server': { type: 'boolean' }, 'check-scanner': { type: 'boolean' }, port: { type: 'string' } },
+  { 'no-server': { type: 'boolean' }, 'check-scanner': { type: 'boolean' }, 'source-workers': { type: 'boolean' }, port: { type: 'string' } },
   { allowPositionals: true },
 );
 const port = Number(values.port ?? 3790);
@@ -66,6 +69,30 @@ function parseOn(cores: number, figures: readonly WorkerFigures[]): number {
   return Math.max(longest, busy / cores);
 }
 
+/**
+ * parse-worker.ts bundled into one file, as \`next build\` bundles it for \`next start\` (esbuild here,
+ * Turbopack there): the server's workers start from a bundle, not from the sources through tsx.
+ * Made before any timing; `undefined` with --source-workers.
+ */
+async function bundledWorker(): Promise<URL | undefined> {
+  if (values['source-workers']) return undefined;
+  const { build } = await import('esbuild');
+  const outfile = path.join(mkdtempSync(path.join(tmpdir(), 'bench-worker-')), 'parse-worker.mjs');
+  await build({
+    entryPoints: [path.join(ROOT, 'lib/retrieval/parse-worker.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    alias: { '@': ROOT },
+    // CommonJS dependencies inside an ES module bundle still call require.
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    logLevel: 'error',
+  });
+  return pathToFileURL(outfile);
+}
+const workerScript = await bundledWorker();
+
 async function measure(label: string, kbPath: string): Promise<void> {
   // The server's caches (lib/knowledge/holder.ts): token counts, parsed documents, parts of long sections.
   const tokens = new TokenCounter();
@@ -80,7 +107,7 @@ async function measure(label: string, kbPath: string): Promise<void> {
   };
   delay.enable();
   const started = performance.now();
-  const { kb, index } = await loadKnowledgeAsync(kbPath, {}, { tokens, documents, parts, onProgress });
+  const { kb, index } = await loadKnowledgeAsync(kbPath, {}, { tokens, documents, parts, onProgress, ...(workerScript ? { workerScript } : {}) });
   const indexed = performance.now();
   const loaded = filesDone ?? indexed;
   delay.disable();
@@ -100,7 +127,7 @@ async function measure(label: string, kbPath: string): Promise<void> {
     const on = (cores: number) => ms(startup + rest + parseOn(cores, parsing.figures));
     console.log(
       `  estimate from these: ${on(1)} on 1 core, ${on(2)} on 2, ${on(8)} on 8 ` +
-        `(workers' start-up ${ms(startup)} under tsx, and the main thread's reading, waiting and indexing, ${ms(rest)}, stay)`,
+        `(workers' start-up ${ms(startup)} ${workerScript ? 'from a bundle' : 'under tsx'}, and the main thread's reading, waiting and indexing, ${ms(rest)}, stay)`,
     );
   } else {
     console.log(`  parsed on the main thread (${parsing.parsedFiles} files, under ${mb(POOL_MIN_BYTES)} to parse)`);
@@ -193,7 +220,7 @@ const kbs: [string, string][] = folders.length
       ['10,000 sections (corpus-10000 as 500 markdown files)', await corpusAsMarkdownFolder(10000)],
       ...(existsSync(NODE_API_DOCS) ? [["Node.js's API docs (Debian, HTML and markdown)", NODE_API_DOCS] as [string, string]] : []),
     ];
-console.log(`${availableParallelism()} cores; parse workers: one per core`);
+console.log(`${availableParallelism()} cores; parse workers: one per core, ${workerScript ? `bundled (${workerScript.pathname})` : 'from the sources through tsx'}`);
 for (const [label, kbPath] of kbs) {
   await measure(label, kbPath);
   if (values['check-scanner']) checkScanner(label, kbPath);

@@ -59,6 +59,8 @@ export interface LoadOptions {
   sectionTerms?: Map<string, SectionTerms>;
   /** The async load only: parse on this pool (its owner closes it) rather than on one of its own. */
   pool?: ParsePool;
+  /** The async load only: the worker its own pool runs, when not the one the code finds (parse-pool.ts `startWorker`). */
+  workerScript?: URL;
   /** The async load only, when files were parsed on workers: more work for the pool before it closes (select/split-on-pool.ts). */
   onParsed?: (kb: KnowledgeBase, pool: ParsePool) => Promise<void>;
   /**
@@ -314,7 +316,7 @@ export async function loadKnowledgeBaseAsync(kbPath: string, options: LoadOption
   const fallback = new PoolFallback();
   const figuresBefore = options.pool?.figures() ?? [];
   const outcomes = new Map<FileRead, Promise<ParseOutcome>>();
-  const ownPool = workers > 0 && !options.pool ? new ParsePool(workers) : undefined;
+  const ownPool = workers > 0 && !options.pool ? new ParsePool(workers, options.workerScript) : undefined;
   const pool = workers > 0 ? (options.pool ?? ownPool) : undefined;
   try {
     if (pool) {

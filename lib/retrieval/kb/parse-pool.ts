@@ -88,8 +88,13 @@ function fromSources(): boolean {
   return process.env.VITEST !== undefined || process.execArgv.some((arg) => arg.includes('tsx'));
 }
 
-/** A parse worker: the bundled entry in a build, or the TypeScript entry behind tsx's loader when running from the sources. */
-function startWorker(): Worker {
+/**
+ * A parse worker: `script` when given (a bundle of parse-worker.ts: bench:load's, made as a build
+ * makes one), else the bundled entry in a build, or the TypeScript entry behind tsx's loader when
+ * running from the sources.
+ */
+function startWorker(script?: URL): Worker {
+  if (script) return new Worker(script, WORKER_OPTIONS);
   if (!fromSources()) return new Worker(new URL('../parse-worker.ts', import.meta.url), WORKER_OPTIONS);
   // tsx's ESM API (its CommonJS build cannot register from an eval'd worker: index.mjs beside the index.cjs that require
   // resolves), found from the worker's own code, so that a bundler never sees tsx named here.
@@ -141,9 +146,10 @@ export class ParsePool {
   private nextId = 0;
   private closing = false;
 
-  constructor(size = defaultWorkerCount()) {
+  /** `script`: a bundled worker to run instead of the one this code finds (see startWorker). */
+  constructor(size = defaultWorkerCount(), script?: URL) {
     for (let i = 0; i < size; i++) {
-      const worker = startWorker();
+      const worker = startWorker(script);
       this.workers.push(new PoolWorker(worker, (w) => this.next(w), (w, error) => this.lost(w, error)));
     }
   }
