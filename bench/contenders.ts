@@ -29,6 +29,7 @@ import { turnInsertValues, turnSectionReasons } from '@/lib/traces/rows';
 import { turnRecordOf } from '@/lib/traces/turn-record';
 import type { TurnStart } from '@/lib/traces/types';
 import { sectionsFromDocs, type Doc } from './corpus';
+import { CONTENDER_NAMES, type ContenderName } from './names';
 
 const require = createRequire(import.meta.url);
 
@@ -46,7 +47,7 @@ export interface Runner {
 }
 
 export interface Contender {
-  name: string;
+  name: ContenderName;
   /** One line for the README: what is measured and how it is configured. */
   description: string;
   /** Slow contenders are measured on fewer questions at large sizes (see worker.mts). */
@@ -105,7 +106,7 @@ export const oursScoring: Contender = {
 };
 
 /** One of our own selection entry points over our index, timed per question. */
-function ours(name: string, description: string, run: (index: RetrievalIndex, question: string) => { sentIds: string[]; context: string }): Contender {
+function ours(name: ContenderName, description: string, run: (index: RetrievalIndex, question: string) => { sentIds: string[]; context: string }): Contender {
   return {
     name,
     description,
@@ -141,7 +142,7 @@ export const oursSelect = ours(
  * writes (the explanation's record, `record(…)`; the prompt frame's text; turnInsertValues: the
  * row's columns, the query and selection encoded; turnSectionReasons: the inspector's rows).
  */
-function turnContender(name: string, description: string, record: (retrieval: TurnRetrieval, kb: KbVersion) => TurnRecord): Contender {
+function turnContender(name: ContenderName, description: string, record: (retrieval: TurnRetrieval, kb: KbVersion) => TurnRecord): Contender {
   return {
     name,
     description,
@@ -340,6 +341,10 @@ export const naive: Contender = {
 };
 
 export const CONTENDERS: readonly Contender[] = [oursScoring, oursSelect, oursFull, oursTurn, oursTurnExplained, miniSearch, orama, wink, okapi, naive];
+// The bench's command line offers bench/names.ts's list without loading this module: the two must agree.
+if (CONTENDERS.map((c) => c.name).join('\n') !== CONTENDER_NAMES.join('\n')) {
+  throw new Error(`bench/names.ts lists ${CONTENDER_NAMES.join(', ')}; CONTENDERS are ${CONTENDERS.map((c) => c.name).join(', ')}`);
+}
 
 export function contenderByName(name: string): Contender {
   const found = CONTENDERS.find((c) => c.name === name);

@@ -17,7 +17,6 @@ import type { Section } from '@/lib/retrieval/index';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
 export const CORPORA_DIR = path.resolve(REPO_ROOT, '..', 'shared', 'corpora');
-export const CORPUS_SIZES = [136, 1000, 10000, 100000] as const;
 export const DEMO_KB_DIR = path.join(REPO_ROOT, 'content');
 
 /** One section of a corpus, as the libraries receive it: a title and a body. */

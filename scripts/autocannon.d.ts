@@ -1,4 +1,4 @@
-// The part of autocannon 9's API that scripts/load.mts uses (the package ships no types).
+// The part of autocannon 9's API that scripts/load.mts and bench-help.mts use (the package ships no types).
 declare module 'autocannon' {
   interface Histogram {
     average: number;
@@ -9,7 +9,7 @@ declare module 'autocannon' {
     p90: number;
     p99: number;
   }
-  interface Result {
+  export interface Result {
     requests: Histogram;
     latency: Histogram;
     duration: number;

@@ -21,15 +21,13 @@ import { readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
-import { percentile } from '@/bench/measure';
-import { question } from '@/e2e/helpers';
-import { startApp, stubbedServerSetup, type Server } from '@/e2e/spawn';
-import { kbPages, loadKnowledgeBase } from '@/lib/retrieval/index';
+import type { Result as Cannon } from 'autocannon';
+import type { Server } from '@/e2e/spawn';
 import { parseCommandLineOrExit, usageExit, wholeNumberFlag, type Cli } from './cli';
 
 if (process.argv[2] === '--flood-worker') {
   // The flood process: the paths in turn on each connection, no If-None-Match.
+  const { default: autocannon } = await import('autocannon');
   const [url, connections, seconds, ...paths] = process.argv.slice(3);
   const result = await autocannon({
     url: url!,
@@ -76,6 +74,12 @@ const SCENARIO_LIST = values.limit.split(',').map((s) => {
   if (s !== 'off' && s !== 'on') usageExit(cli, `--limit takes off, on or both (off,on), not ${s}`);
   return s;
 });
+
+// Loaded once the command line is good, so that --help and a bad flag answer at once (cli.ts).
+const { percentile } = await import('@/bench/measure');
+const { question } = await import('@/e2e/helpers');
+const { startApp, stubbedServerSetup } = await import('@/e2e/spawn');
+const { kbPages, loadKnowledgeBase } = await import('@/lib/retrieval/index');
 
 const kb = loadKnowledgeBase(path.resolve(import.meta.dirname, '../content'));
 const HELP_PATHS = [...kbPages(kb.sections, kb.pageUrls, kb.identity.docsUrl).values()].flatMap((p) => (p.url?.startsWith('/help/') ? [p.url] : []));
@@ -165,8 +169,6 @@ function floodFrom(app: Server): Promise<Cannon> {
     child.once('exit', (code) => reject(new Error(`the flood process exited (${code}) without a result`)));
   });
 }
-
-type Cannon = Awaited<ReturnType<typeof autocannon>>;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);

@@ -5,12 +5,8 @@
  *
  *   npm run bench:kb-test [-- --runs N]
  */
-import { stringify } from 'yaml';
-import { checkCorporaPresent, corpusQuestions, DEMO_KB_DIR, loadCorpus, sectionsFromDocs } from '@/bench/corpus';
-import { assistantInstructions } from '@/lib/ai/prompt';
-import { parseTestFile, readKbTests, runKbTests, type KbTestReport, type KbTestSuite } from '@/lib/kb-test/index';
-import { retrieveForTurn, turnKnowledgeOf, type TurnKnowledge } from '@/lib/knowledge/retrieve';
-import { createRetrievalIndex, defaultIdentity, documentFormat, kbPages, loadKnowledgeBase } from '@/lib/retrieval/index';
+import type { KbTestReport, KbTestSuite } from '@/lib/kb-test/index';
+import type { TurnKnowledge } from '@/lib/knowledge/retrieve';
 import { parseCommandLineOrExit, wholeNumberFlag, type Cli } from './cli';
 
 const cli: Cli = {
@@ -22,6 +18,14 @@ const cli: Cli = {
 };
 const { values } = parseCommandLineOrExit(cli, { runs: { type: 'string' } });
 const runs = wholeNumberFlag(cli, 'runs', values.runs ?? '5', 1);
+
+// Loaded once the command line is good, so that --help and a bad flag answer at once (cli.ts).
+const { stringify } = await import('yaml');
+const { checkCorporaPresent, corpusQuestions, DEMO_KB_DIR, loadCorpus, sectionsFromDocs } = await import('@/bench/corpus');
+const { assistantInstructions } = await import('@/lib/ai/prompt');
+const { parseTestFile, readKbTests, runKbTests } = await import('@/lib/kb-test/index');
+const { retrieveForTurn, turnKnowledgeOf } = await import('@/lib/knowledge/retrieve');
+const { createRetrievalIndex, defaultIdentity, documentFormat, kbPages, loadKnowledgeBase } = await import('@/lib/retrieval/index');
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 

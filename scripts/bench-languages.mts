@@ -12,7 +12,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadKnowledge, type Knowledge } from '@/lib/knowledge/load';
+import type { Knowledge } from '@/lib/knowledge/load';
 import { parseCommandLineOrExit, wholeNumberFlag, type Cli } from './cli';
 
 const cli: Cli = {
@@ -29,6 +29,9 @@ if (!globalThis.gc) {
   process.exit(2);
 }
 const gc = globalThis.gc;
+
+// Loaded once the command line is good, so that --help and a bad flag answer at once (cli.ts).
+const { loadKnowledge } = await import('@/lib/knowledge/load');
 
 const REFERENCE = '/usr/share/debian-reference';
 

@@ -20,21 +20,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import { corpusAsMarkdownFolder } from '@/bench/corpus';
-import { question, readChatStream } from '@/e2e/helpers';
-import { startApp } from '@/e2e/spawn';
-import { NODE_API_DOCS } from '@/lib/testing/real-docs';
-import { loadKnowledgeAsync } from '@/lib/knowledge/load';
-import {
-  POOL_MIN_BYTES,
-  PartsCache,
-  TokenCounter,
-  documentFormat,
-  parseDocument,
-  type BuiltDocument,
-  type LoadProgress,
-  type WorkerFigures,
-} from '@/lib/retrieval/index';
+import type { BuiltDocument, LoadProgress, WorkerFigures } from '@/lib/retrieval/index';
 import { parseCommandLineOrExit, type Cli } from './cli';
 
 const cli: Cli = {
@@ -55,6 +41,14 @@ const { values, positionals: folders } = parseCommandLineOrExit(
   { allowPositionals: true },
 );
 const port = Number(values.port ?? 3790);
+
+// Loaded once the command line is good, so that --help and a bad flag answer at once (cli.ts).
+const { corpusAsMarkdownFolder } = await import('@/bench/corpus');
+const { question, readChatStream } = await import('@/e2e/helpers');
+const { startApp } = await import('@/e2e/spawn');
+const { loadKnowledgeAsync } = await import('@/lib/knowledge/load');
+const { POOL_MIN_BYTES, PartsCache, TokenCounter, documentFormat, parseDocument } = await import('@/lib/retrieval/index');
+const { NODE_API_DOCS } = await import('@/lib/testing/real-docs');
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 

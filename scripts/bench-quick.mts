@@ -9,14 +9,9 @@
  *   npm run bench:quick -- --tree ../before               also the same selections through another checkout's
  *                                                         selector (a refactor against the commit before it)
  */
-import { buildOurIndex } from '@/bench/contenders';
-import { demoKbSources, DEMO_KB_DIR } from '@/bench/corpus';
-import { measureLatency } from '@/bench/measure';
-import { demoBenchQuestions } from '@/bench/questions';
-import { formatNumber } from '@/lib/format';
-import { createRetrievalIndex, retrievalConfig, select, selectContext, type RetrievalIndex } from '@/lib/retrieval/index';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { RetrievalIndex } from '@/lib/retrieval/index';
 import { parseCommandLineOrExit, usageExit, type Cli } from './cli';
 
 const cli: Cli = {
@@ -33,6 +28,14 @@ const cli: Cli = {
 const { values } = parseCommandLineOrExit(cli, { against: { type: 'string' }, tree: { type: 'string' } });
 if (values.tree !== undefined && !existsSync(path.join(values.tree, 'lib/retrieval/index.ts'))) usageExit(cli, `--tree ${values.tree}: no lib/retrieval/index.ts there`);
 if (values.against !== undefined && !/^\w+=/.test(values.against)) usageExit(cli, `--against needs KEY=VALUE, got "${values.against}"`);
+
+// Loaded once the command line is good, so that --help and a bad flag answer at once (cli.ts).
+const { buildOurIndex } = await import('@/bench/contenders');
+const { demoKbSources, DEMO_KB_DIR } = await import('@/bench/corpus');
+const { measureLatency } = await import('@/bench/measure');
+const { demoBenchQuestions } = await import('@/bench/questions');
+const { formatNumber } = await import('@/lib/format');
+const { createRetrievalIndex, retrievalConfig, select, selectContext } = await import('@/lib/retrieval/index');
 
 const synonymsPath = path.join(DEMO_KB_DIR, 'synonyms.json');
 const started = performance.now();

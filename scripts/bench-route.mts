@@ -14,9 +14,6 @@
  * when missing).
  */
 import http from 'node:http';
-import { percentile } from '@/bench/measure';
-import { question } from '@/e2e/helpers';
-import { startApp, stubbedServerSetup } from '@/e2e/spawn';
 import { parseCommandLineOrExit, wholeNumberFlag, type Cli } from './cli';
 
 const cli: Cli = {
@@ -31,6 +28,12 @@ const cli: Cli = {
 const { values } = parseCommandLineOrExit(cli, { requests: { type: 'string', default: '500' }, port: { type: 'string', default: '3760' }, 'cpu-prof': { type: 'string' } });
 const REQUESTS = wholeNumberFlag(cli, 'requests', values.requests, 1);
 const PORT = wholeNumberFlag(cli, 'port', values.port, 1);
+
+// Loaded once the command line is good, so that --help and a bad flag answer at once (cli.ts).
+const { percentile } = await import('@/bench/measure');
+const { question } = await import('@/e2e/helpers');
+const { startApp, stubbedServerSetup } = await import('@/e2e/spawn');
+
 const WARMUP = 50;
 const QUESTIONS = ['can I get a refund?', 'how do I start a live stream?', 'why does my video keep buffering?', 'what does the Pro plan cost?', 'hi, I need some help'];
 

@@ -14,9 +14,6 @@
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import { demoBenchQuestions } from '@/bench/questions';
-import { chatBody, chatRequest, cookieFrom, harness } from '@/app/api/chat/testing';
 import { parseCommandLineOrExit, wholeNumberFlag, type Cli } from './cli';
 
 const cli: Cli = {
@@ -29,6 +26,12 @@ const cli: Cli = {
 };
 const { values } = parseCommandLineOrExit(cli, { turns: { type: 'string', default: '500' }, tables: { type: 'boolean', default: false } });
 const turns = wholeNumberFlag(cli, 'turns', values.turns, 2);
+
+// Loaded once the command line is good, so that --help and a bad flag answer at once (cli.ts).
+const { default: Database } = await import('better-sqlite3');
+const { demoBenchQuestions } = await import('@/bench/questions');
+const { chatBody, chatRequest, cookieFrom, harness } = await import('@/app/api/chat/testing');
+
 const questions = demoBenchQuestions();
 const { handle, store } = harness();
 const folder = mkdtempSync(path.join(tmpdir(), 'bench-traces-'));

@@ -15,10 +15,7 @@ import { fork } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { logLogChart } from '@/bench/chart';
-import { formatNumber } from '@/lib/format';
-import { CONTENDERS } from '@/bench/contenders';
-import { checkCorporaPresent, CORPUS_SIZES, REPO_ROOT } from '@/bench/corpus';
+import { CONTENDER_NAMES, CORPUS_SIZES } from '@/bench/names';
 import type { WorkerResult } from '@/bench/worker.mts';
 import { parseCommandLineOrExit, usageExit, wholeNumberFlag, type Cli } from './cli';
 
@@ -27,14 +24,12 @@ const cli: Cli = {
   usage: `usage: npm run bench [-- --sizes LIST] [--contenders LIST] [--explain-limit N] [--write]
 
   --sizes LIST          corpora, comma-separated: demo, ${CORPUS_SIZES.join(', ')} (default: all)
-  --contenders LIST     contenders, comma-separated (default: all): ${CONTENDERS.map((c) => c.name).join(', ')}
+  --contenders LIST     contenders, comma-separated (default: all): ${CONTENDER_NAMES.join(', ')}
   --explain-limit N     our selector's explainLimit (default: 1,000)
   --write               write bench/results.md, results.json and latency.svg (a full run always does)
   -h, --help            this text`,
 };
 
-const BENCH_DIR = path.join(REPO_ROOT, 'bench');
-const WORKER = path.join(BENCH_DIR, 'worker.mts');
 const WORKER_TIMEOUT_MS = 10 * 60 * 1000;
 const LIBRARIES = ['MiniSearch', 'Orama', 'wink-bm25', 'okapibm25', 'naive loop'];
 
@@ -57,10 +52,18 @@ if (values['explain-limit'] !== undefined) process.env.BENCH_EXPLAIN_LIMIT = Str
 const allCorpora = ['demo', ...CORPUS_SIZES.map(String)];
 const corpora = values.sizes ? values.sizes.split(',').map((s) => s.trim()) : allCorpora;
 for (const c of corpora) if (!allCorpora.includes(c)) usageExit(cli, `--sizes: unknown corpus "${c}" (one of ${allCorpora.join(', ')})`);
-const contenderNames = values.contenders ? values.contenders.split(',').map((s) => s.trim()) : CONTENDERS.map((c) => c.name);
-for (const name of contenderNames) if (!CONTENDERS.some((c) => c.name === name)) usageExit(cli, `--contenders: unknown contender "${name}"`);
+const contenderNames: string[] = values.contenders ? values.contenders.split(',').map((s) => s.trim()) : [...CONTENDER_NAMES];
+for (const name of contenderNames) if (!CONTENDER_NAMES.some((known) => known === name)) usageExit(cli, `--contenders: unknown contender "${name}"`);
 const fullRun = !values.sizes && !values.contenders && values['explain-limit'] === undefined;
 const write = values.write ?? fullRun;
+
+// Loaded once the command line is good, so that --help and a bad flag answer at once (cli.ts).
+const { logLogChart } = await import('@/bench/chart');
+const { checkCorporaPresent, REPO_ROOT } = await import('@/bench/corpus');
+const { formatNumber } = await import('@/lib/format');
+
+const BENCH_DIR = path.join(REPO_ROOT, 'bench');
+const WORKER = path.join(BENCH_DIR, 'worker.mts');
 checkCorporaPresent(corpora.filter((c) => c !== 'demo').map(Number));
 
 interface Failure {

@@ -16,9 +16,7 @@
  *   started (lib/traces/stale.ts): how the inspector tells "the server died mid-turn".
  * After the last round the server starts once more and answers a question. Exits 1 on any loss.
  */
-import Database from 'better-sqlite3';
-import { question, readChatStream } from '@/e2e/helpers';
-import { startApp, stubbedServerSetup, type Server } from '@/e2e/spawn';
+import type { Server } from '@/e2e/spawn';
 import { parseCommandLineOrExit, wholeNumberFlag, type Cli } from './cli';
 
 const cli: Cli = {
@@ -43,6 +41,11 @@ const ROUNDS = wholeNumberFlag(cli, 'rounds', values.rounds, 1);
 const SECONDS = wholeNumberFlag(cli, 'seconds', values.seconds, 1);
 const CLIENTS = wholeNumberFlag(cli, 'clients', values.clients, 1);
 const PORT = wholeNumberFlag(cli, 'port', values.port, 1);
+
+// Loaded once the command line is good, so that --help and a bad flag answer at once (cli.ts).
+const { default: Database } = await import('better-sqlite3');
+const { question, readChatStream } = await import('@/e2e/helpers');
+const { startApp, stubbedServerSetup } = await import('@/e2e/spawn');
 
 const QUESTIONS = ['can I get a refund?', 'how do I start a live stream?', 'why does my video keep buffering?', 'what does the Pro plan cost?'];
 

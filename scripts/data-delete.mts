@@ -8,14 +8,6 @@
  * hash — never the data), as `cli:<user>`.
  */
 import { userInfo } from 'node:os';
-import { deleteCustomerData, subjectSchema } from '@/lib/admin/customer-data';
-import { sessionKey } from '@/lib/admin/sessions';
-import { loadVisitorSecret } from '@/lib/chat/visitor';
-import { EnvError } from '@/lib/env';
-import { formatIssues } from '@/lib/format';
-import { serverSettings } from '@/lib/server/paths';
-import { createPostgresPool, PostgresTraceStore } from '@/lib/traces/postgres';
-import { SqliteTraceStore } from '@/lib/traces/sqlite';
 import type { ServerStore } from '@/lib/traces/store';
 import { parseCommandLineOrExit, usageExit, type Cli } from './cli';
 
@@ -46,6 +38,17 @@ const { values } = parseCommandLineOrExit(cli, {
 const given = (['visitor', 'user', 'email'] as const).filter((kind) => values[kind] !== undefined);
 if (given.length !== 1) usageExit(cli, 'give exactly one of --visitor, --user, --email');
 const kind = given[0]!;
+
+// Loaded once the command line is good, so that --help and a bad flag answer at once (cli.ts).
+const { deleteCustomerData, subjectSchema } = await import('@/lib/admin/customer-data');
+const { sessionKey } = await import('@/lib/admin/sessions');
+const { loadVisitorSecret } = await import('@/lib/chat/visitor');
+const { EnvError } = await import('@/lib/env');
+const { formatIssues } = await import('@/lib/format');
+const { serverSettings } = await import('@/lib/server/paths');
+const { createPostgresPool, PostgresTraceStore } = await import('@/lib/traces/postgres');
+const { SqliteTraceStore } = await import('@/lib/traces/sqlite');
+
 const subject = subjectSchema.safeParse({ kind, value: values[kind] });
 if (!subject.success) usageExit(cli, formatIssues(subject.error.issues, `--${kind}`));
 

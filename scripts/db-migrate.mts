@@ -6,10 +6,6 @@
  * instance starts when the database is unreachable or newer than this release.
  * DATABASE_URL set: PostgreSQL; unset: the SQLite file at TRACE_DB_PATH.
  */
-import { EnvError } from '@/lib/env';
-import { serverSettings } from '@/lib/server/paths';
-import { createPostgresPool, databaseLabel, migratePostgres, POSTGRES_MIGRATIONS } from '@/lib/traces/postgres';
-import { MIGRATIONS, openTraceDatabase } from '@/lib/traces/sqlite';
 import { parseCommandLineOrExit, type Cli } from './cli';
 
 const cli: Cli = {
@@ -24,6 +20,12 @@ else the SQLite file at TRACE_DB_PATH (default: data/traces.db). No options.
 Exit status: 0 up to date, 1 the database is unreachable, newer than this release, or the settings are invalid.`,
 };
 parseCommandLineOrExit(cli, {});
+
+// Loaded once the command line is good, so that --help and a bad flag answer at once (cli.ts).
+const { EnvError } = await import('@/lib/env');
+const { serverSettings } = await import('@/lib/server/paths');
+const { createPostgresPool, databaseLabel, migratePostgres, POSTGRES_MIGRATIONS } = await import('@/lib/traces/postgres');
+const { MIGRATIONS, openTraceDatabase } = await import('@/lib/traces/sqlite');
 
 try {
   const { env: settings, paths } = serverSettings();

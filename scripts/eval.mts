@@ -20,39 +20,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  firstNCutMethod,
-  plainBm25Method,
-  readGolden,
-  runMethod,
-  selectorMethod,
-  summarizeByKind,
-  summaryTable,
-  type GoldenQuestion,
-  type Method,
-  type Outcome,
-  type Summary,
-} from '@/eval/evaluate';
-import {
-  checkGoldIds,
-  debianFaqKb,
-  DEBIAN_GOLDEN,
-  DEMO_GOLDEN,
-  demoKb,
-  docsFolderKb,
-  DOCS_KBS,
-  EVAL_DIR,
-  pythonFaqKb,
-  PYTHON_GOLDEN,
-  TRANSLATED_KBS,
-  translatedKb,
-  translatedKbInstalled,
-  type EvalKb,
-} from '@/eval/kbs';
-import { PEERS, peerMethods } from '@/eval/peers';
-import { semanticCost, semanticSelectorMethod, SEMANTIC_MODEL } from '@/eval/semantic';
-import { formatNumber, formatPercent } from '@/lib/format';
-import { analyze, retrievalConfig, SEMANTIC_DEFAULTS as EMBEDDING_DEFAULTS, type RetrievalConfigInput } from '@/lib/retrieval/index';
+import type { GoldenQuestion, Method, Outcome, Summary } from '@/eval/evaluate';
+import type { EvalKb } from '@/eval/kbs';
+import type { RetrievalConfigInput } from '@/lib/retrieval/index';
 import { parseCommandLineOrExit, usageExit, type Cli } from './cli';
 
 const cli: Cli = {
@@ -84,6 +54,16 @@ if (values.languages && (values.semantic || values.write || values.record || val
   usageExit(cli, '--languages runs only the translated documentation: it does not go with --semantic, --write, --record or --no-translations');
 }
 for (const pair of values.set ?? []) if (!/^\w+=/.test(pair)) usageExit(cli, `--set needs KEY=VALUE, got "${pair}"`);
+
+// Loaded once the command line is good, so that --help and a bad flag answer at once (cli.ts).
+const { firstNCutMethod, plainBm25Method, readGolden, runMethod, selectorMethod, summarizeByKind, summaryTable } = await import('@/eval/evaluate');
+const { checkGoldIds, debianFaqKb, DEBIAN_GOLDEN, DEMO_GOLDEN, demoKb, docsFolderKb, DOCS_KBS, EVAL_DIR, pythonFaqKb, PYTHON_GOLDEN, TRANSLATED_KBS, translatedKb, translatedKbInstalled } =
+  await import('@/eval/kbs');
+const { PEERS, peerMethods } = await import('@/eval/peers');
+const { semanticCost, semanticSelectorMethod, SEMANTIC_MODEL } = await import('@/eval/semantic');
+const { formatNumber, formatPercent } = await import('@/lib/format');
+const { analyze, retrievalConfig, SEMANTIC_DEFAULTS: EMBEDDING_DEFAULTS } = await import('@/lib/retrieval/index');
+
 const SEMANTIC = 'selector + semantic';
 const SEMANTIC_EVERY = 'selector + semantic, every turn';
 const ENGLISH_ONLY = 'selector, English-only analyzer';

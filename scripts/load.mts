@@ -37,12 +37,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import autocannon from 'autocannon';
-import Database from 'better-sqlite3';
-import pg from 'pg';
-import { question } from '@/e2e/helpers';
-import { startApp, stubbedServerSetup, type Server } from '@/e2e/spawn';
-import { startPostgres } from '@/lib/testing/postgres';
+import type { Result as Cannon } from 'autocannon';
+import type { Pool } from 'pg';
+import type { Server } from '@/e2e/spawn';
 import { parseCommandLineOrExit, usageExit, wholeNumberFlag, type Cli } from './cli';
 import { curveTable, lastProbe, steadiness, steadinessLine, type MemorySample, type Steadiness } from './load-memory';
 
@@ -99,6 +96,15 @@ const SOAK_CONNECTIONS = wholeNumberFlag(cli, 'soak-connections', values['soak-c
 const PORT = wholeNumberFlag(cli, 'port', values.port, 1);
 if (values.allocations && !values['heap-snapshots']) usageExit(cli, '--allocations needs --heap-snapshots DIR (the profiles are written beside the snapshots)');
 const SAMPLE_EVERY_S = wholeNumberFlag(cli, 'sample-every', values['sample-every'], 1);
+
+// Loaded once the command line is good, so that --help and a bad flag answer at once (cli.ts).
+const { default: autocannon } = await import('autocannon');
+const { default: Database } = await import('better-sqlite3');
+const { default: pg } = await import('pg');
+const { question } = await import('@/e2e/helpers');
+const { startApp, stubbedServerSetup } = await import('@/e2e/spawn');
+const { startPostgres } = await import('@/lib/testing/postgres');
+
 /** The server's memory probe (process.memoryUsage() every second, heap snapshots on SIGUSR2): preloaded by this script only. */
 const MEMORY_PROBE = path.join(import.meta.dirname, 'memory-probe.mjs');
 
@@ -176,12 +182,10 @@ function sqliteTally(file: string): Tally {
   };
 }
 
-function postgresTally(pool: pg.Pool): Tally {
+function postgresTally(pool: Pool): Tally {
   return async (prefix) =>
     (await pool.query<{ status: string; n: number }>('SELECT status, COUNT(*)::int AS n FROM turns WHERE conversation_id LIKE $1 GROUP BY status', [`${prefix}%`])).rows;
 }
-
-type Cannon = Awaited<ReturnType<typeof autocannon>>;
 
 /** The admin credential of the server the baseline route runs on (it serves admins only). */
 const BASELINE_TOKEN = randomBytes(24).toString('hex');
