@@ -64,7 +64,7 @@ function parseOn(cores: number, figures: readonly WorkerFigures[]): number {
 }
 
 /**
- * parse-worker.ts bundled into one file, as \`next build\` bundles it for \`next start\` (esbuild here,
+ * parse-worker.ts bundled into one file, as `next build` bundles it for `next start` (esbuild here,
  * Turbopack there): the server's workers start from a bundle, not from the sources through tsx.
  * Made before any timing; `undefined` with --source-workers.
  */
