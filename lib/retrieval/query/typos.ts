@@ -1,3 +1,4 @@
+import { type Steps, runSteps } from '../steps';
 import { contentWords } from './analyzer';
 import { LruMemo, ownCopy } from './lru-memo';
 
@@ -45,15 +46,30 @@ function deletionsOf(word: string): string[] {
 
 /** Builds the typo index from the texts of the KB's sections (title path and body), with a language's `words` (default: English's contentWords). */
 export function buildTypoIndex(texts: Iterable<string>, words: (text: string) => string[] = contentWords): TypoIndex {
+  return runSteps(typoIndexSteps(texts, words));
+}
+
+/** Texts read, or words indexed, between yields while an index is built in slices (steps.ts). */
+const TEXTS_PER_STEP = 32;
+const WORDS_PER_STEP = 2000;
+
+/** The same in steps (steps.ts), so that a server's index build keeps the event loop free. */
+export function* typoIndexSteps(texts: Iterable<string>, words: (text: string) => string[] = contentWords): Steps<TypoIndex> {
   const counts = new Map<string, number>();
+  let read = 0;
   for (const text of texts) {
     for (const word of words(text)) counts.set(word, (counts.get(word) ?? 0) + 1);
+    if (++read % TEXTS_PER_STEP === 0) yield;
   }
-  return typoIndexOf(counts);
+  return yield* vocabularyIndexSteps(counts);
 }
 
 /** The typo index of a vocabulary: each word and how many sections contain it. */
 export function typoIndexOf(vocabulary: ReadonlyMap<string, number>): TypoIndex {
+  return runSteps(vocabularyIndexSteps(vocabulary));
+}
+
+function* vocabularyIndexSteps(vocabulary: ReadonlyMap<string, number>): Steps<TypoIndex> {
   const words = new Map<string, number>();
   for (const [word, n] of vocabulary) {
     if (word.length < MIN_TYPO_LENGTH - 1 || !LETTERS_ONLY.test(word)) continue;
@@ -61,6 +77,7 @@ export function typoIndexOf(vocabulary: ReadonlyMap<string, number>): TypoIndex 
   }
   const deletions = new Map<string, string[]>();
   let longest = 0;
+  let indexed = 0;
   for (const word of words.keys()) {
     longest = Math.max(longest, word.length);
     for (const d of deletionsOf(word)) {
@@ -68,6 +85,7 @@ export function typoIndexOf(vocabulary: ReadonlyMap<string, number>): TypoIndex 
       if (!list) deletions.set(d, [word]);
       else if (list.at(-1) !== word) list.push(word);
     }
+    if (++indexed % WORDS_PER_STEP === 0) yield;
   }
   return { words, deletions, longest };
 }

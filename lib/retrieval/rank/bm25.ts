@@ -94,7 +94,11 @@ export function buildBm25Index(documents: readonly WeightedFields[], fields?: re
   return runSteps(bm25IndexSteps(documents, fields));
 }
 
-/** The same build as steps (steps.ts): it yields every few hundred documents, so a server can go on answering while a large KB is indexed. */
+/** Terms read, or postings placed, between yields: a few milliseconds of work each. */
+const TERMS_PER_STEP = 20_000;
+const TRIPLES_PER_STEP = 100_000;
+
+/** The same build as steps (steps.ts): it yields every few thousand terms, so a server can go on answering while a large KB is indexed. */
 export function* bm25IndexSteps(documents: readonly WeightedFields[], fields?: readonly FieldSpec[]): Steps<Bm25Index> {
   const docCount = documents.length;
   const fieldCount = fields ? fields.length : 1;
@@ -107,6 +111,7 @@ export function* bm25IndexSteps(documents: readonly WeightedFields[], fields?: r
   let tripleFreqs = Array.from({ length: fieldCount }, () => new Float32Array(1 << 16));
   let triples = 0;
   const counts = new Map<number, Float64Array>();
+  let sinceYield = 0; // terms read since the last yield
 
   for (let doc = 0; doc < docCount; doc++) {
     counts.clear();
@@ -126,6 +131,7 @@ export function* bm25IndexSteps(documents: readonly WeightedFields[], fields?: r
         byField[f]! += weight;
       }
       fieldLengths[f]![doc]! += terms.length * weight;
+      sinceYield += terms.length;
     });
     for (let f = 0; f < fieldCount; f++) totals[f]! += fieldLengths[f]![doc]!;
     tripleTerms = grown(tripleTerms, triples + counts.size);
@@ -138,7 +144,10 @@ export function* bm25IndexSteps(documents: readonly WeightedFields[], fields?: r
       triples++;
       docFreqs[id]!++;
     }
-    if (doc % 256 === 255) yield;
+    if (sinceYield >= TERMS_PER_STEP) {
+      sinceYield = 0;
+      yield;
+    }
   }
 
   const termCount = termIds.size;
@@ -155,6 +164,7 @@ export function* bm25IndexSteps(documents: readonly WeightedFields[], fields?: r
     const slot = cursor[tripleTerms[i]!]!++;
     docs[slot] = tripleDocs[i]!;
     for (let f = 0; f < fieldCount; f++) freqs[f]![slot] = tripleFreqs[f]![i]!;
+    if (i % TRIPLES_PER_STEP === TRIPLES_PER_STEP - 1) yield;
   }
   return {
     docCount,

@@ -7,7 +7,7 @@ import { MIN_PART } from '../query/decompound';
 import { ENGLISH } from '../query/languages';
 import { prepareSynonyms } from '../query/synonyms';
 import { thesaurusGroups, thesaurusSteps } from '../query/thesaurus';
-import { TYPO_INDEX_MAX_SECTIONS, buildTypoIndex, typoIndexOf } from '../query/typos';
+import { TYPO_INDEX_MAX_SECTIONS, typoIndexOf, typoIndexSteps } from '../query/typos';
 import { type Bm25Index, type WeightedFields, bm25IndexSteps, subsetStatistics } from '../rank/bm25';
 import { type Steps, runSteps, runStepsAsync } from '../steps';
 import { type SectionTerms, sectionTerms } from '../kb/section-terms';
@@ -221,7 +221,7 @@ function* indexSteps(kb: IndexedKb, configInput: RetrievalConfigInput | Retrieva
   for (const l of languages.values()) if (l.typos) l.typos.known = known;
   if (languages.size > 1) for (const l of languages.values()) l.bm25 = subsetStatistics(bm25, (doc) => poolLanguages[doc] === l.language);
   const english = languages.get(ENGLISH);
-  if (english && typosOn) english.typos = { index: buildTypoIndex(pool.filter((_, i) => poolLanguages[i] === ENGLISH).map((s) => `${titlePath(s)}\n${s.text}`)), known };
+  if (english && typosOn) english.typos = { index: yield* typoIndexSteps(pool.filter((_, i) => poolLanguages[i] === ENGLISH).map((s) => `${titlePath(s)}\n${s.text}`)), known };
   const typos = languages.get(language)?.typos;
   const synonymsByLanguage = new Map<string, readonly SynonymGroup[]>();
   const synonymsFor = (l: string) => {
