@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { APP_DB, APP_URL, EXTRA_PORT } from './env';
 import { ask, lastReply, openChat, question as chatQuestion, readChatStream, replies, stub, traces, type StubMode } from './helpers';
-import { startApp } from './spawn';
+import { startApp, statusOf } from './spawn';
 import { STUB_REPLY } from './stub/reply.mjs';
 
 /**
@@ -109,8 +109,8 @@ test('connection refused (no provider listening): a clear message, the trace say
       expect(result.ms).toBeLessThan(5_000);
     }
     expect(app.output()).toMatch(/Cannot connect to API: connect ECONNREFUSED 127\.0\.0\.1:\d+ \(failed after 2 attempts\)/);
-    expect((await fetch(`${app.url}/api/health`)).status).toBe(200);
-    expect((await fetch(`${app.url}/`)).status).toBe(200);
+    expect(await statusOf(`${app.url}/api/health`)).toBe(200);
+    expect(await statusOf(`${app.url}/`)).toBe(200);
   } finally {
     await app.stop();
   }

@@ -57,6 +57,8 @@ async function stop(server: Server, signal?: NodeJS.Signals): Promise<void> {
 }
 
 const sqliteApp = () => start(SQLITE_PORT, { TRACE_DB_PATH: path.join(root, 'sqlite', 'traces.db'), KB_CACHE_PATH: path.join(root, 'sqlite', 'kb-cache') });
+/** The SQLite server the first test leaves running, for the second (same settings, same database); started afresh when the second runs alone. */
+let sqliteLeft: Server | undefined;
 
 test.beforeAll(async () => {
   root = mkdtempSync(path.join(tmpdir(), 'e2e-handoff-faults-'));
@@ -103,14 +105,15 @@ test('receiver down: the hand-off is kept and retried; SIGKILLed while pending a
   const done = await debugHandoff(app, handoff.id);
   expect(done.attempts.at(-1)).toMatchObject({ ok: true, attempt: done.attempts.length });
   expect(done.attempts.slice(0, -1).every((a) => !a.ok)).toBe(true);
-  await stop(app);
+  sqliteLeft = app;
 });
 
 test('SIGKILLed after the receiver got the hand-off but before recording it: the next process sends it again with the same webhook id, so the receiver drops the repeat', async () => {
   test.setTimeout(60_000);
   receiver.received.length = 0;
   receiver.answer.delayMs = 1200; // the receiver records the delivery, then takes 1.2 s to answer
-  let app = await sqliteApp();
+  let app = sqliteLeft ?? (await sqliteApp());
+  sqliteLeft = undefined;
   const { cookie } = await chatTurn(app, 'conv-fault-kill-002', 'how do I start a live stream?');
   const created = await postHandoff(app, { conversationId: 'conv-fault-kill-002', email: 'kim@example.com', reason: 'asked' }, cookie);
   const { handoff } = (await created.json()) as { handoff: { id: string } };
@@ -141,12 +144,13 @@ test('two instances on one PostgreSQL deliver a batch of hand-offs, each exactly
   receiver.answer.delayMs = 50;
 
   // A batch, written half on each instance while the receiver is down: both instances try them.
+  // The twelve customers' turns run at once (an offline reply streams for about 2 s, mostly
+  // pauses between words); the hand-offs are then written one by one, alternating instances.
+  const customers = Array.from({ length: 12 }, (_, i) => ({ server: i % 2 ? b : a, conversationId: `conv-fault-batch-${String(i).padStart(2, '0')}` }));
+  const cookies = await Promise.all(customers.map(async ({ server, conversationId }, i) => (await chatTurn(server, conversationId, 'can I get a refund?', undefined, `198.51.100.${i + 1}`)).cookie));
   const ids: string[] = [];
-  for (let i = 0; i < 12; i++) {
-    const server = i % 2 ? b : a;
-    const conversationId = `conv-fault-batch-${String(i).padStart(2, '0')}`;
-    const { cookie } = await chatTurn(server, conversationId, 'can I get a refund?', undefined, `198.51.100.${i + 1}`);
-    const response = await postHandoff(server, { conversationId, email: `customer${i}@example.com`, reason: 'asked' }, cookie);
+  for (const [i, { server, conversationId }] of customers.entries()) {
+    const response = await postHandoff(server, { conversationId, email: `customer${i}@example.com`, reason: 'asked' }, cookies[i]);
     expect(response.status).toBe(201);
     ids.push(((await response.json()) as { handoff: { id: string } }).handoff.id);
   }

@@ -215,8 +215,12 @@ test('the hand-off is offered after thin answers and after a thumbs-down; with n
 
 test('bad input gets a clear 4xx and sends nothing: a malformed email, a 1 MB note, another visitor\'s conversation, 50 in a minute', async () => {
   const before = { hooks: receiver.received.length, mails: smtp.mails.length };
-  const lee = await chatTurn(app, 'conv-e2e-lee-0001', 'can I get a refund?');
-  await chatTurn(app, 'conv-e2e-other-001', 'how do I start a live stream?'); // another visitor's
+  // Three visitors' first turns, at once (an offline reply streams for about 2 s, mostly pauses between words).
+  const [lee, , flood] = await Promise.all([
+    chatTurn(app, 'conv-e2e-lee-0001', 'can I get a refund?'),
+    chatTurn(app, 'conv-e2e-other-001', 'how do I start a live stream?'), // another visitor's
+    chatTurn(app, 'conv-e2e-flood-000', 'can I get a refund?'),
+  ]);
   const body = (conversationId: string, more: Record<string, unknown> = {}) => ({ conversationId, email: 'lee@example.net', reason: 'asked', ...more });
   const refusals: [string, Response, number, RegExp][] = [
     ['a malformed email', await postHandoff(app, body('conv-e2e-lee-0001', { email: 'lee(at)example.net' }), lee.cookie), 400, /^email: email must be an email address/],
@@ -231,7 +235,6 @@ test('bad input gets a clear 4xx and sends nothing: a malformed email, a 1 MB no
   }
 
   // 50 in a minute from one visitor: the limit (5 an hour) lets five through, then 429 with Retry-After.
-  const flood = await chatTurn(app, 'conv-e2e-flood-000', 'can I get a refund?');
   const statuses: number[] = [];
   let retryAfter: string | null = null;
   for (let i = 0; i < 50; i++) {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ADMIN_TOKEN, EXTRA_PORT } from './env';
-import { startApp, type Server } from './spawn';
+import { startApp, statusOf, type Server } from './spawn';
 
 /**
  * The production server against a guesser and a staller (issue 11, findings 4 and 6), each
@@ -36,12 +36,13 @@ test('300 form sign-ins and 300 Bearer guesses: 5 are checked, the rest wait (42
   for (let i = 0; i < 300; i++) {
     const response = await fetch(`${server.url}/api/debug/login`, { method: 'POST', body: new URLSearchParams({ token: `guess-${i}` }), redirect: 'manual' });
     form.push({ status: response.status, location: response.headers.get('location'), retryAfter: response.headers.get('retry-after') });
+    await response.arrayBuffer(); // read to the end: an answer left unread holds the server's stop
   }
   const bearer = [];
   for (let i = 0; i < 300; i++) {
     const response = await fetch(`${server.url}/api/debug/turns`, { headers: { authorization: `Bearer guess-${i}` } });
     bearer.push({ status: response.status, retryAfter: response.headers.get('retry-after') });
-    await response.body?.cancel();
+    await response.arrayBuffer();
   }
   const ms = Date.now() - started;
   expect(form.slice(0, 5).every((r) => r.status === 303 && r.location!.endsWith('error=wrong'))).toBe(true);
@@ -91,7 +92,7 @@ test('40 uploads of 9 MB that stall are cut to the proxy body limit and dropped 
   const slowest = Math.max(...closed);
   expect(slowest).toBeLessThan(3000 + 5000);
   expect(peak - before).toBeLessThan(200);
-  expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+  expect(await statusOf(`${server.url}/api/health`)).toBe(200);
   test.info().annotations.push({ type: '40 stalled 9 MB uploads', description: `RSS ${before} MiB → peak ${peak} MiB; all closed after ${slowest} ms (SERVER_REQUEST_TIMEOUT_MS=3000)` });
   console.log(`[stall] RSS ${before} MiB -> peak ${peak} MiB; all 40 closed after ${slowest} ms`);
 });

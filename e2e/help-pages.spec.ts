@@ -5,7 +5,7 @@ import { expect, test } from '@playwright/test';
 import { EXTRA_PORT } from './env';
 import { watchCsp } from './helpers';
 import { startKbCopyApp } from './kb-copy';
-import { startApp } from './spawn';
+import { startApp, statusOf } from './spawn';
 
 /**
  * The help pages under HTTP (servers of their own, one at a time on one port): the ETag names
@@ -38,7 +38,7 @@ test('a help page answers 304 to its ETag until the KB is reloaded after an edit
     expect(again.headers.get('etag')).toBe(etag);
     expect(again.headers.get('content-security-policy')).toBeNull(); // the browser keeps the CSP that matches its copy
     expect(await again.text()).toBe('');
-    expect((await fetch(url, { headers: { 'if-none-match': '"something-else"' } })).status).toBe(200);
+    expect(await statusOf(url, { headers: { 'if-none-match': '"something-else"' } })).toBe(200);
 
     appendFileSync(path.join(server.kb, 'billing', 'refund-policy.md'), '\n## Refunds by carrier pigeon\nA pigeon brings the refund within **three days**.\n');
     await server.app.waitForOutput(/\[knowledge\] reloaded after an edit/);
@@ -48,8 +48,8 @@ test('a help page answers 304 to its ETag until the KB is reloaded after an edit
     expect(newEtag).toMatch(/^W\/".+"$/);
     expect(newEtag).not.toBe(etag);
     expect(await edited.text()).toMatch(/A pigeon brings the refund within <strong class="[^"]*">three days<\/strong>\./);
-    expect((await fetch(url, { headers: { 'if-none-match': newEtag } })).status).toBe(304);
-    expect((await fetch(`${server.app.url}/help/billing/no-such-page`)).status).toBe(404);
+    expect(await statusOf(url, { headers: { 'if-none-match': newEtag } })).toBe(304);
+    expect(await statusOf(`${server.app.url}/help/billing/no-such-page`)).toBe(404);
 
     // In the browser: the article as the KB has it, links that work, nothing the page CSP blocks.
     const violations = await watchCsp(page);
@@ -61,6 +61,9 @@ test('a help page answers 304 to its ETag until the KB is reloaded after an edit
     await page.getByRole('link', { name: /help center/i }).click();
     await expect(page).toHaveURL(`${server.app.url}/`);
     expect(violations).toEqual([]);
+    // Closed before the server stops: the home page's widget may still be loading its conversation,
+    // and a request in flight holds the server's graceful stop for seconds.
+    await page.close();
   } finally {
     await server.stop();
   }
@@ -78,7 +81,7 @@ test('with no KB loaded a help page is a 503 page, logged once, without a stack 
       expect(response.headers.get('cache-control')).toBe('no-store');
       expect(await response.text()).toMatch(/data-testid="help-refusal" data-status="503"><h1>The help center is not available right now<\/h1>/);
     }
-    expect((await fetch(`${app.url}/`)).status).toBe(200); // the site itself still serves
+    expect(await statusOf(`${app.url}/`)).toBe(200); // the site itself still serves
     const lines = app.output().split('\n');
     expect(lines.filter((l) => l.includes('[help] help pages answer 503 until the knowledge base loads'))).toHaveLength(1);
     expect(lines.filter((l) => /^\s+at /.test(l))).toEqual([]);
@@ -97,13 +100,13 @@ test('a client over its help page limit gets a 429 page with Retry-After; the re
     HELP_RATE_LIMIT_WAIT_MS: '200',
   });
   try {
-    expect((await fetch(`${app.url}${PAGE}`)).status).toBe(200);
-    expect((await fetch(`${app.url}/help/billing/billing-faq`)).status).toBe(200);
+    expect(await statusOf(`${app.url}${PAGE}`)).toBe(200);
+    expect(await statusOf(`${app.url}/help/billing/billing-faq`)).toBe(200);
     const refused = await fetch(`${app.url}${PAGE}`);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await refused.text()).toContain('data-testid="help-refusal" data-status="429"><h1>Too many pages at once</h1>');
-    expect((await fetch(`${app.url}/`)).status).toBe(200);
+    expect(await statusOf(`${app.url}/`)).toBe(200);
   } finally {
     await app.stop();
   }

@@ -83,6 +83,7 @@ test('rules lost at start (a dangling rules folder or rules file): not served, h
       expect((await health(server)).code).toBe(503);
       const chat = await fetch(`${server.url}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(question('conv-rules-0001', 'can I get a refund?')) });
       expect(chat.status).toBe(503);
+      await chat.arrayBuffer(); // read to the end: an answer left unread holds the server's stop for about 3 s
     } finally {
       await server.stop();
     }

@@ -72,9 +72,21 @@ function launch(command: string[], env: Record<string, string>, url: string, por
 /** Is the server up: any answer from /api/health (`answering`), or one that is not `loading` (`loaded`: the KB's first load is done, as a readiness probe sees it). */
 async function healthReady(url: string, until: 'answering' | 'loaded'): Promise<true | undefined> {
   const response = await fetch(`${url}/api/health`);
-  if (until === 'answering' || response.status !== 503) return true;
+  // Always read to the end: an answer left unread stays open on the server, and holds its
+  // graceful stop (SIGTERM) for about 3 s until this process drops the connection.
   const body = (await response.json().catch(() => ({}))) as { status?: string };
+  if (until === 'answering' || response.status !== 503) return true;
   return body.status === 'loading' ? undefined : true;
+}
+
+/**
+ * The status of `url` (fetched with `init`), its answer read to the end: an answer left unread
+ * stays open on the server and holds its graceful stop (`stop()`) for about 3 s.
+ */
+export async function statusOf(url: string, init?: RequestInit): Promise<number> {
+  const response = await fetch(url, init);
+  await response.arrayBuffer();
+  return response.status;
 }
 
 /**
