@@ -103,7 +103,13 @@ test('receiver down: the hand-off is kept and retried; SIGKILLed while pending a
   const delivered = receiver.received[0]!;
   expect((new Webhook(WEBHOOK_SECRET).verify(delivered.raw, delivered.headers) as { data: { id: string } }).data.id).toBe(handoff.id);
   const done = await debugHandoff(app, handoff.id);
-  expect(done.attempts.at(-1)).toMatchObject({ ok: true, attempt: done.attempts.length });
+  // Attempts are numbered as they are claimed. The SIGKILL may land after a claim and before its
+  // outcome is written: that number then has no row (no process lived to record it). So the
+  // numbers rise, at most one is missing, and only the last attempt succeeded.
+  const numbers = done.attempts.map((a) => a.attempt);
+  expect(numbers).toEqual([...new Set(numbers)].sort((x, y) => x - y));
+  expect(numbers.at(-1)! - numbers.length).toBeLessThanOrEqual(1);
+  expect(done.attempts.at(-1)).toMatchObject({ ok: true });
   expect(done.attempts.slice(0, -1).every((a) => !a.ok)).toBe(true);
   sqliteLeft = app;
 });
