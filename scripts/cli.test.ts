@@ -77,3 +77,14 @@ describe('the CLIs: --help and bad flags', () => {
     });
   });
 });
+
+describe('eval --set', () => {
+  it('names an unknown setting or a bad value as a usage error (exit 2), not a stack trace', { timeout: 120_000 }, async () => {
+    const [unknown, bad] = await Promise.all([run('eval.mts', ['--set', 'k2=0.9']), run('eval.mts', ['--set', 'k1=notanumber'])]);
+    expect({ code: unknown.code, stdout: unknown.stdout }).toEqual({ code: 2, stdout: '' });
+    expect(unknown.stderr).toMatch(/^eval: --set: no selector setting named k2 \(the settings: budget, /);
+    expect({ code: bad.code, stdout: bad.stdout }).toEqual({ code: 2, stdout: '' });
+    expect(bad.stderr).toMatch(/^eval: --set: k1: /);
+    for (const r of [unknown, bad]) expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});

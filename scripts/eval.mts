@@ -61,14 +61,14 @@ const { checkGoldIds, debianFaqKb, DEBIAN_GOLDEN, DEMO_GOLDEN, demoKb, docsFolde
   await import('@/eval/kbs');
 const { PEERS, peerMethods } = await import('@/eval/peers');
 const { semanticCost, semanticSelectorMethod, SEMANTIC_MODEL } = await import('@/eval/semantic');
-const { formatNumber, formatPercent } = await import('@/lib/format');
-const { analyze, retrievalConfig, SEMANTIC_DEFAULTS: EMBEDDING_DEFAULTS } = await import('@/lib/retrieval/index');
+const { formatIssues, formatNumber, formatPercent } = await import('@/lib/format');
+const { analyze, retrievalConfigSchema, SEMANTIC_DEFAULTS: EMBEDDING_DEFAULTS } = await import('@/lib/retrieval/index');
 
 const SEMANTIC = 'selector + semantic';
 const SEMANTIC_EVERY = 'selector + semantic, every turn';
 const ENGLISH_ONLY = 'selector, English-only analyzer';
 
-// --set key=value: numbers and booleans as JSON, anything else as a string; validated by retrievalConfig.
+// --set key=value: numbers and booleans as JSON, anything else as a string; checked against the selector's settings below.
 const settings: RetrievalConfigInput = Object.fromEntries(
   (values.set ?? []).map((pair) => {
     const [key, raw = ''] = pair.split('=');
@@ -79,7 +79,12 @@ const settings: RetrievalConfigInput = Object.fromEntries(
     return [key, value];
   }),
 );
-retrievalConfig(settings);
+// A setting that does not exist, or a value out of range, is a bad command line (exit 2), not a stack trace.
+const known = Object.keys(retrievalConfigSchema.shape);
+const unknown = Object.keys(settings).filter((key) => !known.includes(key));
+if (unknown.length) usageExit(cli, `--set: no selector setting named ${unknown.join(', ')} (the settings: ${known.join(', ')})`);
+const checked = retrievalConfigSchema.safeParse(settings);
+if (!checked.success) usageExit(cli, `--set: ${formatIssues(checked.error.issues)}`);
 if (values.set?.length) console.error(`eval: selector settings ${JSON.stringify(settings)}`);
 
 interface KbResult {
