@@ -11,7 +11,7 @@
  * Per turn is the growth from the first turn to the last over the turns between: what each
  * turn adds, the KB version not shared out among them.
  */
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseCommandLineOrExit, wholeNumberFlag, type Cli } from './cli';
@@ -76,6 +76,7 @@ const last = snapshot('last');
 const counted = (store.db.prepare("SELECT COUNT(*) AS n FROM turns WHERE status = 'ok'").get() as { n: number }).n;
 if (counted !== turns) throw new Error(`${counted} of ${turns} turns were traced ok`);
 await store.close();
+rmSync(folder, { recursive: true, force: true }); // the snapshots' copies
 
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(2)} KiB`;
 const perTurn = (last.bytes - first.bytes) / (turns - 1);
