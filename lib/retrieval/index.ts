@@ -18,7 +18,7 @@ export { acceptedLanguages, languageOf, languageName, textDirection } from './qu
 export { customerLanguage, detectLanguage } from './query/detect-language';
 export type { LanguageHints, CustomerLanguage } from './query/detect-language';
 export { parseSynonyms, expandTerms } from './query/synonyms';
-export { THESAURUS_MAX_GROUP, thesaurusGroups } from './query/thesaurus';
+export { THESAURUS_MAX_GROUP } from './query/thesaurus';
 export type { Expansion } from './query/synonyms';
 export { MIN_TYPO_LENGTH, TYPO_INDEX_MAX_SECTIONS, MAX_CORRECTIONS, buildTypoIndex, withinOneEdit, typoCorrections } from './query/typos';
 export type { TypoIndex } from './query/typos';

@@ -20,11 +20,12 @@ import type { SynonymGroup } from '../types';
 /** The largest set of words kept from a thesaurus: larger sets are loose lists of related words. */
 export const THESAURUS_MAX_GROUP = 6;
 
-const THESAURI: Readonly<Record<string, { source: string; groups: string }>> = { de: GERMAN_THESAURUS };
+/** Each thesaurus's sets, one per line, words separated by "|". */
+const THESAURI: Readonly<Record<string, string>> = { de: GERMAN_THESAURUS.groups };
 
 /** The word sets of `language`'s thesaurus, as written; undefined when it has none. */
 export function thesaurusWords(language: string): string[][] | undefined {
-  const text = THESAURI[language]?.groups;
+  const text = THESAURI[language];
   return text?.split('\n').flatMap((line) => (line ? [line.split('|')] : []));
 }
 
