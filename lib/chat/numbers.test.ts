@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkNumbers, numberMentions, numberValue } from './numbers';
+import { checkNumbers, numberMentions, numbersStated, numberValue } from './numbers';
 
 const mention = (text: string) => numberMentions(text).map((m) => [m.kind, m.unit, m.value]);
 
@@ -110,5 +110,42 @@ describe('checkNumbers', () => {
 
   it('does not read numbers written as words (a documented limit)', () => {
     expect(checkNumbers('within fourteen days, or two weeks', knowledge)).toEqual({ checked: 0, unverified: [] });
+  });
+});
+
+describe('numbersStated (block by block, remembered)', () => {
+  const whole = (text: string) => new Set(numberMentions(text).map((m) => `${m.kind}:${m.unit}:${m.value}`));
+
+  it("states the same numbers as the whole sent text, for the demo KB's sent text of many questions", async () => {
+    const { loadKnowledgeBase } = await import('../retrieval/kb/load');
+    const { createRetrievalIndex } = await import('../retrieval/select/build-index');
+    const { select } = await import('../retrieval/select/select');
+    const { DEMO_KB } = await import('../testing/real-docs');
+    const index = createRetrievalIndex(loadKnowledgeBase(DEMO_KB));
+    const questions = ['can I get a refund?', 'how much is Pro per year', 'upload limit in GB', 'hello', 'cancel', '4k streaming bitrate', 'seats on the team plan', 'price'];
+    for (const question of questions) {
+      const { context } = select(index, [question]);
+      expect(numbersStated(context), question).toEqual(whole(context));
+      expect(numbersStated(context), `${question}, remembered`).toEqual(whole(context));
+    }
+  });
+
+  it('states the same numbers where a unit, a range or a link meets the next block', () => {
+    const texts = [
+      '## A\n\nPro costs $10\n\n## B › 20 days\n\nfrom 3\n\n## to 5 days\n\n',
+      '## Prices\n\nUp to 100\n\n## GB of storage\n\nsee [the plan](https://x.example/plans/10)\n\n## 20% off\n\n',
+      '## Code\n\n```\n$ echo 5\n\n## 6 USD inside a code block\n```\n\n## Next\n\n14-day trial, €12,50\n\n',
+      'no heading: 7 days\n\n## then 8 hours\n\n',
+      '## A blank line inside a block is no boundary\n\nUp to 10\n\nGB a month, 3\n\n- 5 days\n\n',
+    ];
+    for (const text of texts) expect(numbersStated(text), text).toEqual(whole(text));
+  });
+
+  it('checkNumbers gives the same verdict as before: a number stated in one block verifies a reply anywhere', () => {
+    const knowledge = '## Refunds\n\nWithin 14 days.\n\n## Plans\n\nPro is $79 a year.\n\n';
+    expect(checkNumbers('Pro is $79; refunds within 14 days, or 30 days for annual plans.', knowledge)).toEqual({
+      checked: 3,
+      unverified: [{ text: '30 days', kind: 'duration', value: 30, unit: 'day' }],
+    });
   });
 });
