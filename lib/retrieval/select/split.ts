@@ -29,8 +29,8 @@ import type { Section } from '../types';
  * finds blocks before inlines, and no inline construct spans a block boundary, so without them
  * the blocks and their offsets are the same (compared on every section of Next.js's, the AI
  * SDK's, undici's, Node.js's docs and the Debian Reference in its four languages: none of 21,000
- * splits differ) and a split is 25–40% faster. Escapes and entities
- * stay: a code block's info string decodes them.
+ * splits differ) and a split is 25–40% faster. Escapes and entities stay: a code block's info
+ * string decodes them.
  */
 const INLINE_CONSTRUCTS = [
   'attention', 'autolink', 'codeText', 'hardBreakEscape', 'htmlText', 'labelEnd', 'labelStartImage', 'labelStartLink',
