@@ -1,13 +1,17 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, useSyncExternalStore, type FormEvent, type ReactNode } from 'react';
 
 /**
  * An admin action on /debug (create or revoke a key, set a member, end a session, delete a
  * customer's data): the form's fields as JSON to an /api/debug route, with the same-site
  * Origin the browser adds; the route's guard decides (admin role). Then the page is read
  * again, and the answer shown: the new key, once; a deletion's counts; or the error.
+ *
+ * Its fields are disabled until the page is hydrated: before that the form has no handler, and
+ * a click on its button would submit it natively, as a GET of this page with the fields in the
+ * URL (a key's name, a visitor id), and nothing done.
  */
 export function ActionForm({
   method,
@@ -31,6 +35,7 @@ export function ActionForm({
   const router = useRouter();
   const [answer, setAnswer] = useState<{ error?: string; key?: string; counts?: Record<string, number> } | undefined>();
   const [busy, setBusy] = useState(false);
+  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -55,7 +60,9 @@ export function ActionForm({
 
   return (
     <form onSubmit={submit} className={className} data-testid={testId} aria-busy={busy}>
-      {children}
+      <fieldset disabled={!hydrated} className="contents">
+        {children}
+      </fieldset>
       {answer?.error && (
         <p role="alert" className="mt-2 text-sm text-red-700" data-testid="action-error">
           {answer.error}
@@ -78,4 +85,9 @@ export function ActionForm({
       )}
     </form>
   );
+}
+
+/** Nothing to subscribe to: useSyncExternalStore only tells the server render (and hydration) from the client's. */
+function noSubscription(): () => void {
+  return () => {};
 }
