@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createRetrievalIndex, loadKnowledgeBase, select } from '../retrieval/index';
+import { DEMO_KB } from '../testing/real-docs';
 import { checkNumbers, numberMentions, numbersStated, numberValue } from './numbers';
 
 const mention = (text: string) => numberMentions(text).map((m) => [m.kind, m.unit, m.value]);
@@ -116,11 +118,7 @@ describe('checkNumbers', () => {
 describe('numbersStated (block by block, remembered)', () => {
   const whole = (text: string) => new Set(numberMentions(text).map((m) => `${m.kind}:${m.unit}:${m.value}`));
 
-  it("states the same numbers as the whole sent text, for the demo KB's sent text of many questions", async () => {
-    const { loadKnowledgeBase } = await import('../retrieval/kb/load');
-    const { createRetrievalIndex } = await import('../retrieval/select/build-index');
-    const { select } = await import('../retrieval/select/select');
-    const { DEMO_KB } = await import('../testing/real-docs');
+  it("states the same numbers as the whole sent text, for the demo KB's sent text of many questions", () => {
     const index = createRetrievalIndex(loadKnowledgeBase(DEMO_KB));
     const questions = ['can I get a refund?', 'how much is Pro per year', 'upload limit in GB', 'hello', 'cancel', '4k streaming bitrate', 'seats on the team plan', 'price'];
     for (const question of questions) {

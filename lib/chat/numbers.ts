@@ -1,4 +1,4 @@
-import { LruMemo } from '../retrieval/index';
+import { LruMemo, ownCopy } from '../retrieval/index';
 import type { NumberCheck, NumberKind, NumberMention } from '../traces/types';
 
 /**
@@ -176,8 +176,7 @@ export function numbersStated(knowledge: string): Set<string> {
     let keys = statedByBlock.get(block);
     if (keys === undefined) {
       keys = numberMentions(block).map(keyOf);
-      // A copy as the key: a slice would keep the whole sent text alive.
-      statedByBlock.set(Buffer.from(block).toString(), keys);
+      statedByBlock.set(ownCopy(block), keys); // a slice as the key would keep the whole sent text alive
     }
     for (const key of keys) known.add(key);
     at = end;

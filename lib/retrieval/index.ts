@@ -22,7 +22,7 @@ export { THESAURUS_MAX_GROUP } from './query/thesaurus';
 export type { Expansion } from './query/synonyms';
 export { MIN_TYPO_LENGTH, TYPO_INDEX_MAX_SECTIONS, MAX_CORRECTIONS, buildTypoIndex, withinOneEdit, typoCorrections } from './query/typos';
 export type { TypoIndex } from './query/typos';
-export { LruMemo } from './query/lru-memo';
+export { LruMemo, ownCopy } from './query/lru-memo';
 export { wordVariants } from './query/variants';
 export { buildQuery, embeddingQueryText, queryMessages } from './query/build-query';
 export type { QueryWeights, TypoLookup } from './query/build-query';
