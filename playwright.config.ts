@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { defineConfig, devices, type PlaywrightTestConfig } from '@playwright/test';
-import { ADMIN_TOKEN, APP_URL, MODEL_TIMEOUT_MS, workerServers } from '@/e2e/env';
+import { ADMIN_TOKEN, APP_URL, CHROMIUM_PATH, MODEL_TIMEOUT_MS, workerServers } from '@/e2e/env';
 
 /**
  * e2e against the production build (`next build` runs first, in scripts/test.sh).
- * Playwright cannot download a browser here: Debian's chromium is used instead.
+ * Playwright cannot download a browser here: Debian's Chromium headless shell is used instead
+ * (e2e/env.ts: CHROMIUM_PATH; the full browser, FULL_CHROMIUM_PATH, for the tests of its privacy settings).
  *
  * Three servers per worker (see e2e/env.ts): the OpenAI-compatible stub, the app pointed at it,
  * and the app with no key (offline). Each app starts with an empty trace database. Every
@@ -87,7 +88,7 @@ export default defineConfig({
     // (which keeps no artefacts) spends for nothing. Kept on failure for local runs.
     trace: process.env.CI ? 'off' : 'retain-on-failure',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: CHROMIUM_PATH,
       args: [
         '--no-sandbox',
         '--disable-gpu',

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { ADMIN_TOKEN, APP_URL, EXTRA_PORT } from './env';
+import { ADMIN_TOKEN, APP_URL, EXTRA_PORT, FULL_CHROMIUM_PATH } from './env';
 import { startEmbedWorld, stubControls, type EmbedWorld } from './embed-servers';
 import { ask, blockOf, lastReply, openChat, replies, systemOf, traces, type StubRequest } from './helpers';
 import { STUB_REPLY } from './stub/reply.mjs';
@@ -222,9 +222,9 @@ test('a postMessage from a frame of another origin is ignored, by the chat and b
   await expect(chat.getByTestId('chat-panel')).toBeVisible();
 });
 
-/** A browser like the suite's, with more flags. */
+/** The full browser (customers' Chrome, not the suite's headless shell: e2e/env.ts), with more flags. */
 async function launchWith(browserType: { launch: (o: object) => Promise<Browser> }, launchOptions: { args?: string[] }, extra: string[]) {
-  return browserType.launch({ ...launchOptions, args: [...(launchOptions.args ?? []), ...extra] });
+  return browserType.launch({ ...launchOptions, executablePath: FULL_CHROMIUM_PATH, args: [...(launchOptions.args ?? []), ...extra] });
 }
 
 test('third-party cookies blocked (--test-third-party-cookie-phaseout): the partitioned cookie carries the chat, and a reload keeps it', async ({ playwright, launchOptions }) => {
@@ -259,9 +259,9 @@ test('third-party cookies blocked (--test-third-party-cookie-phaseout): the part
 test('every cookie of the app blocked in the frame: the chat still answers and keeps its context with the frame\'s own credential; a reload starts afresh (what is lost)', async ({ playwright, launchOptions }) => {
   const profile = mkdtempSync(path.join(tmpdir(), 'e2e-embed-nocookies-'));
   mkdirSync(path.join(profile, 'Default'));
-  // Chromium's own setting "Not allowed to use cookies" for the app's origin.
+  // Chromium's own setting "Not allowed to use cookies" for the app's origin, in the full browser.
   writeFileSync(path.join(profile, 'Default', 'Preferences'), JSON.stringify({ profile: { content_settings: { exceptions: { cookies: { [`${world.appUrl},*`]: { setting: 2 } } } } } }));
-  const context: BrowserContext = await playwright.chromium.launchPersistentContext(profile, { ...launchOptions });
+  const context: BrowserContext = await playwright.chromium.launchPersistentContext(profile, { ...launchOptions, executablePath: FULL_CHROMIUM_PATH });
   try {
     const page = await context.newPage();
     await page.goto(`${world.host.url}/`);

@@ -22,6 +22,16 @@ import path from 'node:path';
 const BASE_PORT = Number(process.env.E2E_PORT ?? 3100);
 const WORKER_PORT_STRIDE = 100;
 
+/**
+ * The browsers, Debian's. The suite runs in Chromium's headless shell (`chromium-headless-shell`):
+ * the same Blink and V8 without the browser's UI layer, about half the CPU of the full browser
+ * here, and what Playwright itself runs headless tests in. The tests of Chrome's own privacy
+ * settings (blocked third-party cookies, a profile's cookie exceptions) run in the full browser,
+ * which is what customers have: the shell does not apply those settings.
+ */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium-headless-shell';
+export const FULL_CHROMIUM_PATH = process.env.FULL_CHROMIUM_PATH || '/usr/bin/chromium';
+
 /** The silence limit the app with a key runs with: the hang tests wait for it. */
 export const MODEL_TIMEOUT_MS = 3000;
 
