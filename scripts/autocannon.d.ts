@@ -29,6 +29,8 @@ declare module 'autocannon' {
     requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string; setupRequest?: (request: Record<string, unknown>) => Record<string, unknown> }[];
     verifyBody?: (body: string) => boolean;
   }
-  function autocannon(options: Options): Promise<Result>;
+  /** The run: a promise of its result, and an emitter of its events ('response': each answer as it completes). */
+  type Instance = Promise<Result> & { on(event: 'response', listener: () => void): Instance };
+  function autocannon(options: Options): Instance;
   export default autocannon;
 }

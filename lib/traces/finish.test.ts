@@ -128,6 +128,7 @@ describe('finishWithRetry', () => {
       },
     });
     const pending = finishWithRetry(lostAnswer, id, END, STEADY);
+    expect(await pending.first).toBe('retrying'); // the store commits on the next pass of the loop, not on the fake clock
     await vi.advanceTimersByTimeAsync(300);
     expect(await pending.settled).toBe('recorded');
   });

@@ -6,6 +6,7 @@ import { ACCESS_SQLITE_MIGRATION } from './access-sql';
 import { SqlAccessStore } from './access-store';
 import type { TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
 import { storagePathProblem } from '../storage-path';
+import { GroupCommit } from './group-commit';
 import { textHash, type KbVersion, type PromptFrame } from './compact';
 import { ftsQuery, type InspectorStore } from './inspector';
 import type { AttemptResult, ClaimedDelivery, HandoffRecord, HandoffStart, HandoffStore } from './handoff-types';
@@ -401,6 +402,12 @@ function preparedStatements(db: Database.Database): (sql: string) => Database.St
   };
 }
 
+/** What a turn's start wrote that the store remembers once it is committed: its KB version's id and section refs, its prompt frame's id. */
+interface StartWritten {
+  version: { id: number; refs: number[] };
+  frame?: { json: string; id: number };
+}
+
 /** The trace store (write path, TraceStore) and the inspector's queries (InspectorStore) over one SQLite database. */
 export class SqliteTraceStore extends SqlAccessStore implements TraceStore, InspectorStore, CustomerDataStore, HandoffStore {
   readonly db: Database.Database;
@@ -412,6 +419,9 @@ export class SqliteTraceStore extends SqlAccessStore implements TraceStore, Insp
   /** Prompt frames written or read: id by their JSON text. */
   private readonly frames = new Map<string, number>();
   private readonly frameTexts = new Map<number, PromptFrame>();
+  /** Turn starts and endings, committed in groups (group-commit.ts): under load, a batch's turns share the index pages they change. */
+  private readonly starts: GroupCommit<TurnStart, StartWritten>;
+  private readonly endings: GroupCommit<{ id: string; end: TurnEnd }, boolean>;
 
   /**
    * From a file (opened, migrated, closed by `close()`), or from a handle opened with
@@ -424,33 +434,39 @@ export class SqliteTraceStore extends SqlAccessStore implements TraceStore, Insp
     this.ownsDb = typeof source === 'string';
     this.db = db;
     this.sql = statements(this.db);
+    this.starts = new GroupCommit(db, (turn: TurnStart) => this.writeStart(turn), (turn, written) => this.remember(turn, written));
+    this.endings = new GroupCommit(db, ({ id, end }: { id: string; end: TurnEnd }) => this.sql.updateTurn.run({ ...turnFinishValues(end), id }).changes === 1);
   }
 
   async startTurn(turn: TurnStart): Promise<void> {
+    await this.starts.submit(turn);
+  }
+
+  private writeStart(turn: TurnStart): StartWritten {
     const { record } = turn;
-    let version: { id: number; refs: number[] } | undefined;
-    let frame: { json: string; id: number } | undefined;
-    this.db.transaction(() => {
-      version = this.kbVersionId(turn.kb, turn.createdAt);
-      frame = 'frame' in record.prompt ? this.frameId(record.prompt.frame) : undefined;
-      const { seq } = this.sql.insertTurn.get(turnInsertValues(turn, version.id, frame?.id ?? null)) as { seq: number };
-      // The inspector's index of sections sent or matched.
-      const { keys, codes } = turnSectionReasons(turn);
-      keys.forEach((key, i) => this.sql.insertSection.run(typeof key === 'number' ? version!.refs[key] : this.sectionRef(key), seq, codes[i]));
-      if ('whole' in record.selection || 'whole' in record.prompt) {
-        this.sql.insertPayload.run(
-          seq,
-          'whole' in record.selection ? JSON.stringify(record.selection.whole) : null,
-          'whole' in record.prompt ? record.prompt.whole : null,
-        );
-      }
-    })();
-    // Remembered once committed: a rolled-back transaction wrote nothing.
-    this.written.set(turn.kb, version!);
-    this.read.set(version!.id, turn.kb);
-    if (frame && 'frame' in record.prompt) {
+    const version = this.kbVersionId(turn.kb, turn.createdAt);
+    const frame = 'frame' in record.prompt ? this.frameId(record.prompt.frame) : undefined;
+    const { seq } = this.sql.insertTurn.get(turnInsertValues(turn, version.id, frame?.id ?? null)) as { seq: number };
+    // The inspector's index of sections sent or matched.
+    const { keys, codes } = turnSectionReasons(turn);
+    keys.forEach((key, i) => this.sql.insertSection.run(typeof key === 'number' ? version.refs[key] : this.sectionRef(key), seq, codes[i]));
+    if ('whole' in record.selection || 'whole' in record.prompt) {
+      this.sql.insertPayload.run(
+        seq,
+        'whole' in record.selection ? JSON.stringify(record.selection.whole) : null,
+        'whole' in record.prompt ? record.prompt.whole : null,
+      );
+    }
+    return { version, frame };
+  }
+
+  /** Remembered once committed: a rolled-back write wrote nothing. */
+  private remember(turn: TurnStart, { version, frame }: StartWritten): void {
+    this.written.set(turn.kb, version);
+    this.read.set(version.id, turn.kb);
+    if (frame && 'frame' in turn.record.prompt) {
       this.frames.set(frame.json, frame.id);
-      this.frameTexts.set(frame.id, record.prompt.frame);
+      this.frameTexts.set(frame.id, turn.record.prompt.frame);
     }
   }
 
@@ -520,7 +536,7 @@ export class SqliteTraceStore extends SqlAccessStore implements TraceStore, Insp
   }
 
   async finishTurn(id: string, end: TurnEnd): Promise<boolean> {
-    return this.sql.updateTurn.run({ ...turnFinishValues(end), id }).changes === 1;
+    return this.endings.submit({ id, end });
   }
 
   async getTurn(id: string): Promise<TurnTrace | undefined> {
@@ -586,6 +602,10 @@ export class SqliteTraceStore extends SqlAccessStore implements TraceStore, Insp
   }
 
   async close(): Promise<void> {
+    if (this.db.open) {
+      this.starts.flush();
+      this.endings.flush();
+    }
     if (this.ownsDb && this.db.open) this.db.close();
   }
 
