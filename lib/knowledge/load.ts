@@ -11,7 +11,7 @@ import {
   type KnowledgeBase,
   type LoadOptions,
   type RetrievalIndex,
-  type SectionTerms,
+  type PackedSectionTerms,
   type ParsePool,
   PartsCache,
   splitOnPool,
@@ -96,7 +96,7 @@ export async function loadKnowledgeAsync(kbPath: string, config: KnowledgeConfig
   const started = performance.now();
   const tokens = options.tokens ?? new TokenCounter();
   const parts = options.parts ?? new PartsCache();
-  const sectionTerms = new Map<string, SectionTerms>(); // analysed on the parse workers, taken by the index build
+  const sectionTerms = new Map<string, PackedSectionTerms>(); // analysed on the parse workers, taken by the index build
   const onParsed = (kb: KnowledgeBase, pool: ParsePool) => splitOnPool(kb, pool, config, parts, sectionTerms);
   const kb = await loadKnowledgeBaseAsync(kbPath, { ...options, tokens, sectionTerms, onParsed });
   const index = await createRetrievalIndexAsync(kb, config, { count: tokens.count, terms: sectionTerms, parts });

@@ -52,7 +52,7 @@ export { PartsCache } from './select/parts-cache';
 export type { PartText } from './select/parts-cache';
 export { MIN_PART_TOKENS, createRetrievalIndex, createRetrievalIndexAsync } from './select/build-index';
 export type { RetrievalIndex, LanguageIndex } from './select/build-index';
-export type { SectionTerms } from './kb/section-terms';
+export type { PackedSectionTerms, SectionTerms } from './kb/section-terms';
 export { confidenceOf, lexicalConfidence, scoreQuery } from './select/score';
 export type { ScoredQuery } from './select/score';
 export { select, selectScored } from './select/select';

@@ -3,7 +3,7 @@ import { KnowledgeBaseError } from './errors';
 import { buildDocument, decodeUtf8 } from './kb/build-document';
 import type { ParseReply, ParseRequest, SplitReply, SplitRequest, WorkerRequest } from './kb/parse-pool';
 import { looksPinned } from './kb/parse-document';
-import { sectionTerms } from './kb/section-terms';
+import { packTerms, sectionTerms } from './kb/section-terms';
 import { analyzeInBulk } from './query/analyzer';
 import { ENGLISH } from './query/languages';
 import { splitSection } from './select/split';
@@ -22,7 +22,7 @@ import { countTokens } from './tokens';
 function split(request: SplitRequest): SplitReply {
   const started = performance.now();
   const parts = splitSection(request.section, request.maxTokens, countTokens);
-  const terms = request.analyse ? analyzeInBulk(() => parts.map((p) => sectionTerms(p))) : undefined;
+  const terms = request.analyse ? analyzeInBulk(() => parts.map((p) => packTerms(sectionTerms(p)))) : undefined;
   return { id: request.id, parts: parts.map((p) => ({ text: p.text, tokens: p.tokens })), ...(terms ? { terms } : {}), ms: performance.now() - started };
 }
 
@@ -32,7 +32,7 @@ function parse(request: ParseRequest): ParseReply {
   try {
     const document = buildDocument(request.file, decodeUtf8(request.bytes, request.file), countTokens);
     const english = (document.lang ?? request.language) === ENGLISH;
-    const terms = english ? analyzeInBulk(() => document.sections.map((s) => sectionTerms(s))) : undefined;
+    const terms = english ? analyzeInBulk(() => document.sections.map((s) => packTerms(sectionTerms(s)))) : undefined;
     return { id: request.id, document, ...(terms ? { terms } : {}), ms: elapsed() };
   } catch (error) {
     if (!(error instanceof KnowledgeBaseError)) return { id: request.id, crash: error instanceof Error ? (error.stack ?? error.message) : String(error), ms: elapsed() };

@@ -28,7 +28,12 @@ export function eventLoopPause(sliceMs = 8): () => Promise<void> {
   let since = performance.now();
   return async () => {
     if (performance.now() - since <= sliceMs) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextLoopTurn();
     since = performance.now();
   };
+}
+
+/** Lets the event loop run (its I/O, its timers) before going on. */
+export function nextLoopTurn(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(resolve));
 }

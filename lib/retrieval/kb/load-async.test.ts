@@ -6,7 +6,7 @@ import { DEMO_KB, REAL_DOCS_FOLDERS } from '../../testing/real-docs';
 import { type BuiltDocument } from './build-document';
 import { loadKnowledgeBase, loadKnowledgeBaseAsync } from './load';
 import { type ParsePool as Pool, ParsePool } from './parse-pool';
-import type { SectionTerms } from './section-terms';
+import type { PackedSectionTerms } from './section-terms';
 import { createRetrievalIndex } from '../select/build-index';
 import { PartsCache } from '../select/parts-cache';
 import { splitOnPool } from '../select/split-on-pool';
@@ -46,7 +46,7 @@ describe('the async load on parse workers', { timeout: 60_000 }, () => {
   for (const folder of folders) {
     it(`gives the same sections, parts, token counts and index as the sync load: ${folder.name}`, async () => {
       const sync = loadKnowledgeBase(folder.path);
-      const sectionTerms = new Map<string, SectionTerms>();
+      const sectionTerms = new Map<string, PackedSectionTerms>();
       const parts = new PartsCache();
       const onParsed = (kb: KnowledgeBase, on: Pool) => splitOnPool(kb, on, {}, parts, sectionTerms);
       const pooled = await loadKnowledgeBaseAsync(folder.path, { pool, sectionTerms, onParsed });

@@ -7,7 +7,7 @@ import { rulesRefusal } from './declared-rules';
 import { IDENTITY_FILE, parseIdentity, defaultIdentity } from './identity';
 import { SYNONYMS_FILE, type KnowledgeFiles, listKnowledgeFiles } from './list-files';
 import { type ParseOptions, looksPinned } from './parse-document';
-import type { SectionTerms } from './section-terms';
+import type { PackedSectionTerms } from './section-terms';
 import { type ParseOutcome, ParsePool, WorkerLostError, defaultWorkerCount } from './parse-pool';
 import { ENGLISH } from '../query/languages';
 import { parseSynonyms } from '../query/synonyms';
@@ -56,7 +56,7 @@ export interface LoadOptions {
    * The async load only: filled with the terms of the sections in English analysed on the
    * parse workers, by section id, for the index build to take (select/build-index.ts `terms`).
    */
-  sectionTerms?: Map<string, SectionTerms>;
+  sectionTerms?: Map<string, PackedSectionTerms>;
   /** The async load only: parse on this pool (its owner closes it) rather than on one of its own. */
   pool?: ParsePool;
   /** The async load only: the worker its own pool runs, when not the one the code finds (parse-pool.ts `startWorker`). */
@@ -89,7 +89,8 @@ export const POOL_MIN_BYTES = 256 * 1024;
 function inFileOrder(documents: readonly BuiltDocument[], language: string): { sections: Section[]; notices: LoadNotice[] } {
   const ordered = documents.map((doc, i) => ({ doc, i })).sort((a, b) => (a.doc.order ?? Infinity) - (b.doc.order ?? Infinity) || a.i - b.i);
   // Copies: a cached document's sections are shared with the previous load, which may still be in service.
-  const sections = ordered.flatMap(({ doc }) => doc.sections.map((s) => ({ ...s, language: doc.lang ?? language }))).map((s, i) => ({ ...s, order: i }));
+  const sections: Section[] = [];
+  for (const { doc } of ordered) for (const s of doc.sections) sections.push({ ...s, language: doc.lang ?? language, order: sections.length });
   return { sections, notices: ordered.flatMap(({ doc }) => doc.notices) };
 }
 
@@ -169,7 +170,7 @@ class LoadState {
    * Takes one file's document (parsed, or from the cache), or the reason it is skipped;
    * throws when a file that is (or asks to be) pinned cannot be read or parsed.
    */
-  settle(read: FileRead, outcome: ParseOutcome | undefined, terms?: Map<string, SectionTerms>): void {
+  settle(read: FileRead, outcome: ParseOutcome | undefined, terms?: Map<string, PackedSectionTerms>): void {
     if (read.cached) {
       this.cachedFiles++;
       this.next.set(read.key!, read.cached);

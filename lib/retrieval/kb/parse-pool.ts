@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { BuiltDocument } from './build-document';
-import type { SectionTerms } from './section-terms';
+import type { PackedSectionTerms } from './section-terms';
 import type { Section, WorkerFigures } from '../types';
 
 /**
@@ -35,7 +35,7 @@ export interface ParseFailure {
 }
 
 /** A file's document (and, for a page in English, its sections' terms, in the same order), or why it could not be parsed. */
-export type ParseOutcome = { document: BuiltDocument; terms?: SectionTerms[] } | { failure: ParseFailure };
+export type ParseOutcome = { document: BuiltDocument; terms?: PackedSectionTerms[] } | { failure: ParseFailure };
 
 export type ParseReply = { id: number; ms: number } & (ParseOutcome | { crash: string });
 
@@ -51,7 +51,7 @@ export interface SplitRequest {
 /** A section's parts (text and tokens, in order), with their terms when asked. */
 export interface SplitOutcome {
   parts: { text: string; tokens: number }[];
-  terms?: SectionTerms[];
+  terms?: PackedSectionTerms[];
 }
 
 export type SplitReply = { id: number; ms: number } & (SplitOutcome | { crash: string });

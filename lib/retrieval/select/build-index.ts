@@ -10,7 +10,7 @@ import { thesaurusGroups, thesaurusSteps } from '../query/thesaurus';
 import { TYPO_INDEX_MAX_SECTIONS, typoIndexOf, typoIndexSteps } from '../query/typos';
 import { type Bm25Index, type WeightedFields, bm25IndexSteps, subsetStatistics } from '../rank/bm25';
 import { type Steps, runSteps, runStepsAsync } from '../steps';
-import { type SectionTerms, sectionTerms } from '../kb/section-terms';
+import { type PackedSectionTerms, sectionTerms, unpackTerms } from '../kb/section-terms';
 import type { PartsCache } from './parts-cache';
 import { splitLongSectionsSteps } from './split';
 import { type CountTokens, countTokens } from '../tokens';
@@ -155,7 +155,7 @@ export interface IndexOptions {
   /** Parts of long sections kept across loads (parts-cache.ts): taken from it, new ones put in it. */
   parts?: PartsCache;
   /** Terms of sections in English analysed ahead (on the parse workers: kb/load.ts `sectionTerms`), by section id. */
-  terms?: ReadonlyMap<string, SectionTerms>;
+  terms?: ReadonlyMap<string, PackedSectionTerms>;
 }
 
 export function createRetrievalIndex(kb: IndexedKb, configInput: RetrievalConfigInput | RetrievalConfig = {}, options: IndexOptions = {}): RetrievalIndex {
@@ -167,29 +167,32 @@ export function createRetrievalIndexAsync(kb: IndexedKb, configInput: RetrievalC
   return runStepsAsync(indexSteps(kb, configInput, options));
 }
 
-/** Sections analysed between two yields of the index build. */
-const ANALYSIS_SLICE = 64;
+/** Longest the index build analyses sections before it yields (runStepsAsync lets the event loop in), ms. */
+const ANALYSIS_SLICE_MS = 8;
 
-/** The pool's fields for BM25, analysed a slice at a time. */
+/** The pool's fields for BM25, analysed a slice of time at a time (a count of sections would not do: a part of a long page takes a hundred times a short section). */
 function* analysedPool(
   pool: readonly Section[],
   poolLanguages: readonly string[],
   languages: ReadonlyMap<string, { analyzer: Analyzer }>,
   config: RetrievalConfig,
-  known: ReadonlyMap<string, SectionTerms> | undefined,
+  known: ReadonlyMap<string, PackedSectionTerms> | undefined,
 ): Steps<WeightedFields[]> {
   const documents: WeightedFields[] = [];
-  for (let start = 0; start < pool.length; start += ANALYSIS_SLICE) {
+  while (documents.length < pool.length) {
+    const sliceEnd = performance.now() + ANALYSIS_SLICE_MS;
     analyzeInBulk(() => {
-      for (let i = start; i < Math.min(start + ANALYSIS_SLICE, pool.length); i++) {
+      do {
+        const i = documents.length;
         const s = pool[i]!;
         const language = poolLanguages[i]!;
-        const [heading, body] = (language === ENGLISH ? known?.get(s.id) : undefined) ?? sectionTerms(s, languages.get(language)!.analyzer);
+        const packed = language === ENGLISH ? known?.get(s.id) : undefined;
+        const [heading, body] = packed ? unpackTerms(packed) : sectionTerms(s, languages.get(language)!.analyzer);
         documents.push([
           [heading, config.headingField ? 1 : config.titleWeight],
           [body, 1],
         ]);
-      }
+      } while (documents.length < pool.length && performance.now() < sliceEnd);
     });
     yield;
   }

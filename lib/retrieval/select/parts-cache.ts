@@ -17,8 +17,15 @@ export interface PartText {
 
 /** The key of a section's parts at `maxTokens`. */
 export function partsKey(section: Section, maxTokens: number): string {
-  return `${maxTokens}\0${createHash('sha1').update(renderSectionBlock(section)).digest('base64')}`;
+  const known = keys.get(section);
+  if (known?.maxTokens === maxTokens) return known.key;
+  const key = `${maxTokens}\0${createHash('sha1').update(renderSectionBlock(section)).digest('base64')}`;
+  keys.set(section, { maxTokens, key });
+  return key;
 }
+
+/** Keys made, by section: a load asks for each long section's key twice (split-on-pool.ts, then the index build), and a section's text is not changed in place. */
+const keys = new WeakMap<Section, { maxTokens: number; key: string }>();
 
 /** The parts of `section` from their texts and counts, built as splitSection builds them. */
 export function partsOf(section: Section, texts: readonly PartText[]): Section[] {

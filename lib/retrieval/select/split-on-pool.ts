@@ -1,9 +1,10 @@
 import { retrievalConfig, type RetrievalConfig, type RetrievalConfigInput } from '../config';
 import type { ParsePool } from '../kb/parse-pool';
-import type { SectionTerms } from '../kb/section-terms';
+import type { PackedSectionTerms } from '../kb/section-terms';
 import { WorkerLostError } from '../kb/parse-pool';
 import { ENGLISH } from '../query/languages';
-import type { KnowledgeBase } from '../types';
+import { eventLoopPause, nextLoopTurn } from '../steps';
+import type { KnowledgeBase, Section } from '../types';
 import { maxPartTokensOf } from './build-index';
 import { type PartsCache, partsKey } from './parts-cache';
 import { isSplit } from './split';
@@ -21,17 +22,24 @@ export async function splitOnPool(
   pool: ParsePool,
   configInput: RetrievalConfigInput | RetrievalConfig,
   parts: PartsCache,
-  terms?: Map<string, SectionTerms>,
+  terms?: Map<string, PackedSectionTerms>,
 ): Promise<void> {
   const config = retrievalConfig(configInput);
   const pinnedTokens = kb.sections.filter((s) => s.pinned).reduce((sum, s) => sum + s.tokens, 0);
   if (pinnedTokens > config.budget) return; // the index build refuses the KB
   const maxTokens = maxPartTokensOf(config, pinnedTokens);
-  const long = kb.sections
-    .filter((s) => isSplit(s, maxTokens))
-    .map((section) => ({ section, key: partsKey(section, maxTokens) }))
-    .filter(({ key }) => !parts.get(key))
-    .sort((a, b) => b.section.tokens - a.section.tokens);
+  // The keys hash every long section's text (Node.js's API docs: 100 ms at once): a slice at a
+  // time, from the next turn of the loop (the load's own finish has just run on this one).
+  await nextLoopTurn();
+  const pause = eventLoopPause();
+  const long: { section: Section; key: string }[] = [];
+  for (const section of kb.sections) {
+    if (!isSplit(section, maxTokens)) continue;
+    const key = partsKey(section, maxTokens);
+    if (!parts.get(key)) long.push({ section, key });
+    await pause();
+  }
+  long.sort((a, b) => b.section.tokens - a.section.tokens);
   await Promise.all(
     long.map(async ({ section, key }) => {
       const english = (section.language ?? ENGLISH) === ENGLISH;

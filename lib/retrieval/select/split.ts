@@ -165,6 +165,7 @@ export function* splitLongSectionsSteps(sections: readonly Section[], maxTokens:
     const known = key !== undefined ? cache!.get(key) : undefined;
     if (known) {
       out.push(...partsOf(s, known));
+      yield; // the key hashed the section's text: a slice of work too
       continue;
     }
     const parts = splitSection(s, maxTokens, count);
