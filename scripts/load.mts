@@ -234,7 +234,8 @@ async function cannon(app: Server, name: string, options: RunOptions, next: () =
   }).on('response', () => {
     lastAnswer = performance.now();
   });
-  return { ...result, duration: (lastAnswer - started) / 1000 };
+  // No answer at all (every request failed): autocannon's own duration.
+  return lastAnswer === started ? result : { ...result, duration: (lastAnswer - started) / 1000 };
 }
 
 /** A run split evenly across `apps` (requests and connections), then the trace store checked for every turn. */

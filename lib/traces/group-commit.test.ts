@@ -86,6 +86,27 @@ describe('GroupCommit', () => {
     expect(committedNotes()).toEqual(['a', 'b', 'after']);
   });
 
+  it('a batch whose rollback fails too is refused whole: no write runs again inside what is left of its transaction', async () => {
+    const reruns: string[] = [];
+    let batches = 0;
+    const stuck = {
+      open: true,
+      inTransaction: true, // the failed batch's transaction, still open
+      // The batch fails; a write run again would "succeed" as a savepoint inside the stuck transaction.
+      transaction: (run: () => unknown) => () => {
+        if (batches++ === 0) throw new Error('disk I/O error');
+        return run();
+      },
+      exec: () => {
+        throw new Error('cannot rollback: disk I/O error');
+      },
+    } as unknown as Database.Database;
+    const commit = new GroupCommit(stuck, (text: string) => reruns.push(text));
+    const outcomes = await Promise.allSettled(['a', 'b'].map((text) => commit.submit(text)));
+    expect(outcomes.map((o) => (o.status === 'rejected' ? String(o.reason) : 'ok'))).toEqual(['Error: disk I/O error', 'Error: disk I/O error']);
+    expect(reruns).toEqual([]);
+  });
+
   it('flush() commits what is queued at once (a store closing loses nothing)', async () => {
     const commit = new GroupCommit(db, (text: string) => void db.prepare('INSERT INTO notes (text) VALUES (?)').run(text));
     const written = commit.submit('queued');

@@ -47,13 +47,29 @@ export class GroupCommit<Item, Result> {
     let results: Result[];
     try {
       results = this.db.transaction(() => batch.map(({ item }) => this.write(item)))();
-    } catch {
+    } catch (error) {
       // A write or the commit failed, and nothing of the batch is stored: each write is run
-      // again in a transaction of its own, so only the one at fault fails.
+      // again in a transaction of its own, so only the one at fault fails. (Unless the rollback
+      // failed too: then no write may go on inside what is left of the transaction.)
+      if (!this.rolledBack()) {
+        for (const queued of batch) queued.reject(error);
+        return;
+      }
       for (const queued of batch) this.settle(queued, () => this.db.transaction(() => this.write(queued.item))());
       return;
     }
     batch.forEach((queued, i) => this.settle(queued, () => results[i]!));
+  }
+
+  /** Whether the connection is out of the batch's transaction (better-sqlite3 rolls back a failed one; this makes sure). */
+  private rolledBack(): boolean {
+    if (!this.db.open) return true; // each write then fails on its own, with the reason
+    try {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   private settle(queued: Queued<Item, Result>, commit: () => Result): void {
