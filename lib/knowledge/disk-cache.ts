@@ -15,8 +15,12 @@ import { PartsCache, TokenCounter, type BuiltDocument, type PartText } from '../
  * a temporary file and renamed, so a reader never sees half a file.
  */
 
-/** Bump when what the parser produces for the same bytes changes (formats.ts, markdown.ts, ids.ts, context.ts; 3: a page's `lang`; 4: the split parts). */
-export const KB_CACHE_FORMAT = 'kb-sections-4';
+/**
+ * Bump when what the parser produces for the same bytes changes (formats.ts, markdown.ts, ids.ts,
+ * context.ts; 3: a page's `lang`; 4: the split parts; 5: HTML headings without permalinks, raised
+ * to level 1).
+ */
+export const KB_CACHE_FORMAT = 'kb-sections-5';
 
 /**
  * The cache file of one KB: one file per KB folder (by a hash of its absolute path, `kbPath`) in

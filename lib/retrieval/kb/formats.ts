@@ -27,7 +27,9 @@ import { KnowledgeBaseError } from '../errors';
  * - `.html`, `.htm` (help-center exports): parsed with hast-util-from-html, reduced to
  *   `<main>` (or `<article>`, or `<body>`), scripts, styles, navigation, headers, footers,
  *   forms, hidden elements, empty anchors and DocBook's navigation bars and tables of contents dropped, then converted with hast-util-to-mdast and
- *   serialised as markdown. `<title>` is the page title, as front matter `title:` is.
+ *   serialised as markdown. Permalinks and `[src]` links are dropped from headings, and a page
+ *   whose content starts at `<h2>` or below has its headings raised so its top level is 1.
+ *   `<title>` is the page title, as front matter `title:` is.
  */
 
 export type DocumentFormat = 'markdown' | 'mdx' | 'html';
@@ -149,9 +151,13 @@ const DROPPED_ELEMENTS = new Set([
 /**
  * Classes of navigation and generated tables of contents in documentation exports: DocBook's
  * (Debian's manuals, many Linux and GNU docs: the previous/next bar of every page, the contents
- * of a chapter, which would otherwise be sections of their own that match every question).
+ * of a chapter, which would otherwise be sections of their own that match every question), and
+ * the "Skip to content" link of accessible pages (Node.js's API docs: a section of its own).
  */
-const DROPPED_CLASSES = new Set(['navheader', 'navfooter', 'toc', 'list-of-tables', 'list-of-figures', 'list-of-examples', 'breadcrumbs', 'breadcrumb']);
+const DROPPED_CLASSES = new Set([
+  'navheader', 'navfooter', 'toc', 'list-of-tables', 'list-of-figures', 'list-of-examples', 'breadcrumbs', 'breadcrumb',
+  'skip-to-content', 'skip-link', 'skiplink',
+]);
 
 /** An anchor with nothing in it (`<a name="x"></a>`, DocBook's `<a id>` before every heading): a link target, not content. */
 function isEmptyAnchor(node: Element): boolean {
@@ -173,10 +179,50 @@ function isDropped(node: Element): boolean {
   );
 }
 
-function prune(node: HastNodes): void {
+const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const BRACKETED = /^\[[^\]]*\]$/;
+
+function textOfElement(node: HastNodes): string {
+  if (node.type === 'text') return node.value;
+  return 'children' in node ? node.children.map((child) => textOfElement(child as HastNodes)).join('') : '';
+}
+
+/**
+ * A link that documentation generators put in a heading beside its title: a permalink whose
+ * text is a symbol (Node.js `#`, Sphinx and MkDocs `¶`, rustdoc `§`, Docusaurus a zero-width
+ * space) or a bracketed label (Node.js `[src]`, `[source]`, `[edit]`). Page furniture: kept, it
+ * made titles such as "File system#" and "Stream[src]#".
+ */
+function isHeadingFurniture(node: Element): boolean {
+  if (node.tagName !== 'a') return false;
+  const text = textOfElement(node).trim();
+  return !LETTER_OR_DIGIT.test(text) || BRACKETED.test(text);
+}
+
+function prune(node: HastNodes, inHeading = false): void {
   if (!('children' in node)) return;
-  node.children = node.children.filter((child) => !(child.type === 'element' && isDropped(child))) as typeof node.children;
-  for (const child of node.children) prune(child);
+  node.children = node.children.filter((child) => !(child.type === 'element' && (isDropped(child) || (inHeading && isHeadingFurniture(child))))) as typeof node.children;
+  for (const child of node.children) prune(child, inHeading || (child.type === 'element' && HEADING_TAGS.has(child.tagName)));
+}
+
+/**
+ * Raises the headings of a page whose content starts below `<h1>` (the site's name in a header
+ * that was dropped, the page's title an `<h2>`): its top level becomes depth 1, so sections
+ * split at the same three levels as a markdown page (parse-document.ts SECTION_DEPTH). Node.js's
+ * API pages, for one, would otherwise split at h2–h3 and leave every function (h4) inside a
+ * section of 100 KB, where their markdown sources give a section per function.
+ */
+function raiseHeadings(root: Root): void {
+  let top = 7;
+  for (const child of root.children) if (child.type === 'heading') top = Math.min(top, child.depth);
+  const by = top - 1;
+  if (top === 7 || by === 0) return;
+  const raise = (node: Nodes): void => {
+    if (node.type === 'heading') node.depth = (node.depth - by) as Heading['depth'];
+    if ('children' in node) for (const child of node.children) raise(child);
+  };
+  raise(root);
 }
 
 function findElement(node: HastNodes, tagName: string): Element | undefined {
@@ -198,6 +244,7 @@ function htmlTree(source: string): DocumentTree {
   const content = findElement(hast, 'main') ?? findElement(hast, 'article') ?? findElement(hast, 'body') ?? hast;
   prune(content);
   const root = toMdast({ type: 'root', children: content.type === 'root' ? content.children : [content] }) as Root;
+  raiseHeadings(root);
   return {
     format: 'html',
     root,

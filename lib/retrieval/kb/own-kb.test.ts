@@ -132,6 +132,47 @@ describe('the formats docs come in', () => {
     expect(JSON.stringify(kb.sections)).not.toMatch(/track|color|Home|©|helpful/);
   });
 
+
+  it('drops the permalinks and [src] links generators put in HTML headings, and the skip link', () => {
+    // Node.js (# and [src]), Sphinx and MkDocs (¶), rustdoc (§), Docusaurus (a zero-width space).
+    const html = `<html><head><title>Streams</title></head><body><a href="#apicontent" class="skip-to-content">Skip to content</a>
+<h1>Stream<a class="srclink" href="https://github.com/nodejs/node/blob/v20/lib/stream.js#L55">[src]</a><span><a class="mark" href="#stream" id="stream">#</a></span></h1><p>Streams move data.</p>
+<h2>Readable streams<a class="headerlink" href="#readable-streams" title="Link to this heading">¶</a></h2><p>Reading.</p>
+<h2>Writable streams <a href="#writable-streams" class="anchor">§</a></h2><p>Writing.</p>
+<h2>Duplex streams<a href="#duplex-streams" class="hash-link" aria-label="Direct link">\u200b</a></h2><p>Both.</p>
+<h2><a href="#piping">Piping</a> and <a href="other.html">back pressure</a></h2><p>A heading that is a link keeps its words.</p>
+</body></html>`;
+    const kb = loadKnowledgeBase(kbFolder({ 'stream.html': html }));
+    expect(kb.sections.map((s) => [s.id, titlePath(s)])).toEqual([
+      ['stream.html#stream', 'Stream'],
+      ['stream.html#readable-streams', 'Stream › Readable streams'],
+      ['stream.html#writable-streams', 'Stream › Writable streams'],
+      ['stream.html#duplex-streams', 'Stream › Duplex streams'],
+      ['stream.html#piping-and-back-pressure', 'Stream › Piping and back pressure'],
+    ]);
+    expect(JSON.stringify(kb.sections)).not.toMatch(/Skip to content/);
+  });
+
+  it('splits an HTML page whose content starts at <h2> at the same three levels as markdown', () => {
+    // The site's name was an <h1> in the dropped header: the page's title is an <h2>, each API an <h4>.
+    const html = `<html><body><header><h1>Acme API documentation</h1></header><div id="content">
+<h2>File system</h2><p>Files.</p>
+<h3>Callback API</h3><p>Callbacks.</p>
+<h4>fs.readFile(path, callback)</h4><p>Reads a whole file.</p>
+<h5>Options</h5><p>encoding, flag.</p>
+<h4>fs.writeFile(path, data, callback)</h4><p>Writes a whole file.</p>
+</div></body></html>`;
+    const kb = loadKnowledgeBase(kbFolder({ 'fs.html': html }));
+    expect(kb.sections.map((s) => [titlePath(s), s.text])).toEqual([
+      ['File system', 'Files.'],
+      ['File system › Callback API', 'Callbacks.'],
+      ['File system › Callback API › fs.readFile(path, callback)', 'Reads a whole file.\n\n#### Options\n\nencoding, flag.'],
+      ['File system › Callback API › fs.writeFile(path, data, callback)', 'Writes a whole file.'],
+    ]);
+    // A page with its own <h1> keeps its levels.
+    const withTitle = loadKnowledgeBase(kbFolder({ 'fs.html': html.replace('<div id="content">', '<div id="content"><h1>Node</h1><p>Intro.</p>') }));
+    expect(withTitle.sections.map(titlePath)).toEqual(['Node', 'Node › File system', 'Node › File system › Callback API']);
+  });
   it('ignores hidden files, node_modules and non-documents, and counts them', () => {
     const kb = loadKnowledgeBase(
       kbFolder({ 'a.md': '# A\nText.', '.vitepress/config.md': '# Hidden\nx', 'node_modules/p/README.md': '# Dep\nx', 'img.svg': '<svg/>', 'data.json': '{}' }),

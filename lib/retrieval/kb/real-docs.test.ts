@@ -1,7 +1,10 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REAL_DOCS_FOLDERS } from '../../testing/real-docs';
+import { NODE_API_DOCS, REAL_DOCS_FOLDERS } from '../../testing/real-docs';
 import { selectContext } from '../explain/explain';
 import { loadKnowledgeBase } from './load';
+import { parseDocument } from './parse-document';
 import { createRetrievalIndex } from '../select/build-index';
 
 /**
@@ -23,4 +26,19 @@ describe('real documentation folders', () => {
       expect(e.sections.find((v) => v.id === folder.answer || v.part?.sectionId === folder.answer)).toMatchObject({ sent: true, reason: 'scored' });
     });
   }
+});
+
+describe("Node.js's API pages: HTML as Debian ships it against their markdown sources", () => {
+  const pages = ['events', 'timers', 'readline'];
+  it.skipIf(!existsSync(NODE_API_DOCS))(`${pages.join(', ')}: the same sections, by heading path`, () => {
+    // The HTML's headings start at <h2> under a dropped header and carry "#" and "[src]" links;
+    // the markdown's inline code marks are not in the HTML's titles.
+    const paths = (file: string) =>
+      parseDocument(file, readFileSync(path.join(NODE_API_DOCS, file), 'utf8')).sections.map((s) => [...s.parents, s.title].join(' › ').replaceAll('`', ''));
+    for (const page of pages) {
+      const fromMarkdown = paths(`${page}.md`);
+      expect(fromMarkdown.length, page).toBeGreaterThan(20);
+      expect(paths(`${page}.html`), page).toEqual(fromMarkdown);
+    }
+  });
 });
