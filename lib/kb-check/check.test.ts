@@ -119,6 +119,23 @@ describe('content that can never be sent', () => {
     expect(split!.message).toMatch(/is longer than \d+ tokens: it is sent as \d+ parts, each scored on its own/);
   });
 
+  it('warns once per pair of files about sections another file repeats word for word', () => {
+    const long = 'Set the keyframe interval to two seconds and the bitrate to six megabits for 1080p streams. '.repeat(6);
+    const page = `# Encoder settings\n\n${long}\n\n## Latency\n\n${long.replaceAll('bitrate', 'buffer')}\n\n## Captions\n\nCaptions are automatic.\n`;
+    const report = check({
+      'all.md': `# Every page\n\nThe whole guide in one page.\n\n${page.replaceAll('\n#', '\n##').replace(/^#/, '##')}`,
+      'encoder.md': page,
+      'rules.md': `---\npinned: true\n---\n# Encoder rules\n\n${long}\n`,
+    });
+    const repeated = ofKind(report, 'section-repeated');
+    // encoder.md (after all.md in file order) repeats its two long sections; "Captions" is too short to matter; the pinned copy is not compared.
+    expect(repeated).toHaveLength(1);
+    expect(repeated[0]).toMatchObject({ level: 'warning', file: 'encoder.md', line: 1, sectionId: 'encoder.md#encoder-settings', details: { of: 'all.md', sections: ['encoder.md#encoder-settings', 'encoder.md#latency'] } });
+    expect(repeated[0]!.message).toMatch(/^2 sections \(~\d+ tokens\) repeat all\.md word for word \(first: "Encoder settings"\)/);
+    expect(report.summary.ok).toBe(true); // a warning, not a failure
+    expect(ofKind(check({ 'a.md': page, 'b.md': page.replaceAll('seconds', 'frames') }), 'section-repeated')).toEqual([]);
+  });
+
   it('reports a section with no indexable words', () => {
     const report = check({
       'a.md': '# Captions\n\nCaptions are generated automatically.\n\n## …\n\n→ → →\n',

@@ -12,6 +12,7 @@ export const KIND_TITLES: Record<FindingKind, string> = {
   'heading-skipped': 'Headings and files with nothing to send',
   'containers': 'Headings that only group other headings',
   'section-split': 'Long sections sent as parts',
+  'section-repeated': 'Sections another file repeats word for word',
   'rule-not-sent': 'Rules that are not sent when they apply',
   'unpinned-rule': 'Unpinned rules',
   'section-too-large': 'Sections larger than the budget left after the pinned block',

@@ -45,6 +45,7 @@ export type FindingKind =
   | 'heading-skipped'
   | 'containers'
   | 'section-split'
+  | 'section-repeated'
   | 'unpinned-rule'
   | 'rule-not-sent'
   | 'section-too-large'

@@ -12,6 +12,7 @@ const ALL_KINDS: Record<FindingKind, true> = {
   'heading-skipped': true,
   'containers': true,
   'section-split': true,
+  'section-repeated': true,
   'unpinned-rule': true,
   'rule-not-sent': true,
   'section-too-large': true,

@@ -5,6 +5,7 @@ import { languages } from './languages';
 import { loadReport } from './load-report';
 import { splitSections } from './split-sections';
 import { pinnedBudget } from './pinned-budget';
+import { repeatedSections } from './repeated-sections';
 import { synonyms } from './synonyms';
 import type { Check } from './types';
 import { unpinCandidates } from './unpin-candidates';
@@ -28,4 +29,5 @@ export const CHECKS: readonly Check[] = [
   identity,
   languages,
   splitSections,
+  repeatedSections,
 ];
