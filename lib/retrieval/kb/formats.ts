@@ -183,11 +183,6 @@ const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const BRACKETED = /^\[[^\]]*\]$/;
 
-function textOfElement(node: HastNodes): string {
-  if (node.type === 'text') return node.value;
-  return 'children' in node ? node.children.map((child) => textOfElement(child as HastNodes)).join('') : '';
-}
-
 /**
  * A link that documentation generators put in a heading beside its title: a permalink whose
  * text is a symbol (Node.js `#`, Sphinx and MkDocs `¶`, rustdoc `§`, Docusaurus a zero-width
@@ -196,7 +191,7 @@ function textOfElement(node: HastNodes): string {
  */
 function isHeadingFurniture(node: Element): boolean {
   if (node.tagName !== 'a') return false;
-  const text = textOfElement(node).trim();
+  const text = toString(node).trim();
   return !LETTER_OR_DIGIT.test(text) || BRACKETED.test(text);
 }
 
@@ -216,8 +211,8 @@ function prune(node: HastNodes, inHeading = false): void {
 function raiseHeadings(root: Root): void {
   let top = 7;
   for (const child of root.children) if (child.type === 'heading') top = Math.min(top, child.depth);
+  if (top === 7 || top === 1) return;
   const by = top - 1;
-  if (top === 7 || by === 0) return;
   const raise = (node: Nodes): void => {
     if (node.type === 'heading') node.depth = (node.depth - by) as Heading['depth'];
     if ('children' in node) for (const child of node.children) raise(child);
