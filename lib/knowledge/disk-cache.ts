@@ -18,9 +18,9 @@ import { PartsCache, TokenCounter, type BuiltDocument, type PartText } from '../
 /**
  * Bump when what the parser produces for the same bytes changes (formats.ts, markdown.ts, ids.ts,
  * context.ts; 3: a page's `lang`; 4: the split parts; 5: HTML headings without permalinks, raised
- * to level 1).
+ * to level 1; 6: HTML tables of contents by id dropped).
  */
-export const KB_CACHE_FORMAT = 'kb-sections-5';
+export const KB_CACHE_FORMAT = 'kb-sections-6';
 
 /**
  * The cache file of one KB: one file per KB folder (by a hash of its absolute path, `kbPath`) in

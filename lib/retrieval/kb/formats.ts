@@ -25,8 +25,8 @@ import { KnowledgeBaseError } from '../errors';
  *   markdown (mdast-util-to-markdown), since the source has JSX in it. `{/* pinned *\/}`
  *   under a heading pins it, as `<!-- pinned -->` does in markdown (MDX has no HTML comments).
  * - `.html`, `.htm` (help-center exports): parsed with hast-util-from-html, reduced to
- *   `<main>` (or `<article>`, or `<body>`), scripts, styles, navigation, headers, footers,
- *   forms, hidden elements, empty anchors and DocBook's navigation bars and tables of contents dropped, then converted with hast-util-to-mdast and
+ *   `<main>` (or `<article>`, or `<body>`), comments, scripts, styles, navigation, headers, footers,
+ *   forms, hidden elements, empty anchors, DocBook's navigation bars and generated tables of contents dropped, then converted with hast-util-to-mdast and
  *   serialised as markdown. Permalinks and `[src]` links are dropped from headings, and a page
  *   whose content starts at `<h2>` or below has its headings raised so its top level is 1.
  *   `<title>` is the page title, as front matter `title:` is.
@@ -159,6 +159,14 @@ const DROPPED_CLASSES = new Set([
   'skip-to-content', 'skip-link', 'skiplink',
 ]);
 
+/**
+ * Ids of generated tables of contents that carry no class or role saying so: Node.js's
+ * all.html (`<details id="toc">`, 83,000 tokens of links to every API, a section that matched
+ * every question and took a load seconds to split), Asciidoctor, MediaWiki, Hugo
+ * (`TableOfContents`). Compared in lower case.
+ */
+const DROPPED_IDS = new Set(['toc', 'table-of-contents', 'tableofcontents']);
+
 /** An anchor with nothing in it (`<a name="x"></a>`, DocBook's `<a id>` before every heading): a link target, not content. */
 function isEmptyAnchor(node: Element): boolean {
   return node.tagName === 'a' && node.children.every((c) => c.type === 'text' && c.value.trim() === '');
@@ -171,6 +179,7 @@ function isDropped(node: Element): boolean {
     DROPPED_ELEMENTS.has(node.tagName) ||
     isEmptyAnchor(node) ||
     classes.some((c) => DROPPED_CLASSES.has(String(c))) ||
+    (typeof p.id === 'string' && DROPPED_IDS.has(p.id.toLowerCase())) ||
     p.hidden !== undefined ||
     p.role === 'navigation' ||
     p.role === 'banner' ||
@@ -197,7 +206,9 @@ function isHeadingFurniture(node: Element): boolean {
 
 function prune(node: HastNodes, inHeading = false): void {
   if (!('children' in node)) return;
-  node.children = node.children.filter((child) => !(child.type === 'element' && (isDropped(child) || (inHeading && isHeadingFurniture(child))))) as typeof node.children;
+  node.children = node.children.filter(
+    (child) => child.type !== 'comment' && !(child.type === 'element' && (isDropped(child) || (inHeading && isHeadingFurniture(child)))),
+  ) as typeof node.children;
   for (const child of node.children) prune(child, inHeading || (child.type === 'element' && HEADING_TAGS.has(child.tagName)));
 }
 

@@ -153,6 +153,21 @@ describe('the formats docs come in', () => {
     expect(JSON.stringify(kb.sections)).not.toMatch(/Skip to content/);
   });
 
+  it('drops tables of contents marked by id only, and HTML comments', () => {
+    // Node.js's all.html: a <details id="toc"> with no navigation role, a link to every API; "<!-- API END -->" after each page.
+    const html = `<html><head><title>All</title></head><body><!-- TOC --><details id="toc" open><summary>Table of contents</summary>
+<ul><li><a href="#fs">File system</a><ul><li><a href="#fs-readfile">fs.readFile()</a></li></ul></li></ul></details>
+<div id="Table-Of-Contents"><a href="#fs">File system</a></div>
+<h1>File system</h1><p>Files.</p><!-- API END -->
+<h2>fs.readFile()</h2><p>Reads a whole file.</p><!-- API END -->
+</body></html>`;
+    const kb = loadKnowledgeBase(kbFolder({ 'all.html': html }));
+    expect(kb.sections.map((s) => [titlePath(s), s.text])).toEqual([
+      ['File system', 'Files.'],
+      ['File system › fs.readFile()', 'Reads a whole file.'],
+    ]);
+  });
+
   it('splits an HTML page whose content starts at <h2> at the same three levels as markdown', () => {
     // The site's name was an <h1> in the dropped header: the page's title is an <h2>, each API an <h4>.
     const html = `<html><body><header><h1>Acme API documentation</h1></header><div id="content">
