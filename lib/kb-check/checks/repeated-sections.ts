@@ -22,7 +22,7 @@ export const repeatedSections: Check = {
   run({ kb }) {
     const first = new Map<string, Section>();
     const pairs = new Map<string, { file: string; of: string; sections: Section[] }>();
-    for (const s of [...kb.sections].sort((a, b) => a.order - b.order)) {
+    for (const s of kb.sections) { // in file order (KnowledgeBase.sections)
       if (s.pinned || s.tokens < MIN_TOKENS) continue;
       const text = wordForWord(s);
       const earlier = first.get(text);
