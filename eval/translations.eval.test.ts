@@ -24,7 +24,7 @@ const FROZEN: Record<string, string> = {
 };
 
 /** Gold sent by the German analyzer on the German Debian Reference, a little under the committed run (eval/results.md). */
-const MIN_GOLD_SENT_DE = 0.7;
+const MIN_GOLD_SENT_DE = 0.65;
 
 const german = TRANSLATED_KBS.find((t) => t.name === 'Debian Reference (German)')!;
 

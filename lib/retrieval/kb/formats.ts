@@ -81,6 +81,15 @@ function serialise(nodes: readonly RootContent[]): string {
   return toMarkdown({ type: 'root', children: [...nodes] }, { extensions: [gfmToMarkdown()] }).trim();
 }
 
+/**
+ * An HTML page's text as markdown, its tables unaligned (`| a | b |`, one space around each cell):
+ * aligning pads every cell to its column's widest, and a documentation table's widest cell is a
+ * paragraph. Spaces the model reads nothing in, and counted in the budget.
+ */
+function serialiseHtml(nodes: readonly RootContent[]): string {
+  return toMarkdown({ type: 'root', children: [...nodes] }, { extensions: [gfmToMarkdown({ tablePipeAlign: false })] }).trim();
+}
+
 function markdownTree(source: string): DocumentTree {
   const root = fromMarkdown(source, markdownExtensions);
   return {
@@ -172,6 +181,18 @@ function isEmptyAnchor(node: Element): boolean {
   return node.tagName === 'a' && node.children.every((c) => c.type === 'text' && c.value.trim() === '');
 }
 
+/**
+ * An `<a>` with no `href` is a link target, not a link (HTML: "a placeholder for where a link
+ * might otherwise have been placed"): its content is kept as plain text. XHTML pages (DocBook's:
+ * Debian's manuals) write an empty target as `<a id="…"/>`, which an HTML parser reads as an
+ * opening tag: the anchor then holds the heading's title and is carried into every following
+ * paragraph up to the next link. Kept as links, 428 of the 448 sections of Debian's French
+ * Reference began with `[` and ended their first paragraph in `]()`.
+ */
+function isLinkTarget(node: HastNodes): node is Element {
+  return node.type === 'element' && node.tagName === 'a' && node.properties?.href === undefined;
+}
+
 function isDropped(node: Element): boolean {
   const p = node.properties ?? {};
   const classes = Array.isArray(p.className) ? p.className : [];
@@ -220,10 +241,14 @@ const PHRASING_ELEMENTS = new Set([
 function prune(node: HastNodes, inHeading = false): void {
   if (node.type === 'text' || (node.type === 'element' && PHRASING_ELEMENTS.has(node.tagName))) delete node.position;
   if (!('children' in node)) return;
-  node.children = node.children.filter(
-    (child) => child.type !== 'comment' && !(child.type === 'element' && (isDropped(child) || (inHeading && isHeadingFurniture(child)))),
-  ) as typeof node.children;
-  for (const child of node.children) prune(child, inHeading || (child.type === 'element' && HEADING_TAGS.has(child.tagName)));
+  const kept: HastNodes[] = [];
+  for (const child of node.children) {
+    if (child.type === 'comment' || (child.type === 'element' && (isDropped(child) || (inHeading && isHeadingFurniture(child))))) continue;
+    prune(child, inHeading || (child.type === 'element' && HEADING_TAGS.has(child.tagName)));
+    if (isLinkTarget(child)) kept.push(...child.children);
+    else kept.push(child);
+  }
+  node.children = kept as typeof node.children;
 }
 
 /**
@@ -270,7 +295,7 @@ function htmlTree(source: string): DocumentTree {
     root,
     title: title || undefined,
     ...(lang ? { lang } : {}),
-    textOf: serialise,
+    textOf: serialiseHtml,
     headingTitle: (heading) => toString(heading).replace(/\s+/g, ' ').trim(),
     isPinMarker: () => false,
   };

@@ -169,6 +169,27 @@ describe('the formats docs come in', () => {
     ]);
   });
 
+  it('keeps the text of anchors without href, such as XHTML\'s <a id="…"/>, and writes tables unaligned', () => {
+    // DocBook's XHTML (Debian's manuals): `<a id/>` read as HTML opens an anchor that holds the
+    // title and is carried into the following paragraphs and table cells up to the next link.
+    const html = `<?xml version="1.0" encoding="UTF-8"?>
+<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Shutdown</title></head><body>
+<h3 class="title"><a id="_how_to_shutdown"/>1.1.8. How to shutdown the system</h3>
+<p>Run <code>shutdown -h now</code> as root.</p>
+<table><thead><tr><th>command</th><th>what it does</th></tr></thead>
+<tbody><tr><td>poweroff</td><td>stops the system and switches it off</td></tr></tbody></table>
+<p>See <a href="https://example.org/cache">the cache</a>, then <a name="end">the end</a>.</p>
+</body></html>`;
+    const kb = loadKnowledgeBase(kbFolder({ 'ch01.html': html }));
+    expect(kb.sections.map((s) => [titlePath(s), s.line, s.text])).toEqual([
+      [
+        '1.1.8. How to shutdown the system',
+        3,
+        'Run `shutdown -h now` as root.\n\n| command | what it does |\n| - | - |\n| poweroff | stops the system and switches it off |\n\nSee [the cache](https://example.org/cache), then the end.',
+      ],
+    ]);
+  });
+
   it('splits an HTML page whose content starts at <h2> at the same three levels as markdown', () => {
     // The site's name was an <h1> in the dropped header: the page's title is an <h2>, each API an <h4>.
     const html = `<html><body><header><h1>Acme API documentation</h1></header><div id="content">
