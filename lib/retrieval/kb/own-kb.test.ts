@@ -190,6 +190,24 @@ describe('the formats docs come in', () => {
     ]);
   });
 
+  it("makes DocBook's admonitions quotes with their title, with icons (a layout table) or without (a title heading)", () => {
+    const html = `<html><body><div class="section"><h2 class="title">Backups</h2><p>Copy the files.</p>
+<div class="warning" style="margin-left: 0.5in;"><table border="0" summary="Warning">
+<tr><td rowspan="2" align="center" valign="top"><img alt="[Warning]" src="images/warning.png"/></td><th align="left">Warning</th></tr>
+<tr><td align="left" valign="top"><p>Stop the database first:</p><pre class="screen">$ sudo systemctl stop db</pre></td></tr>
+</table></div>
+<div class="note"><h3 class="title">Note</h3><p>Copies are <em>not</em> checked.</p></div>
+<div class="note"><p>A note of another site, left as it is.</p></div>
+</div></body></html>`;
+    const kb = loadKnowledgeBase(kbFolder({ 'backups.html': html }));
+    expect(kb.sections.map((s) => [titlePath(s), s.text])).toEqual([
+      [
+        'Backups',
+        'Copy the files.\n\n> **Warning**\n>\n> Stop the database first:\n>\n> ```\n> $ sudo systemctl stop db\n> ```\n\n> **Note**\n>\n> Copies are *not* checked.\n\nA note of another site, left as it is.',
+      ],
+    ]);
+  });
+
   it('splits an HTML page whose content starts at <h2> at the same three levels as markdown', () => {
     // The site's name was an <h1> in the dropped header: the page's title is an <h2>, each API an <h4>.
     const html = `<html><body><header><h1>Acme API documentation</h1></header><div id="content">
