@@ -155,8 +155,12 @@ function mdxTree(file: string, source: string): DocumentTree {
   };
 }
 
+/**
+ * Elements that are not content. `<hr>` too: generators put one between the navigation and the
+ * page (DocBook, Texinfo), and a section whose text was only that rule ("***") was a section.
+ */
 const DROPPED_ELEMENTS = new Set([
-  'script', 'style', 'noscript', 'template', 'nav', 'header', 'footer', 'aside', 'form', 'button', 'svg', 'iframe', 'select',
+  'script', 'style', 'noscript', 'template', 'nav', 'header', 'footer', 'aside', 'form', 'button', 'svg', 'iframe', 'select', 'hr',
 ]);
 
 /**
@@ -168,7 +172,45 @@ const DROPPED_ELEMENTS = new Set([
 const DROPPED_CLASSES = new Set([
   'navheader', 'navfooter', 'toc', 'list-of-tables', 'list-of-figures', 'list-of-examples', 'breadcrumbs', 'breadcrumb',
   'skip-to-content', 'skip-link', 'skiplink',
+  // Texinfo's HTML (GNU manuals, makeinfo): the Next/Previous/Up panel (7.x) and each node's list of its subsections.
+  'nav-panel', 'section-toc', 'mini-toc',
 ]);
+
+/** The `summary` DocBook's stylesheets (and gtk-doc's, and Valgrind's own) give the previous/up/next table of every page. */
+const NAVIGATION_SUMMARY = /^navigation (header|footer)$/i;
+const NAVIGATION_RELS = new Set(['next', 'prev', 'previous', 'up']);
+
+/** Most words a navigation panel has outside its links ("Next: …, Previous: …, Up: … [Index]"). */
+const NAVIGATION_LABEL_WORDS = 6;
+
+/**
+ * Texinfo's Next/Previous/Up panel before 7.x, at the top and the foot of every node: a
+ * `div.header` with a link whose rel is next, prev or up, or (the foot's links have no rel) of
+ * two links or more and a few words besides, with no heading.
+ */
+function isNavigationHeader(node: Element, classes: readonly unknown[]): boolean {
+  if (!classes.includes('header')) return false;
+  let links = 0;
+  let navigationRel = false;
+  let heading = false;
+  let words = 0;
+  const walk = (n: HastNodes, inLink: boolean): void => {
+    if (n.type === 'text') {
+      if (!inLink) words += n.value.split(/[^\p{L}\p{N}]+/u).filter(Boolean).length;
+      return;
+    }
+    if (n.type !== 'element') return;
+    if (HEADING_TAGS.has(n.tagName)) heading = true;
+    const isLink = n.tagName === 'a' && n.properties?.href !== undefined;
+    if (isLink) {
+      links++;
+      if (Array.isArray(n.properties.rel) && n.properties.rel.some((r) => NAVIGATION_RELS.has(String(r)))) navigationRel = true;
+    }
+    for (const child of n.children) walk(child, inLink || isLink);
+  };
+  walk(node, false);
+  return !heading && (navigationRel || (links >= 2 && words <= NAVIGATION_LABEL_WORDS));
+}
 
 /**
  * Ids of generated tables of contents that carry no class or role saying so: Node.js's
@@ -202,6 +244,8 @@ function isDropped(node: Element): boolean {
     DROPPED_ELEMENTS.has(node.tagName) ||
     isEmptyAnchor(node) ||
     classes.some((c) => DROPPED_CLASSES.has(String(c))) ||
+    (typeof p.summary === 'string' && NAVIGATION_SUMMARY.test(p.summary)) ||
+    isNavigationHeader(node, classes) ||
     (typeof p.id === 'string' && DROPPED_IDS.has(p.id.toLowerCase())) ||
     p.hidden !== undefined ||
     p.role === 'navigation' ||

@@ -190,6 +190,26 @@ describe('the formats docs come in', () => {
     ]);
   });
 
+  it('drops the previous/up/next panels of DocBook, gtk-doc and Texinfo pages, Texinfo menus of subsections, and rules', () => {
+    // Valgrind's and gtk-doc's pages: a table summarised "Navigation header"/"footer", no navheader class.
+    const docbook = `<html><body><div><table class="nav" summary="Navigation header"><tr><td><a href="prev.html"><img src="images/prev.png" alt="Prev"></a></td>
+<th>Valgrind Documentation</th></tr></table></div><div class="chapter"><h1 class="title">Quick start</h1><p>Run valgrind.</p></div>
+<div><br><table class="navigation" summary="Navigation footer"><tr><td><a href="next.html">Next</a></td><td><a href="index.html">Home</a></td></tr></table></div></body></html>`;
+    // makeinfo's node: a div.header of rel links at the top, the same without rel at the foot, a menu of the subsections.
+    const texinfo = `<html><body><div class="section" id="Types"><div class="header"><p>Next: <a href="abis.html" rel="next">Multiple ABIs</a>,
+Previous: <a href="example.html" rel="prev">Simple Example</a>, Up: <a href="using.html" rel="up">Using libffi</a> &nbsp; [<a href="Index.html" rel="index">Index</a>]</p></div>
+<hr><h3 class="section">2.3 Types</h3><ul class="section-toc"><li><a href="#prim">Primitive Types</a></li></ul>
+<p>Every argument has a type.</p><hr>
+<div class="header"><p>Next: <a href="abis.html">Multiple ABIs</a>, Previous: <a href="example.html">Simple Example</a>, Up: <a href="using.html">Using libffi</a></p></div>
+<div class="header"><h2>Not a panel</h2><p>See <a href="a.html">one</a> and <a href="b.html">two</a>.</p></div></div></body></html>`;
+    const kb = loadKnowledgeBase(kbFolder({ 'quick.html': docbook, 'types.html': texinfo }));
+    expect(kb.sections.map((s) => [titlePath(s), s.text])).toEqual([
+      ['Quick start', 'Run valgrind.'],
+      ['2.3 Types', 'Every argument has a type.'],
+      ['Not a panel', 'See [one](a.html) and [two](b.html).'],
+    ]);
+  });
+
   it("makes DocBook's admonitions quotes with their title, with icons (a layout table) or without (a title heading)", () => {
     const html = `<html><body><div class="section"><h2 class="title">Backups</h2><p>Copy the files.</p>
 <div class="warning" style="margin-left: 0.5in;"><table border="0" summary="Warning">
