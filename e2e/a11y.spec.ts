@@ -80,8 +80,13 @@ async function expectAccessible(page: Page, state: string) {
   // @axe-core/playwright leaves out a frame whose partial run did not answer in time (seen once on a
   // machine at load average 14), so a run without it is repeated, up to three runs in all.
   const frameAnalysed = (r: Awaited<ReturnType<AxeBuilder['analyze']>>) => r.passes.flatMap((rule) => rule.nodes).some((node) => node.target.length > 1);
-  let results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  for (let run = 2; framed && !frameAnalysed(results) && run <= 3; run++) results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  // A page without frames is analysed in one axe.run (legacy mode): the same rules and results,
+  // without the blank page runPartial's results are finished in (1.6 → 0.9 s a run). Legacy mode
+  // cannot reach a frame of another origin: the embed keeps runPartial.
+  const frameless = page.frames().length === 1;
+  const axe = () => new AxeBuilder({ page }).withTags(TAGS).setLegacyMode(frameless).analyze();
+  let results = await axe();
+  for (let run = 2; framed && !frameAnalysed(results) && run <= 3; run++) results = await axe();
   if (framed) expect(frameAnalysed(results), `${state}: the frame was analysed`).toBe(true);
   const found = results.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   console.log(`axe ${state}: ${results.violations.length} violations, ${results.passes.length} rules passed, ${results.incomplete.length} to review`);
