@@ -185,11 +185,11 @@ const NAVIGATION_LABEL_WORDS = 6;
 
 /**
  * Texinfo's Next/Previous/Up panel before 7.x, at the top and the foot of every node: a
- * `div.header` with a link whose rel is next, prev or up, or (the foot's links have no rel) of
- * two links or more and a few words besides, with no heading.
+ * `div.header` of links and a few words besides ("Next:", "Up:"), with no heading, and either a
+ * link whose rel is next, prev or up, or (the foot's links have no rel) two links or more.
  */
 function isNavigationHeader(node: Element, classes: readonly unknown[]): boolean {
-  if (!classes.includes('header')) return false;
+  if (node.tagName !== 'div' || !classes.includes('header')) return false;
   let links = 0;
   let navigationRel = false;
   let heading = false;
@@ -209,7 +209,7 @@ function isNavigationHeader(node: Element, classes: readonly unknown[]): boolean
     for (const child of n.children) walk(child, inLink || isLink);
   };
   walk(node, false);
-  return !heading && (navigationRel || (links >= 2 && words <= NAVIGATION_LABEL_WORDS));
+  return !heading && words <= NAVIGATION_LABEL_WORDS && (navigationRel ? links >= 1 : links >= 2);
 }
 
 /**
@@ -266,7 +266,7 @@ const BRACKETED = /^\[[^\]]*\]$/;
  * made titles such as "File system#" and "Stream[src]#".
  */
 function isHeadingFurniture(node: Element): boolean {
-  if (node.tagName !== 'a') return false;
+  if (node.tagName !== 'a' || node.properties?.href === undefined) return false;
   const text = toString(node).trim();
   return !LETTER_OR_DIGIT.test(text) || BRACKETED.test(text);
 }

@@ -1,5 +1,4 @@
 import type { Element, ElementContent } from 'hast';
-import { toString } from 'mdast-util-to-string';
 
 /**
  * DocBook's admonitions (note, tip, important, caution, warning: Debian's manuals, PostgreSQL's,
@@ -10,12 +9,13 @@ import { toString } from 'mdast-util-to-string';
  *   > Back up first.
  *
  * DocBook writes them two ways, and neither reads well as markdown:
- * - with icons (`admon.graphics`), as a layout table: an icon cell, a `<th>` with the title, and
- *   a cell with the text. Converted as a table, every note was a table row with an image link and
- *   an empty cell, and a code block in it broke the table (a cell is one line).
+ * - with icons (`admon.graphics`), as a layout table of two rows: an icon cell spanning both and
+ *   a `<th>` with the title, then a cell with the text. Converted as a table, every note was a
+ *   table row with an image link and an empty cell, and a code block in it broke the table (a
+ *   cell is one line).
  * - without, as a `<h3 class="title">` and the text: the title a heading, which would start a
  *   section of its own called "Note".
- * Anything else with these classes is left as it is.
+ * Anything else with these classes (a site's own `div.note` holding a data table) is left as it is.
  */
 
 const ADMONITION_CLASSES = new Set(['note', 'tip', 'important', 'caution', 'warning']);
@@ -28,32 +28,48 @@ interface Admonition {
 
 const isElement = (node: ElementContent): node is Element => node.type === 'element';
 const classesOf = (node: Element): string[] => (Array.isArray(node.properties?.className) ? node.properties.className.map(String) : []);
-const textOf = (node: Element): string => toString(node).replace(/\s+/g, ' ').trim();
 
-/** The elements under `node` (itself included) with this tag name, in document order. */
-function elementsNamed(node: Element, tagName: string): Element[] {
-  const found: Element[] = [];
-  const walk = (n: Element): void => {
-    if (n.tagName === tagName) found.push(n);
-    for (const child of n.children) if (isElement(child)) walk(child);
+/** The text of a node, comments left out, whitespace runs made one. */
+function textOf(node: ElementContent): string {
+  const parts: string[] = [];
+  const walk = (n: ElementContent): void => {
+    if (n.type === 'text') parts.push(n.value);
+    else if (n.type === 'element') n.children.forEach(walk);
   };
   walk(node);
-  return found;
+  return parts.join('').replace(/\s+/g, ' ').trim();
 }
 
-/** With icons: the only element is a table whose `<th>` is the title; the text is in the cells that are more than an icon. */
+/** A table's own rows (in its `<tbody>`, `<thead>` or directly in it), not those of a table nested in a cell. */
+function rowsOf(table: Element): Element[] {
+  const rows: Element[] = [];
+  for (const child of table.children.filter(isElement)) {
+    if (child.tagName === 'tr') rows.push(child);
+    else if (['thead', 'tbody', 'tfoot'].includes(child.tagName)) rows.push(...child.children.filter(isElement).filter((row) => row.tagName === 'tr'));
+  }
+  return rows;
+}
+
+const cellsOf = (row: Element): Element[] => row.children.filter(isElement).filter((cell) => cell.tagName === 'td' || cell.tagName === 'th');
+const isIcon = (cell: Element): boolean => cell.tagName === 'td' && textOf(cell) === '' && cell.children.filter(isElement).some((c) => c.tagName === 'img');
+
+/**
+ * With icons: the only element is a table of two rows, [icon, `<th>` title] and [text cell] — or
+ * [icon, title] with the text in the same row after the title.
+ */
 function withIcons(node: Element): Admonition | undefined {
   const elements = node.children.filter(isElement);
   if (elements.length !== 1 || elements[0]!.tagName !== 'table') return undefined;
-  const table = elements[0]!;
-  const title = elementsNamed(table, 'th').map(textOf).find((t) => t !== '');
-  if (title === undefined) return undefined;
-  const isIcon = (cell: Element) => textOf(cell) === '' && elementsNamed(cell, 'img').length > 0;
-  const body = elementsNamed(table, 'td').filter((cell) => !isIcon(cell)).flatMap((cell) => cell.children);
-  return { title, body };
+  const rows = rowsOf(elements[0]!).map(cellsOf);
+  if (rows.length < 1 || rows.length > 2) return undefined;
+  const [icon, title, ...rest] = rows[0]!;
+  if (!icon || !isIcon(icon) || !title || title.tagName !== 'th' || textOf(title) === '') return undefined;
+  const textCells = [...rest, ...(rows[1] ?? [])];
+  if (textCells.length !== 1 || textCells[0]!.tagName !== 'td') return undefined;
+  return { title: textOf(title), body: textCells[0]!.children };
 }
 
-/** Without icons: the first element is a heading with the title; the rest is the text. */
+/** Without icons: the first element is a heading of class `title` with the title; the rest is the text. */
 function withTitle(node: Element): Admonition | undefined {
   const first = node.children.find(isElement);
   if (!first || !HEADING.test(first.tagName) || !classesOf(first).includes('title')) return undefined;

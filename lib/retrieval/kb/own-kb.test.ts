@@ -179,6 +179,7 @@ describe('the formats docs come in', () => {
 <table><thead><tr><th>command</th><th>what it does</th></tr></thead>
 <tbody><tr><td>poweroff</td><td>stops the system and switches it off</td></tr></tbody></table>
 <p>See <a href="https://example.org/cache">the cache</a>, then <a name="end">the end</a>.</p>
+<h3 class="title"><a id="_experimental"/>[Experimental]</h3><p>Unstable APIs.</p>
 </body></html>`;
     const kb = loadKnowledgeBase(kbFolder({ 'ch01.html': html }));
     expect(kb.sections.map((s) => [titlePath(s), s.line, s.text])).toEqual([
@@ -187,6 +188,8 @@ describe('the formats docs come in', () => {
         3,
         'Run `shutdown -h now` as root.\n\n| command | what it does |\n| - | - |\n| poweroff | stops the system and switches it off |\n\nSee [the cache](https://example.org/cache), then the end.',
       ],
+      // A title in brackets is a title, not a heading's [src] link: the anchor holding it has no href.
+      ['[Experimental]', 8, 'Unstable APIs.'],
     ]);
   });
 
@@ -202,8 +205,20 @@ Previous: <a href="example.html" rel="prev">Simple Example</a>, Up: <a href="usi
 <p>Every argument has a type.</p><hr>
 <div class="header"><p>Next: <a href="abis.html">Multiple ABIs</a>, Previous: <a href="example.html">Simple Example</a>, Up: <a href="using.html">Using libffi</a></p></div>
 <div class="header"><h2>Not a panel</h2><p>See <a href="a.html">one</a> and <a href="b.html">two</a>.</p></div></div></body></html>`;
-    const kb = loadKnowledgeBase(kbFolder({ 'quick.html': docbook, 'types.html': texinfo }));
+    // makeinfo 7's panel; a one-link panel with rel; and what is not a panel: a div.header of real
+    // text with two links, one with a rel=next link, a Pandoc table whose header row (tr.header) has links.
+    const texinfo7 = `<html><body><div class="nav-panel"><p>Next: <a href="b.html">B</a></p></div><h1>Closures</h1>
+<div class="header"><p>Up: <a href="index.html" rel="up">libffi</a></p></div><p>A closure wraps a function.</p>
+<div class="header"><p>Released with <a href="v2.html">version 2</a> and <a href="v3.html">version 3</a> of the library, after a long beta.</p></div>
+<div class="header"><p>The next chapter, <a href="next.html" rel="next">Memory</a>, says how much each closure costs and when it is freed.</p></div>
+<table><thead><tr class="header"><th><a href="#o">Option</a></th><th><a href="#m">Meaning</a></th></tr></thead><tbody><tr><td>-a</td><td>all</td></tr></tbody></table></body></html>`;
+    const kb = loadKnowledgeBase(kbFolder({ 'quick.html': docbook, 'types.html': texinfo, 'closures.html': texinfo7 }));
     expect(kb.sections.map((s) => [titlePath(s), s.text])).toEqual([
+      [
+        'Closures',
+        'A closure wraps a function.\n\nReleased with [version 2](v2.html) and [version 3](v3.html) of the library, after a long beta.\n\n' +
+          'The next chapter, [Memory](next.html), says how much each closure costs and when it is freed.\n\n| [Option](#o) | [Meaning](#m) |\n| - | - |\n| -a | all |',
+      ],
       ['Quick start', 'Run valgrind.'],
       ['2.3 Types', 'Every argument has a type.'],
       ['Not a panel', 'See [one](a.html) and [two](b.html).'],
@@ -217,13 +232,17 @@ Previous: <a href="example.html" rel="prev">Simple Example</a>, Up: <a href="usi
 <tr><td align="left" valign="top"><p>Stop the database first:</p><pre class="screen">$ sudo systemctl stop db</pre></td></tr>
 </table></div>
 <div class="note"><h3 class="title">Note</h3><p>Copies are <em>not</em> checked.</p></div>
+<div class="tip"><table summary="Tip"><tr><td rowspan="2"><img alt="[Tip]" src="images/tip.png"/></td><th><!-- t -->Tip</th></tr>
+<tr><td><p>Options:</p><table><tr><th>-a</th><td>all files</td></tr></table></td></tr></table></div>
 <div class="note"><p>A note of another site, left as it is.</p></div>
+<div class="note"><table><tr><th>Option</th><th>Meaning</th></tr><tr><td>-v</td><td>verbose</td></tr></table></div>
 </div></body></html>`;
     const kb = loadKnowledgeBase(kbFolder({ 'backups.html': html }));
     expect(kb.sections.map((s) => [titlePath(s), s.text])).toEqual([
       [
         'Backups',
-        'Copy the files.\n\n> **Warning**\n>\n> Stop the database first:\n>\n> ```\n> $ sudo systemctl stop db\n> ```\n\n> **Note**\n>\n> Copies are *not* checked.\n\nA note of another site, left as it is.',
+        'Copy the files.\n\n> **Warning**\n>\n> Stop the database first:\n>\n> ```\n> $ sudo systemctl stop db\n> ```\n\n> **Note**\n>\n> Copies are *not* checked.\n\n' +
+          '> **Tip**\n>\n> Options:\n>\n> | -a | all files |\n> | - | - |\n\nA note of another site, left as it is.\n\n| Option | Meaning |\n| - | - |\n| -v | verbose |',
       ],
     ]);
   });
