@@ -13,6 +13,7 @@ import { gfm } from 'micromark-extension-gfm';
 import { mdxjs } from 'micromark-extension-mdxjs';
 import { KnowledgeBaseError } from '../errors';
 import { admonitionAsQuote } from './html-admonitions';
+import { isQandasetContents, qandasetAsBlocks } from './html-qandaset';
 
 /**
  * The formats documentation comes in, each turned into one mdast tree by a real parser,
@@ -29,7 +30,7 @@ import { admonitionAsQuote } from './html-admonitions';
  *   `<main>` (or `<article>`, or `<body>`), comments, scripts, styles, navigation, headers, footers,
  *   forms, hidden elements, empty anchors, DocBook's navigation bars and generated tables of contents dropped, then converted with hast-util-to-mdast and
  *   serialised as markdown. DocBook's admonitions become quotes opening with their title
- *   (html-admonitions.ts). Permalinks and `[src]` links are dropped from headings, and a page
+ *   (html-admonitions.ts), its Q&A tables headings and answers (html-qandaset.ts). Permalinks and `[src]` links are dropped from headings, and a page
  *   whose content starts at `<h2>` or below has its headings raised so its top level is 1.
  *   `<title>` is the page title, as front matter `title:` is.
  */
@@ -279,7 +280,8 @@ const PHRASING_ELEMENTS = new Set([
 
 /**
  * Drops what is not content (isDropped, comments, a heading's furniture), makes DocBook's
- * admonitions quotes (html-admonitions.ts) and anchors without href text, and drops the positions no
+ * admonitions quotes (html-admonitions.ts), its Q&A tables headings and text (html-qandaset.ts)
+ * and anchors without href text, and drops the positions no
  * section reads: a section's line is its heading's, or its first block's. hast-util-to-mdast
  * deep-copies the whole tree before converting it, and a position is three objects of that copy:
  * without those of text and inline elements, Node.js's all.html (8.4 MB) parses in 10.5 s instead
@@ -291,7 +293,8 @@ function prune(node: HastNodes, inHeading = false): void {
   const kept: HastNodes[] = [];
   for (const original of node.children) {
     if (original.type === 'comment' || (original.type === 'element' && (isDropped(original) || (inHeading && isHeadingFurniture(original))))) continue;
-    const child = (original.type === 'element' && admonitionAsQuote(original)) || original;
+    if (node.type === 'element' && isQandasetContents(node, original)) continue;
+    const child = (original.type === 'element' && (admonitionAsQuote(original) ?? qandasetAsBlocks(original))) || original;
     prune(child, inHeading || (child.type === 'element' && HEADING_TAGS.has(child.tagName)));
     if (isLinkTarget(child)) kept.push(...child.children);
     else kept.push(child);

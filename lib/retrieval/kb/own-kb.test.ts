@@ -225,6 +225,28 @@ Previous: <a href="example.html" rel="prev">Simple Example</a>, Up: <a href="usi
     ]);
   });
 
+  it("reads DocBook's Q&A tables as a section per group, a heading per question, and drops the set's list of questions", () => {
+    // Valgrind's FAQ: a <dl> of numbered links, then a table per group (tr.qandadiv, tr.toc, tr.question, tr.answer).
+    const html = `<html><body><div class="article"><h1 class="title"><a name="faq"></a>Valgrind FAQ</h1><div class="qandaset">
+<dl><dt>1. <a href="faq.html#faq.background">Background</a></dt><dd>1.1. <a href="faq.html#faq.pronounce">How do you pronounce "Valgrind"?</a></dd></dl>
+<br><table summary="Q and A Div"><tr class="qandadiv"><td colspan="2"><a name="faq.background"></a><h3 class="title"><a name="faq.background"></a>1. Background</h3></td></tr>
+<tr class="toc"><td colspan="2">1.1. <a href="faq.html#faq.pronounce">How do you pronounce "Valgrind"?</a></td></tr>
+<tr><td colspan="2"> </td></tr>
+<tr class="question"><td><a name="faq.pronounce"></a><b>1.1.</b></td><td><b>How do you pronounce "Valgrind"?</b></td></tr>
+<tr class="answer"><td><a name="a-pronounce"></a></td><td><p>Like "value".</p><pre>$ valgrind ls</pre></td></tr>
+</table></div>
+<div class="qandaset"><table><tr class="question"><td><b>A.</b></td><td><b>No groups?</b></td></tr><tr class="answer"><td></td><td><p>Then bold.</p></td></tr></table></div>
+</div></body></html>`;
+    const kb = loadKnowledgeBase(kbFolder({ 'faq.html': html }));
+    expect(kb.sections.map((s) => [titlePath(s), s.line, s.text])).toEqual([
+      [
+        'Valgrind FAQ › 1. Background',
+        3,
+        '#### 1.1. How do you pronounce "Valgrind"?\n\nLike "value".\n\n```\n$ valgrind ls\n```\n\n**A. No groups?**\n\nThen bold.',
+      ],
+    ]);
+  });
+
   it("makes DocBook's admonitions quotes with their title, with icons (a layout table) or without (a title heading)", () => {
     const html = `<html><body><div class="section"><h2 class="title">Backups</h2><p>Copy the files.</p>
 <div class="warning" style="margin-left: 0.5in;"><table border="0" summary="Warning">
