@@ -13,6 +13,7 @@ import { gfm } from 'micromark-extension-gfm';
 import { mdxjs } from 'micromark-extension-mdxjs';
 import { KnowledgeBaseError } from '../errors';
 import { admonitionAsQuote } from './html-admonitions';
+import { isNavigationPanel } from './html-navigation';
 import { isQandasetContents, qandasetAsBlocks } from './html-qandaset';
 
 /**
@@ -177,42 +178,6 @@ const DROPPED_CLASSES = new Set([
   'nav-panel', 'section-toc', 'mini-toc',
 ]);
 
-/** The `summary` DocBook's stylesheets (and gtk-doc's, and Valgrind's own) give the previous/up/next table of every page. */
-const NAVIGATION_SUMMARY = /^navigation (header|footer)$/i;
-const NAVIGATION_RELS = new Set(['next', 'prev', 'previous', 'up']);
-
-/** Most words a navigation panel has outside its links ("Next: …, Previous: …, Up: … [Index]"). */
-const NAVIGATION_LABEL_WORDS = 6;
-
-/**
- * Texinfo's Next/Previous/Up panel before 7.x, at the top and the foot of every node: a
- * `div.header` of links and a few words besides ("Next:", "Up:"), with no heading, and either a
- * link whose rel is next, prev or up, or (the foot's links have no rel) two links or more.
- */
-function isNavigationHeader(node: Element, classes: readonly unknown[]): boolean {
-  if (node.tagName !== 'div' || !classes.includes('header')) return false;
-  let links = 0;
-  let navigationRel = false;
-  let heading = false;
-  let words = 0;
-  const walk = (n: HastNodes, inLink: boolean): void => {
-    if (n.type === 'text') {
-      if (!inLink) words += n.value.split(/[^\p{L}\p{N}]+/u).filter(Boolean).length;
-      return;
-    }
-    if (n.type !== 'element') return;
-    if (HEADING_TAGS.has(n.tagName)) heading = true;
-    const isLink = n.tagName === 'a' && n.properties?.href !== undefined;
-    if (isLink) {
-      links++;
-      if (Array.isArray(n.properties.rel) && n.properties.rel.some((r) => NAVIGATION_RELS.has(String(r)))) navigationRel = true;
-    }
-    for (const child of n.children) walk(child, inLink || isLink);
-  };
-  walk(node, false);
-  return !heading && words <= NAVIGATION_LABEL_WORDS && (navigationRel ? links >= 1 : links >= 2);
-}
-
 /**
  * Ids of generated tables of contents that carry no class or role saying so: Node.js's
  * all.html (`<details id="toc">`, 83,000 tokens of links to every API, a section that matched
@@ -245,8 +210,7 @@ function isDropped(node: Element): boolean {
     DROPPED_ELEMENTS.has(node.tagName) ||
     isEmptyAnchor(node) ||
     classes.some((c) => DROPPED_CLASSES.has(String(c))) ||
-    (typeof p.summary === 'string' && NAVIGATION_SUMMARY.test(p.summary)) ||
-    isNavigationHeader(node, classes) ||
+    isNavigationPanel(node) ||
     (typeof p.id === 'string' && DROPPED_IDS.has(p.id.toLowerCase())) ||
     p.hidden !== undefined ||
     p.role === 'navigation' ||

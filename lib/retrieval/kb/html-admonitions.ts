@@ -1,4 +1,5 @@
 import type { Element, ElementContent } from 'hast';
+import { cellsOf, classesOf, isElement, rowsOf, textOf } from './hast-helpers';
 
 /**
  * DocBook's admonitions (note, tip, important, caution, warning: Debian's manuals, PostgreSQL's,
@@ -26,31 +27,6 @@ interface Admonition {
   body: ElementContent[];
 }
 
-const isElement = (node: ElementContent): node is Element => node.type === 'element';
-const classesOf = (node: Element): string[] => (Array.isArray(node.properties?.className) ? node.properties.className.map(String) : []);
-
-/** The text of a node, comments left out, whitespace runs made one. */
-function textOf(node: ElementContent): string {
-  const parts: string[] = [];
-  const walk = (n: ElementContent): void => {
-    if (n.type === 'text') parts.push(n.value);
-    else if (n.type === 'element') n.children.forEach(walk);
-  };
-  walk(node);
-  return parts.join('').replace(/\s+/g, ' ').trim();
-}
-
-/** A table's own rows (in its `<tbody>`, `<thead>` or directly in it), not those of a table nested in a cell. */
-function rowsOf(table: Element): Element[] {
-  const rows: Element[] = [];
-  for (const child of table.children.filter(isElement)) {
-    if (child.tagName === 'tr') rows.push(child);
-    else if (['thead', 'tbody', 'tfoot'].includes(child.tagName)) rows.push(...child.children.filter(isElement).filter((row) => row.tagName === 'tr'));
-  }
-  return rows;
-}
-
-const cellsOf = (row: Element): Element[] => row.children.filter(isElement).filter((cell) => cell.tagName === 'td' || cell.tagName === 'th');
 const isIcon = (cell: Element): boolean => cell.tagName === 'td' && textOf(cell) === '' && cell.children.filter(isElement).some((c) => c.tagName === 'img');
 
 /**

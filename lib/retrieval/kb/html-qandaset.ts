@@ -1,4 +1,5 @@
 import type { Element, ElementContent, Nodes } from 'hast';
+import { cellsOf, classesOf, isElement, rowsOf, textOf } from './hast-helpers';
 
 /**
  * DocBook's question-and-answer sets (a FAQ: Valgrind's, many HOWTOs') as headings and text.
@@ -13,32 +14,7 @@ import type { Element, ElementContent, Nodes } from 'hast';
  * contents: it matched every question asked of the FAQ, and is dropped.
  */
 
-const isElement = (node: ElementContent): node is Element => node.type === 'element';
-const classesOf = (node: Element): string[] => (Array.isArray(node.properties?.className) ? node.properties.className.map(String) : []);
 const HEADING = /^h([1-6])$/;
-
-/** The text of a node, comments left out, whitespace runs made one. */
-function textOf(node: ElementContent): string {
-  const parts: string[] = [];
-  const walk = (n: ElementContent): void => {
-    if (n.type === 'text') parts.push(n.value);
-    else if (n.type === 'element') n.children.forEach(walk);
-  };
-  walk(node);
-  return parts.join('').replace(/\s+/g, ' ').trim();
-}
-
-/** A table's own rows (in its `<tbody>` or directly in it), not those of a table nested in a cell. */
-function rowsOf(table: Element): Element[] {
-  const rows: Element[] = [];
-  for (const child of table.children.filter(isElement)) {
-    if (child.tagName === 'tr') rows.push(child);
-    else if (['thead', 'tbody', 'tfoot'].includes(child.tagName)) rows.push(...child.children.filter(isElement).filter((row) => row.tagName === 'tr'));
-  }
-  return rows;
-}
-
-const cellsOf = (row: Element): Element[] => row.children.filter(isElement).filter((cell) => cell.tagName === 'td' || cell.tagName === 'th');
 
 /** The level of the first heading under `node`, if any. */
 function headingLevel(node: Element): number | undefined {
