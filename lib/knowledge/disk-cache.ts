@@ -20,9 +20,9 @@ import { PartsCache, TokenCounter, type BuiltDocument, type PartText } from '../
  * context.ts; 3: a page's `lang`; 4: the split parts; 5: HTML headings without permalinks, raised
  * to level 1; 6: HTML tables of contents by id dropped; 7: HTML anchors without href kept as text; 8: DocBook's
  * admonitions as quotes; 9: DocBook, gtk-doc and Texinfo navigation panels and <hr> dropped; 10: their stricter shapes;
- * 11: DocBook's Q&A tables as headings).
+ * 11: DocBook's Q&A tables as headings; 12: only DocBook's, questions' code kept).
  */
-export const KB_CACHE_FORMAT = 'kb-sections-11';
+export const KB_CACHE_FORMAT = 'kb-sections-12';
 
 /**
  * The cache file of one KB: one file per KB folder (by a hash of its absolute path, `kbPath`) in

@@ -258,7 +258,7 @@ function prune(node: HastNodes, inHeading = false): void {
   for (const original of node.children) {
     if (original.type === 'comment' || (original.type === 'element' && (isDropped(original) || (inHeading && isHeadingFurniture(original))))) continue;
     if (node.type === 'element' && isQandasetContents(node, original)) continue;
-    const child = (original.type === 'element' && (admonitionAsQuote(original) ?? qandasetAsBlocks(original))) || original;
+    const child = (original.type === 'element' && (admonitionAsQuote(original) ?? qandasetAsBlocks(node.type === 'element' ? node : undefined, original))) || original;
     prune(child, inHeading || (child.type === 'element' && HEADING_TAGS.has(child.tagName)));
     if (isLinkTarget(child)) kept.push(...child.children);
     else kept.push(child);

@@ -234,15 +234,23 @@ Previous: <a href="example.html" rel="prev">Simple Example</a>, Up: <a href="usi
 <tr><td colspan="2"> </td></tr>
 <tr class="question"><td><a name="faq.pronounce"></a><b>1.1.</b></td><td><b>How do you pronounce "Valgrind"?</b></td></tr>
 <tr class="answer"><td><a name="a-pronounce"></a></td><td><p>Like "value".</p><pre>$ valgrind ls</pre></td></tr>
+<tr class="question"><td><b>1.2.</b></td><td><b>make fails with this:</b><pre>ld: cannot find -lc</pre></td></tr>
+<tr class="answer"><td></td><td><p>Install glibc-static.</p></td></tr>
 </table></div>
-<div class="qandaset"><table><tr class="question"><td><b>A.</b></td><td><b>No groups?</b></td></tr><tr class="answer"><td></td><td><p>Then bold.</p></td></tr></table></div>
+<div class="qandaset"><dl><dt>Q: <a href="https://lists.example.org">Mailing list</a></dt></dl>
+<table><tr class="question"><td><b>A.</b></td><td><b>No groups?</b></td></tr><tr class="answer"><td></td><td><p>Then bold.</p></td></tr></table></div>
+<table><tr class="question"><td>Do you like it?</td><td>72%</td></tr><tr class="answer"><td>n=40</td><td>8%</td></tr></table>
 </div></body></html>`;
     const kb = loadKnowledgeBase(kbFolder({ 'faq.html': html }));
     expect(kb.sections.map((s) => [titlePath(s), s.line, s.text])).toEqual([
       [
         'Valgrind FAQ › 1. Background',
         3,
-        '#### 1.1. How do you pronounce "Valgrind"?\n\nLike "value".\n\n```\n$ valgrind ls\n```\n\n**A. No groups?**\n\nThen bold.',
+        '#### 1.1. How do you pronounce "Valgrind"?\n\nLike "value".\n\n```\n$ valgrind ls\n```\n\n' +
+          '#### 1.2. make fails with this:\n\n```\nld: cannot find -lc\n```\n\nInstall glibc-static.\n\n' +
+          // Links to other pages are not the set's list of questions; a survey's table is not a Q&A set.
+          '* Q: [Mailing list](https://lists.example.org)\n\n**A. No groups?**\n\nThen bold.\n\n' +
+          '| | |\n| - | - |\n| Do you like it? | 72% |\n| n=40 | 8% |',
       ],
     ]);
   });
