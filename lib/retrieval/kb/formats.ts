@@ -254,11 +254,12 @@ const PHRASING_ELEMENTS = new Set([
 function prune(node: HastNodes, inHeading = false): void {
   if (node.type === 'text' || (node.type === 'element' && PHRASING_ELEMENTS.has(node.tagName))) delete node.position;
   if (!('children' in node)) return;
+  const parent = node.type === 'element' ? node : undefined;
   const kept: HastNodes[] = [];
   for (const original of node.children) {
     if (original.type === 'comment' || (original.type === 'element' && (isDropped(original) || (inHeading && isHeadingFurniture(original))))) continue;
-    if (node.type === 'element' && isQandasetContents(node, original)) continue;
-    const child = (original.type === 'element' && (admonitionAsQuote(original) ?? qandasetAsBlocks(node.type === 'element' ? node : undefined, original))) || original;
+    if (parent && isQandasetContents(parent, original)) continue;
+    const child = (original.type === 'element' && (admonitionAsQuote(original) ?? qandasetAsBlocks(parent, original))) || original;
     prune(child, inHeading || (child.type === 'element' && HEADING_TAGS.has(child.tagName)));
     if (isLinkTarget(child)) kept.push(...child.children);
     else kept.push(child);

@@ -4,6 +4,18 @@ import type { Element, ElementContent } from 'hast';
 
 export const isElement = (node: ElementContent): node is Element => node.type === 'element';
 
+/** A heading's tag (`h1` … `h6`), its level captured. */
+export const HEADING_TAG = /^h([1-6])$/;
+
+/** A new element, with the position of `from` when given (a section's line is its first block's). */
+export const element = (tagName: string, children: ElementContent[], from?: Element): Element => ({
+  type: 'element',
+  tagName,
+  properties: {},
+  children,
+  ...(from?.position ? { position: from.position } : {}),
+});
+
 export const classesOf = (node: Element): string[] => (Array.isArray(node.properties?.className) ? node.properties.className.map(String) : []);
 
 /** The text of a node, comments left out, whitespace runs made one. */

@@ -1,5 +1,5 @@
 import type { Element, ElementContent } from 'hast';
-import { cellsOf, classesOf, isElement, rowsOf, textOf } from './hast-helpers';
+import { cellsOf, classesOf, element, HEADING_TAG, isElement, rowsOf, textOf } from './hast-helpers';
 
 /**
  * DocBook's admonitions (note, tip, important, caution, warning: Debian's manuals, PostgreSQL's,
@@ -20,7 +20,6 @@ import { cellsOf, classesOf, isElement, rowsOf, textOf } from './hast-helpers';
  */
 
 const ADMONITION_CLASSES = new Set(['note', 'tip', 'important', 'caution', 'warning']);
-const HEADING = /^h[1-6]$/;
 
 interface Admonition {
   title: string;
@@ -48,7 +47,7 @@ function withIcons(node: Element): Admonition | undefined {
 /** Without icons: the first element is a heading of class `title` with the title; the rest is the text. */
 function withTitle(node: Element): Admonition | undefined {
   const first = node.children.find(isElement);
-  if (!first || !HEADING.test(first.tagName) || !classesOf(first).includes('title')) return undefined;
+  if (!first || !HEADING_TAG.test(first.tagName) || !classesOf(first).includes('title')) return undefined;
   const title = textOf(first);
   return title === '' ? undefined : { title, body: node.children.filter((child) => child !== first) };
 }
@@ -58,12 +57,6 @@ export function admonitionAsQuote(node: Element): Element | undefined {
   if (node.tagName !== 'div' || !classesOf(node).some((c) => ADMONITION_CLASSES.has(c))) return undefined;
   const admonition = withIcons(node) ?? withTitle(node);
   if (!admonition) return undefined;
-  const strong: Element = { type: 'element', tagName: 'strong', properties: {}, children: [{ type: 'text', value: admonition.title }] };
-  return {
-    type: 'element',
-    tagName: 'blockquote',
-    properties: {},
-    children: [{ type: 'element', tagName: 'p', properties: {}, children: [strong] }, ...admonition.body],
-    ...(node.position ? { position: node.position } : {}),
-  };
+  const title = element('p', [element('strong', [{ type: 'text', value: admonition.title }])]);
+  return element('blockquote', [title, ...admonition.body], node);
 }

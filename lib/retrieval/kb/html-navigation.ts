@@ -1,5 +1,5 @@
 import type { Element, Nodes } from 'hast';
-import { classesOf } from './hast-helpers';
+import { classesOf, HEADING_TAG } from './hast-helpers';
 
 /**
  * The previous/up/next panels documentation generators put on every page, beyond the classes and
@@ -11,7 +11,6 @@ import { classesOf } from './hast-helpers';
 
 const NAVIGATION_SUMMARY = /^navigation (header|footer)$/i;
 const NAVIGATION_RELS = new Set(['next', 'prev', 'previous', 'up']);
-const HEADING = /^h[1-6]$/;
 
 /** Most words a navigation panel has outside its links ("Next: …, Previous: …, Up: … [Index]"). */
 const NAVIGATION_LABEL_WORDS = 6;
@@ -33,7 +32,7 @@ function isTexinfoPanel(node: Element): boolean {
       return;
     }
     if (n.type !== 'element') return;
-    if (HEADING.test(n.tagName)) heading = true;
+    if (HEADING_TAG.test(n.tagName)) heading = true;
     const isLink = n.tagName === 'a' && n.properties?.href !== undefined;
     if (isLink) {
       links++;

@@ -1,5 +1,5 @@
 import type { Element, ElementContent, Nodes } from 'hast';
-import { cellsOf, classesOf, isElement, rowsOf, textOf } from './hast-helpers';
+import { cellsOf, classesOf, element, HEADING_TAG, isElement, rowsOf, textOf } from './hast-helpers';
 
 /**
  * DocBook's question-and-answer sets (a FAQ: Valgrind's, many HOWTOs') as headings and text.
@@ -15,11 +15,9 @@ import { cellsOf, classesOf, isElement, rowsOf, textOf } from './hast-helpers';
  * rows are classed "question" and "answer") is left as it is.
  */
 
-const HEADING = /^h([1-6])$/;
-
 /** The level of the first heading under `node`, if any. */
 function headingLevel(node: Element): number | undefined {
-  const match = HEADING.exec(node.tagName);
+  const match = HEADING_TAG.exec(node.tagName);
   if (match) return Number(match[1]);
   for (const child of node.children) {
     if (!isElement(child)) continue;
@@ -28,14 +26,6 @@ function headingLevel(node: Element): number | undefined {
   }
   return undefined;
 }
-
-const element = (tagName: string, children: ElementContent[], from?: Element): Element => ({
-  type: 'element',
-  tagName,
-  properties: {},
-  children,
-  ...(from?.position ? { position: from.position } : {}),
-});
 
 /** What DocBook writes in a Q&A table's `summary`; a table in a `div.qandaset` is one too. */
 const QANDA_SUMMARY = /^q and a (set|div)$/i;
