@@ -12,7 +12,7 @@ import { type ParseOutcome, ParsePool, WorkerLostError, defaultWorkerCount } fro
 import { ENGLISH } from '../query/languages';
 import { parseSynonyms } from '../query/synonyms';
 import { type CountTokens, TokenCounter } from '../tokens';
-import { eventLoopPause } from '../steps';
+import { type Steps, eventLoopPause, runSteps, runStepsAsync } from '../steps';
 import type { KnowledgeBase, LoadNotice, ParseReport, Section, SkippedFile, UnreadablePath, WorkerFigures } from '../types';
 
 export type { BuiltDocument } from './build-document';
@@ -85,12 +85,20 @@ export interface LoadProgress {
  */
 export const POOL_MIN_BYTES = 256 * 1024;
 
+/** Sections copied between yields (inFileOrderSteps): a 10,000-section KB copied in one go held the event loop ~70 ms. */
+const SECTIONS_PER_STEP = 1000;
+
 /** All sections in file order (front matter `order` first, ascending; then as given), `order` numbered, each with its file's language or `language`. */
-function inFileOrder(documents: readonly BuiltDocument[], language: string): { sections: Section[]; notices: LoadNotice[] } {
+function* inFileOrderSteps(documents: readonly BuiltDocument[], language: string): Steps<{ sections: Section[]; notices: LoadNotice[] }> {
   const ordered = documents.map((doc, i) => ({ doc, i })).sort((a, b) => (a.doc.order ?? Infinity) - (b.doc.order ?? Infinity) || a.i - b.i);
   // Copies: a cached document's sections are shared with the previous load, which may still be in service.
   const sections: Section[] = [];
-  for (const { doc } of ordered) for (const s of doc.sections) sections.push({ ...s, language: doc.lang ?? language, order: sections.length });
+  for (const { doc } of ordered) {
+    for (const s of doc.sections) {
+      sections.push({ ...s, language: doc.lang ?? language, order: sections.length });
+      if (sections.length % SECTIONS_PER_STEP === 0) yield;
+    }
+  }
   return { sections, notices: ordered.flatMap(({ doc }) => doc.notices) };
 }
 
@@ -99,7 +107,7 @@ function inFileOrder(documents: readonly BuiltDocument[], language: string): { s
  * any source that cannot be parsed throws. For tests, benchmarks and fixtures.
  */
 export function sectionsFromSources(sources: ReadonlyArray<{ file: string; text: string }>, count: CountTokens = new TokenCounter().count, language = ENGLISH): Section[] {
-  return inFileOrder(sources.map(({ file, text }) => buildDocument(file, text, count)), language).sections;
+  return runSteps(inFileOrderSteps(sources.map(({ file, text }) => buildDocument(file, text, count)), language)).sections;
 }
 
 function readBytes(absolute: string, relative: string): Buffer {
@@ -203,12 +211,12 @@ function listDocuments(kbPath: string): KnowledgeFiles {
 }
 
 /** The KB from the documents loaded: identity, synonyms, sections in file order; throws what the KB cannot be served with. */
-function finish(kbPath: string, state: LoadState, options: LoadOptions, parsing: ParseReport): KnowledgeBase {
+function* finishSteps(kbPath: string, state: LoadState, options: LoadOptions, parsing: ParseReport): Steps<KnowledgeBase> {
   const { listing, documents, skipped } = state;
   const { root } = listing;
   const has = (name: string) => listing.config.includes(name);
   const identity = has(IDENTITY_FILE) ? parseIdentity(IDENTITY_FILE, readUtf8(path.join(root, IDENTITY_FILE), IDENTITY_FILE)) : defaultIdentity();
-  const { sections, notices } = inFileOrder(documents, identity.language);
+  const { sections, notices } = yield* inFileOrderSteps(documents, identity.language);
   if (sections.length === 0) {
     const why = skipped.length ? `: ${skipped.length} file(s) skipped, the first: ${skipped[0]!.message}` : '';
     throw new KnowledgeBaseError(`the knowledge base has no sections${why}`, kbPath);
@@ -249,7 +257,7 @@ export function loadKnowledgeBase(kbPath: string, options: LoadOptions = {}): Kn
     const read = readDocumentFile(state.listing.root, file, state.previous);
     state.settle(read, read.raw && !read.cached ? parseHere(read, count, { scanMarkdown: options.scanMarkdown }) : undefined);
   }
-  return finish(kbPath, state, options, { parsedFiles: state.parsedFiles, workers: 0, figures: [] });
+  return runSteps(finishSteps(kbPath, state, options, { parsedFiles: state.parsedFiles, workers: 0, figures: [] }));
 }
 
 /** The KB's default language as its identity file gives it, for the workers; undefined when that file is broken (the load says so in the end). */
@@ -344,7 +352,7 @@ export async function loadKnowledgeBaseAsync(kbPath: string, options: LoadOption
       await pauseSettling();
     }
     const parsing: ParseReport = { parsedFiles: state.parsedFiles, workers, figures: [], ...(fallback.reason ? { fallback: fallback.describe() } : {}) };
-    const kb = finish(kbPath, state, options, parsing);
+    const kb = await runStepsAsync(finishSteps(kbPath, state, options, parsing));
     if (pool && options.onParsed) await options.onParsed(kb, pool);
     parsing.figures = figuresSince(figuresBefore, pool?.figures() ?? []);
     return kb;

@@ -8,7 +8,7 @@ import { ENGLISH } from '../query/languages';
 import { prepareSynonyms } from '../query/synonyms';
 import { thesaurusGroups, thesaurusSteps } from '../query/thesaurus';
 import { TYPO_INDEX_MAX_SECTIONS, typoIndexOf, typoIndexSteps } from '../query/typos';
-import { type Bm25Index, type WeightedFields, bm25IndexSteps, subsetStatistics } from '../rank/bm25';
+import { Bm25Builder, type Bm25Index, subsetStatistics } from '../rank/bm25';
 import { type Steps, runSteps, runStepsAsync } from '../steps';
 import { type PackedSectionTerms, sectionTerms, unpackTerms } from '../kb/section-terms';
 import type { PartsCache } from './parts-cache';
@@ -170,33 +170,41 @@ export function createRetrievalIndexAsync(kb: IndexedKb, configInput: RetrievalC
 /** Longest the index build analyses sections before it yields (runStepsAsync lets the event loop in), ms. */
 const ANALYSIS_SLICE_MS = 8;
 
-/** The pool's fields for BM25, analysed a slice of time at a time (a count of sections would not do: a part of a long page takes a hundred times a short section). */
-function* analysedPool(
+/**
+ * BM25's index of the pool, each section analysed (or its terms from the parse workers
+ * unpacked) just before it is counted, so its terms are garbage as soon as they are in the
+ * index; a slice of time at a time (a count of sections would not do: a part of a long page
+ * takes a hundred times a short section). The heading path and the body are two BM25F fields,
+ * or one bag with the heading counted titleWeight times.
+ */
+function* poolIndexSteps(
   pool: readonly Section[],
   poolLanguages: readonly string[],
   languages: ReadonlyMap<string, { analyzer: Analyzer }>,
   config: RetrievalConfig,
   known: ReadonlyMap<string, PackedSectionTerms> | undefined,
-): Steps<WeightedFields[]> {
-  const documents: WeightedFields[] = [];
-  while (documents.length < pool.length) {
+): Steps<Bm25Index> {
+  const builder = new Bm25Builder(pool.length, config.headingField ? [{ weight: config.titleWeight, b: config.headingB }, { weight: 1 }] : undefined);
+  const headingWeight = config.headingField ? 1 : config.titleWeight;
+  let i = 0;
+  while (i < pool.length) {
     const sliceEnd = performance.now() + ANALYSIS_SLICE_MS;
     analyzeInBulk(() => {
       do {
-        const i = documents.length;
         const s = pool[i]!;
         const language = poolLanguages[i]!;
         const packed = language === ENGLISH ? known?.get(s.id) : undefined;
         const [heading, body] = packed ? unpackTerms(packed) : sectionTerms(s, languages.get(language)!.analyzer);
-        documents.push([
-          [heading, config.headingField ? 1 : config.titleWeight],
+        builder.add([
+          [heading, headingWeight],
           [body, 1],
         ]);
-      } while (documents.length < pool.length && performance.now() < sliceEnd);
+        i++;
+      } while (i < pool.length && performance.now() < sliceEnd);
     });
     yield;
   }
-  return documents;
+  return yield* builder.finishSteps();
 }
 
 function* indexSteps(kb: IndexedKb, configInput: RetrievalConfigInput | RetrievalConfig, { count = countTokens, terms, parts }: IndexOptions): Steps<RetrievalIndex> {
@@ -217,9 +225,7 @@ function* indexSteps(kb: IndexedKb, configInput: RetrievalConfigInput | Retrieva
   const typosOn = config.typoWeight > 0 && n <= TYPO_INDEX_MAX_SECTIONS;
   const languages = analyzeInBulk(() => languageIndexes(pool, language, typosOn));
   const poolLanguages = pool.map((s) => s.language ?? ENGLISH);
-  // The heading path and the body: two BM25F fields, or one bag with the heading counted titleWeight times.
-  const fields = yield* analysedPool(pool, poolLanguages, languages, config, terms);
-  const bm25 = yield* bm25IndexSteps(fields, config.headingField ? [{ weight: config.titleWeight, b: config.headingB }, { weight: 1 }] : undefined);
+  const bm25 = yield* poolIndexSteps(pool, poolLanguages, languages, config, terms);
   const known = (term: string) => bm25.termIds.has(term);
   for (const l of languages.values()) if (l.typos) l.typos.known = known;
   if (languages.size > 1) for (const l of languages.values()) l.bm25 = subsetStatistics(bm25, (doc) => poolLanguages[doc] === l.language);
