@@ -113,9 +113,9 @@ export function* bm25IndexSteps(documents: readonly WeightedFields[], fields?: r
 }
 
 /**
- * The index built a document at a time, in document order (`add` each, then `finishSteps`):
- * the caller makes each document's terms just before adding it, so they are garbage as soon as
- * they are counted. Holding every document's terms until the build (2.7 million strings for
+ * The index built a document at a time, in document order (`add` each, then `finishSteps`).
+ * The index build (select/build-index.ts) makes each section's terms just before adding it, so
+ * they are garbage as soon as they are counted. Holding every document's terms until the build (2.7 million strings for
  * 10,000 sections) made the young-generation collections copy them all, 30–50 ms at a time.
  */
 export class Bm25Builder {
@@ -145,9 +145,10 @@ export class Bm25Builder {
   /** Counts the next document (number `added`, 0 … docCount − 1); returns how many terms it read. */
   add(entries: WeightedFields): number {
     const { fields, fieldCount, fieldLengths, termIds, counts } = this;
-    const doc = this.added++;
+    const doc = this.added;
     if (doc >= this.docCount) throw new RangeError(`document ${doc} is past the ${this.docCount} the index was made for`);
     if (fields && entries.length > fieldCount) throw new RangeError(`document ${doc} has ${entries.length} fields, the index ${fieldCount}`);
+    this.added++;
     counts.clear();
     let read = 0;
     entries.forEach(([terms, weight], entry) => {

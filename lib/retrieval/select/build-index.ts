@@ -167,7 +167,7 @@ export function createRetrievalIndexAsync(kb: IndexedKb, configInput: RetrievalC
   return runStepsAsync(indexSteps(kb, configInput, options));
 }
 
-/** Longest the index build analyses sections before it yields (runStepsAsync lets the event loop in), ms. */
+/** Longest the index build analyses and counts sections before it yields (runStepsAsync lets the event loop in), ms. */
 const ANALYSIS_SLICE_MS = 8;
 
 /**
