@@ -12,6 +12,7 @@ import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
 import { mdxjs } from 'micromark-extension-mdxjs';
 import { KnowledgeBaseError } from '../errors';
+import { classesOf } from './hast-helpers';
 import { admonitionAsQuote } from './html-admonitions';
 import { isNavigationPanel } from './html-navigation';
 import { isQandasetContents, qandasetAsBlocks } from './html-qandaset';
@@ -205,11 +206,10 @@ function isLinkTarget(node: HastNodes): node is Element {
 
 function isDropped(node: Element): boolean {
   const p = node.properties ?? {};
-  const classes = Array.isArray(p.className) ? p.className : [];
   return (
     DROPPED_ELEMENTS.has(node.tagName) ||
     isEmptyAnchor(node) ||
-    classes.some((c) => DROPPED_CLASSES.has(String(c))) ||
+    classesOf(node).some((c) => DROPPED_CLASSES.has(c)) ||
     isNavigationPanel(node) ||
     (typeof p.id === 'string' && DROPPED_IDS.has(p.id.toLowerCase())) ||
     p.hidden !== undefined ||

@@ -91,26 +91,13 @@ function grown<T extends Int32Array | Float32Array>(array: T, size: number): T {
  * with its own frequencies, lengths and normalisation (BM25F).
  */
 export function buildBm25Index(documents: readonly WeightedFields[], fields?: readonly FieldSpec[]): Bm25Index {
-  return runSteps(bm25IndexSteps(documents, fields));
-}
-
-/** Terms read, or postings placed, between yields: a few milliseconds of work each. */
-const TERMS_PER_STEP = 20_000;
-const TRIPLES_PER_STEP = 100_000;
-
-/** The same build as steps (steps.ts): it yields every few thousand terms, so a server can go on answering while a large KB is indexed. */
-export function* bm25IndexSteps(documents: readonly WeightedFields[], fields?: readonly FieldSpec[]): Steps<Bm25Index> {
   const builder = new Bm25Builder(documents.length, fields);
-  let sinceYield = 0; // terms read since the last yield
-  for (const document of documents) {
-    sinceYield += builder.add(document);
-    if (sinceYield >= TERMS_PER_STEP) {
-      sinceYield = 0;
-      yield;
-    }
-  }
-  return yield* builder.finishSteps();
+  for (const document of documents) builder.add(document);
+  return runSteps(builder.finishSteps());
 }
+
+/** Postings placed between yields of `finishSteps`: a few milliseconds of work. */
+const TRIPLES_PER_STEP = 100_000;
 
 /**
  * The index built a document at a time, in document order (`add` each, then `finishSteps`).
@@ -142,15 +129,14 @@ export class Bm25Builder {
     this.tripleFreqs = Array.from({ length: this.fieldCount }, () => new Float32Array(1 << 16));
   }
 
-  /** Counts the next document (number `added`, 0 … docCount − 1); returns how many terms it read. */
-  add(entries: WeightedFields): number {
+  /** Counts the next document (number `added`, 0 … docCount − 1). */
+  add(entries: WeightedFields): void {
     const { fields, fieldCount, fieldLengths, termIds, counts } = this;
     const doc = this.added;
     if (doc >= this.docCount) throw new RangeError(`document ${doc} is past the ${this.docCount} the index was made for`);
     if (fields && entries.length > fieldCount) throw new RangeError(`document ${doc} has ${entries.length} fields, the index ${fieldCount}`);
     this.added++;
     counts.clear();
-    let read = 0;
     entries.forEach(([terms, weight], entry) => {
       const f = fields ? entry : 0;
       for (const term of terms) {
@@ -165,7 +151,6 @@ export class Bm25Builder {
         byField[f]! += weight;
       }
       fieldLengths[f]![doc]! += terms.length * weight;
-      read += terms.length;
     });
     for (let f = 0; f < fieldCount; f++) this.totals[f]! += fieldLengths[f]![doc]!;
     const needed = this.triples + counts.size;
@@ -180,7 +165,6 @@ export class Bm25Builder {
       for (let f = 0; f < fieldCount; f++) tripleFreqs[f]![t] = byField[f]!;
       docFreqs[id]!++;
     }
-    return read;
   }
 
   /** The index, once every document is added: the postings sorted by term, in steps. */
