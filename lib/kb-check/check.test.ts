@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadKnowledgeBase } from '../retrieval/index';
@@ -298,5 +299,19 @@ describe('languages (issue 26)', () => {
     const unsupported = ofKind(report, 'language-unsupported');
     expect(unsupported).toHaveLength(1);
     expect(unsupported[0]).toMatchObject({ file: 'ko.md', level: 'warning', details: { language: 'ko', sections: 1 } });
+  });
+
+  it("counts a German KB's words with the German analyzer: its German synonym groups are not reported unused", () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'kb-check-de-'));
+    try {
+      writeFileSync(path.join(root, 'assistant.md'), '---\ncompany: Lumacast\nlanguage: de\n---\n');
+      writeFileSync(path.join(root, 'hilfe.md'), '# Rückerstattung\n\nEine Rückerstattung kann innerhalb von 14 Tagen beantragt werden.\n\n# Aufzeichnungen\n\nDie Aufzeichnung können Sie nach dem Stream herunterladen.\n');
+      writeFileSync(path.join(root, 'synonyms.json'), JSON.stringify({ groups: [['Rückerstattung', 'Erstattung', 'Geld zurück'], ['herunterladen', 'speichern'], ['Kündigung', 'Abo beenden']] }));
+      const report = checkKnowledgeBase(loadKnowledgeBase(root));
+      // Only the group none of whose words the KB has: before, all three (the sections' terms were English-analysed).
+      expect(ofKind(report, 'synonyms-unused').map((f) => f.message)).toEqual([expect.stringContaining('["Kündigung", "Abo beenden"]')]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -52,9 +52,9 @@ export interface CheckContext {
   indexError: RetrievalConfigError | undefined;
   unitsOf(section: Section): Unit[];
   sectionById(id: string): Section | undefined;
-  /** Document frequency of each analyzed term over the scored sections. */
+  /** Document frequency of each analyzed term over the scored sections (each section's terms in its language). */
   scoredTermFrequencies(): Map<string, number>;
-  /** Asks the selector `question` on behalf of a section; each pair is asked once. Needs `index`. */
+  /** Asks the selector `question` on behalf of a section, in the section's language; each pair is asked once. Needs `index`. */
   ask(sectionId: string, question: string): QuestionResult;
 }
 
@@ -84,7 +84,7 @@ export function createCheckContext(kb: CheckableKnowledgeBase, options: CheckOpt
     unitsOf: (section) => unitsBySectionId.get(section.id)!,
     sectionById: (id) => sectionsById().get(id),
     scoredTermFrequencies: once(() => documentFrequencies(scoredSections)),
-    ask: questionAsker(index),
+    ask: questionAsker(index, (id) => sectionsById().get(id)?.language),
   };
 }
 
@@ -97,12 +97,13 @@ function buildIndex(kb: CheckableKnowledgeBase, config: RetrievalConfig) {
   }
 }
 
-function questionAsker(index: RetrievalIndex | undefined): CheckContext['ask'] {
+/** `languageOf`: a section's language, which its questions are asked in (askFor). */
+function questionAsker(index: RetrievalIndex | undefined, languageOf: (sectionId: string) => string | undefined): CheckContext['ask'] {
   const answers = new Map<string, QuestionResult>();
   return (sectionId, question) => {
     if (!index) throw new Error('kb-check: asked the selector without a retrieval index');
     const key = `${sectionId}\u0000${question}`;
-    if (!answers.has(key)) answers.set(key, askFor(index, sectionId, question));
+    if (!answers.has(key)) answers.set(key, askFor(index, sectionId, question, languageOf(sectionId)));
     return answers.get(key)!;
   };
 }

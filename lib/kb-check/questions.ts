@@ -1,6 +1,5 @@
-import { analyze, contentWords, selectContext } from '../retrieval/index';
-import type { RetrievalIndex, Section, SynonymGroup } from '../retrieval/index';
-import { policyWords } from './rules';
+import { createAnalyzer, selectContext, type Analyzer, type RetrievalIndex, type Section, type SynonymGroup } from '../retrieval/index';
+import { ruleReader } from './rule-languages';
 import type { QuestionResult } from './types';
 
 /**
@@ -24,24 +23,13 @@ import type { QuestionResult } from './types';
  *   reimbursement?"), longest entries first, so the check covers the words customers
  *   use, not only the KB's.
  * Questions with the same analyzed terms are asked once.
+ *
+ * In German, French and Spanish (rule-lexicons.ts) the same steps run with the language's
+ * policy words, each with its own question ("Kann ich eine Rückerstattung bekommen?"), else
+ * "Was ist mit <word>?" / "Qu'en est-il de <word> ?" / "¿Qué pasa con <word>?", its rule words,
+ * and the language's analyzer; a section's questions are asked as a customer on a widget in the
+ * section's language would ask them.
  */
-
-const OBTAINABLE = new Set([
-  'refund', 'discount', 'coupon', 'credit', 'compensation', 'exception', 'reimbursement',
-  'free month', 'free upgrade', 'promo code', 'extension',
-]);
-const PRICE_WORDS = new Set(['price', 'pricing', 'fee', 'cost']);
-
-/** Words that make a sentence a rule rather than say what it is about. */
-const RULE_WORDS = new Set([
-  'promise', 'promised', 'tell', 'say', 'quote', 'offer', 'share', 'mention', 'reveal', 'disclose',
-  'discuss', 'confirm', 'comment', 'speculate', 'ask', 'answer', 'name', 'recommend', 'advise',
-  'decided', 'decide', 'decides', 'approved', 'approve', 'granted', 'grant', 'determined',
-  'authorized', 'authorised', 'issued', 'handled', 'team', 'customer', 'customers', 'client',
-  'clients', 'assistant', 'agent', 'agents', 'bot', 'chatbot', 'support', 'staff', 'always',
-  'cannot', 'may', 'not', 'instead', 'allowed', 'final', 'call', 'discretion', 'rather', 'ever',
-  'also', 'explain', 'reply', 'respond', 'give', 'make', 'makes', 'sure', 'open',
-]);
 
 /** Common words that name no topic a customer would ask about. */
 const GENERIC_WORDS = new Set([
@@ -54,28 +42,29 @@ const GENERIC_WORDS = new Set([
 /** At most this many key words (policy words) per rule; two when they come from plain content words. */
 const MAX_KEY_WORDS = 3;
 
-function article(word: string): string {
-  return /^[aeiou]/i.test(word) ? 'an' : 'a';
+/** The analyzer a language's terms are counted with here: English as retrieval has it, others without the KB's vocabulary. */
+const analyzers = new Map<string, Analyzer>();
+export function termAnalyzer(language = 'en'): Analyzer {
+  let analyzer = analyzers.get(language);
+  if (!analyzer) analyzers.set(language, (analyzer = createAnalyzer(language)));
+  return analyzer;
 }
 
-function questionFor(word: string): string {
-  if (word === 'money back') return 'can I get my money back?';
-  if (OBTAINABLE.has(word)) return `can I get ${article(word)} ${word}?`;
-  if (PRICE_WORDS.has(word)) return `what is the ${word}?`;
-  return `what about ${word}?`;
-}
-
-/** Document frequency of each analyzed term over the scored (unpinned) sections. */
+/** Document frequency of each analyzed term over the scored (unpinned) sections, each read in its own language. */
 export function documentFrequencies(pool: readonly Section[]): Map<string, number> {
   const df = new Map<string, number>();
   for (const s of pool) {
+    const { analyze } = termAnalyzer(s.language);
     for (const t of new Set(analyze(`${[...s.parents, s.title].join(' ')} ${s.text}`))) df.set(t, (df.get(t) ?? 0) + 1);
   }
   return df;
 }
 
-/** The key words of a rule sentence (see the module comment), at most three. */
+/** The key words of a rule sentence of `section` (see the module comment), at most three; read in the section's language, which has a rule reader. */
 export function ruleKeyWords(sentence: string, section: Section, df: ReadonlyMap<string, number>): string[] {
+  const language = section.language ?? 'en';
+  const { analyze, contentWords } = termAnalyzer(language);
+  const { policyWords, ruleWords } = ruleReader(language)!;
   const rarity = (w: string) => Math.min(...analyze(w).map((t) => df.get(t) ?? 0));
   const rarestFirst = (words: string[]) => [...words].sort((a, b) => rarity(a) - rarity(b));
   const fromSentence = policyWords(sentence);
@@ -83,7 +72,7 @@ export function ruleKeyWords(sentence: string, section: Section, df: ReadonlyMap
   const fromTitle = policyWords([...section.parents, section.title].join(' '));
   if (fromTitle.length) return rarestFirst(fromTitle).slice(0, MAX_KEY_WORDS);
   const words = contentWords(sentence).filter(
-    (w) => !RULE_WORDS.has(w) && !GENERIC_WORDS.has(w) && !/^\d/.test(w) && w.length > 2 && analyze(w).length > 0,
+    (w) => !ruleWords.has(w) && !GENERIC_WORDS.has(w) && !/^\d/.test(w) && w.length > 2 && analyze(w).length > 0,
   );
   // Words found only in this section ("concrete") are its wording, not a topic a customer
   // asks about: prefer words other sections share, the rarest of them first.
@@ -92,8 +81,14 @@ export function ruleKeyWords(sentence: string, section: Section, df: ReadonlyMap
   return rarestFirst(shared.length ? shared : words).slice(0, 2);
 }
 
-/** Questions for a rule: its own question(s) first, then synonym variants; no two with the same terms. */
-export function questionsForRule(keyWords: readonly string[], synonyms: readonly SynonymGroup[]): string[] {
+/**
+ * Questions for a rule in `language`: its own question(s) first, then synonym variants (the
+ * language's groups); no two with the same terms.
+ */
+export function questionsForRule(keyWords: readonly string[], allSynonyms: readonly SynonymGroup[], language = 'en', kbLanguage = 'en'): string[] {
+  const { analyze } = termAnalyzer(language);
+  const { questionFor, about } = ruleReader(language)!;
+  const synonyms = allSynonyms.filter((g) => (g.language ?? kbLanguage) === language);
   const questions: string[] = [];
   const seen = new Set<string>();
   const add = (q: string) => {
@@ -112,15 +107,18 @@ export function questionsForRule(keyWords: readonly string[], synonyms: readonly
         .map(([, w]) => w)
         .sort((a, b) => b.length - a.length)
         .slice(0, 2);
-      for (const other of others) add(`what about ${other}?`);
+      for (const other of others) add(about(other));
     }
   }
   return questions;
 }
 
-/** Asks the selector one question and reports what happened to one section. */
-export function askFor(index: RetrievalIndex, sectionId: string, question: string): QuestionResult {
-  const e = selectContext(index, [question]);
+/**
+ * Asks the selector one question and reports what happened to one section: asked as on a widget
+ * in `language` (the section's), so a short question that detection cannot place is read in it.
+ */
+export function askFor(index: RetrievalIndex, sectionId: string, question: string, language?: string): QuestionResult {
+  const e = selectContext(index, [question], undefined, language ? { widget: language } : undefined);
   const verdict = e.sections.find((v) => v.id === sectionId);
   const sentInstead = e.sections
     .filter((v) => v.reason === 'scored' && v.id !== sectionId)

@@ -70,26 +70,30 @@ const RULE_IMPERATIVES = new Set([
   'confirm', 'explain', 'ask', 'share', 'reveal', 'disclose', 'name', 'recommend', 'advise',
 ]);
 
-const normalize = (s: string) => s.replace(/[’‘]/g, "'").replace(/[“”]/g, '"');
+/** Typographic quotes as plain ones, so patterns need only `'` and `"`. */
+export const normalize = (s: string) => s.replace(/[’‘]/g, "'").replace(/[“”]/g, '"');
 
 /**
  * Where an instruction may start: the sentence, each clause after ; — : or a bracket,
  * and (for imperatives only) each part after a comma: "If a customer asks, never …".
+ * `leadConjunction`: the words dropped from a clause's start ("and", "but", … in English).
  */
-function clauseStarts(sentence: string): { clause: string; afterComma: boolean }[] {
+export function clauseStartsOf(sentence: string, leadConjunction: RegExp): { clause: string; afterComma: boolean }[] {
   const starts: { clause: string; afterComma: boolean }[] = [];
   const body = sentence.replace(/^[^.:!?]{1,60}?:\s+/, (label) => (label.split(/\s+/).length <= 6 ? '' : label));
   for (let clause of body.split(/\s*(?:;|\s[—–]\s|:\s|\(|\))\s*/)) {
-    clause = clause.replace(/^["'*\s]+/, '').replace(LEAD_CONJUNCTION, '');
+    clause = clause.replace(/^["'*\s]+/, '').replace(leadConjunction, '');
     if (!clause) continue;
     starts.push({ clause, afterComma: false });
     // After a comma: "If a customer asks, never …", "During an incident, do not …".
     for (const [i, part] of clause.split(', ').entries()) {
-      if (i > 0) starts.push({ clause: part.replace(LEAD_CONJUNCTION, ''), afterComma: true });
+      if (i > 0) starts.push({ clause: part.replace(leadConjunction, ''), afterComma: true });
     }
   }
   return starts;
 }
+
+const clauseStarts = (sentence: string) => clauseStartsOf(sentence, LEAD_CONJUNCTION);
 
 function findForm(sentence: string): { form: RuleForm; verb?: string; detail: string } | undefined {
   for (const { clause, afterComma } of clauseStarts(sentence)) {
@@ -134,25 +138,33 @@ export function policyWords(sentence: string): string[] {
   return POLICY_PATTERNS.filter((p) => p.re.test(sentence)).map((p) => p.word);
 }
 
-/** Scores one sentence (plain text, markdown already removed). */
-export function classifySentence(raw: string): RuleVerdict {
-  const sentence = normalize(raw).trim();
-  const found = findForm(sentence);
-  if (!found) return { rule: false, score: 0, signals: [] };
-  const signals = [`${found.form} "${found.detail}"`];
+/** What a sentence's score is made of (see docs/rule-detection.md, step 2), read by each language's patterns. */
+export interface RuleEvidence {
+  form: RuleForm;
+  /** The words that made the form ("never", "darf … nicht"). */
+  detail: string;
+  /** The directive's speech or commitment verb, if it has one. */
+  speechVerb?: string;
+  /** Policy words of the sentence, as listed. */
+  policy: string[];
+  assistant: boolean;
+  thirdPerson: boolean;
+  /** The sentence speaks to the customer ("your …", a clause whose subject is "you"). */
+  customerAddressed: boolean;
+}
+
+/** The score of a sentence with a directive form, and whether it reads as a rule. */
+export function verdictOf({ form, detail, speechVerb, policy, assistant, thirdPerson, customerAddressed }: RuleEvidence): RuleVerdict {
+  const signals = [`${form} "${detail}"`];
   let score = 0;
-  const verb = found.verb?.toLowerCase();
-  if (verb && SPEECH_VERBS.has(verb)) {
+  if (speechVerb) {
     score += 1;
-    signals.push(`speech "${verb}"`);
+    signals.push(`speech "${speechVerb}"`);
   }
-  const policy = policyWords(sentence);
   if (policy.length) {
     score += Math.min(2, policy.length);
     signals.push(...policy.slice(0, 2).map((w) => `policy "${w}"`));
   }
-  const assistant = ASSISTANT.test(sentence);
-  const thirdPerson = THIRD_PERSON.test(sentence);
   if (assistant) {
     score += 2;
     signals.push('assistant');
@@ -160,21 +172,64 @@ export function classifySentence(raw: string): RuleVerdict {
     score += 1;
     signals.push('third-person customer');
   }
-  if (found.form === 'authority') {
+  if (form === 'authority') {
     score += 1;
     signals.push('authority');
   }
-  const customerAddressed =
-    POSSESSIVE_SECOND_PERSON.test(sentence) || clauseStarts(sentence).some(({ clause }) => /^you\b/i.test(clause));
   if (customerAddressed && !thirdPerson && !assistant) {
     score -= 2;
     signals.push('second person (speaks to the customer)');
   }
   // Help pages are full of plain imperatives ("Ask for a refund within 14 days"): one
   // counts only when it is about a customer or the assistant ("Point the customer to …").
-  const rule = score >= RULE_THRESHOLD && (found.form !== 'imperative' || assistant || thirdPerson);
-  return { rule, score, form: found.form, signals };
+  const rule = score >= RULE_THRESHOLD && (form !== 'imperative' || assistant || thirdPerson);
+  return { rule, score, form, signals };
 }
+
+/** Scores one English sentence (plain text, markdown already removed). */
+export function classifySentence(raw: string): RuleVerdict {
+  const sentence = normalize(raw).trim();
+  const found = findForm(sentence);
+  if (!found) return { rule: false, score: 0, signals: [] };
+  const verb = found.verb?.toLowerCase();
+  return verdictOf({
+    form: found.form,
+    detail: found.detail,
+    speechVerb: verb && SPEECH_VERBS.has(verb) ? verb : undefined,
+    policy: policyWords(sentence),
+    assistant: ASSISTANT.test(sentence),
+    thirdPerson: THIRD_PERSON.test(sentence),
+    customerAddressed: POSSESSIVE_SECOND_PERSON.test(sentence) || clauseStarts(sentence).some(({ clause }) => /^you\b/i.test(clause)),
+  });
+}
+
+const OBTAINABLE = new Set([
+  'refund', 'discount', 'coupon', 'credit', 'compensation', 'exception', 'reimbursement',
+  'free month', 'free upgrade', 'promo code', 'extension',
+]);
+const PRICE_WORDS = new Set(['price', 'pricing', 'fee', 'cost']);
+
+/** "what about <word>?": the question about a key word with no question of its own. */
+export const aboutWord = (word: string) => `what about ${word}?`;
+
+/** The question a customer asks about a rule's key word: "can I get a refund?", "what is the price?", … */
+export function questionFor(word: string): string {
+  if (word === 'money back') return 'can I get my money back?';
+  if (OBTAINABLE.has(word)) return `can I get ${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}?`;
+  if (PRICE_WORDS.has(word)) return `what is the ${word}?`;
+  return aboutWord(word);
+}
+
+/** Words that make a sentence a rule rather than say what it is about (kb-check/questions.ts leaves them out of key words). */
+export const RULE_WORDS: ReadonlySet<string> = new Set([
+  'promise', 'promised', 'tell', 'say', 'quote', 'offer', 'share', 'mention', 'reveal', 'disclose',
+  'discuss', 'confirm', 'comment', 'speculate', 'ask', 'answer', 'name', 'recommend', 'advise',
+  'decided', 'decide', 'decides', 'approved', 'approve', 'granted', 'grant', 'determined',
+  'authorized', 'authorised', 'issued', 'handled', 'team', 'customer', 'customers', 'client',
+  'clients', 'assistant', 'agent', 'agents', 'bot', 'chatbot', 'support', 'staff', 'always',
+  'cannot', 'may', 'not', 'instead', 'allowed', 'final', 'call', 'discretion', 'rather', 'ever',
+  'also', 'explain', 'reply', 'respond', 'give', 'make', 'makes', 'sure', 'open',
+]);
 
 const IMPERATIVE_VERBS = new Set([
   'say', 'offer', 'quote', 'send', 'reply', 'answer', 'explain', 'point', 'share', 'ask', 'tell',

@@ -1,8 +1,8 @@
-import { analyze } from '../../retrieval/index';
-import type { Section } from '../../retrieval/index';
+import { languageName, type Section } from '../../retrieval/index';
 import type { CheckContext, Unit } from '../context';
-import { describeResult, questionsForRule, ruleKeyWords } from '../questions';
-import { classifySentence, isInstruction, type RuleVerdict } from '../rules';
+import { describeResult, questionsForRule, ruleKeyWords, termAnalyzer } from '../questions';
+import { RULE_LANGUAGES, ruleReader } from '../rule-languages';
+import type { RuleVerdict } from '../rules';
 import type { Finding } from '../types';
 import { pinAdvice } from './pin-advice';
 import { quote } from './message-text';
@@ -15,6 +15,8 @@ const COVERAGE_SHARE = 0.5;
  * Sentences in scored sections that read as rules for the assistant: each repeats a
  * pinned rules section (info), is sent for every question built for it (warning), or is
  * not sent for one of them (error). Without a retrieval index reachability is skipped.
+ * Each section is read in its own language (rule-languages.ts); sections in a language rules
+ * are not read in are skipped, and the summary's `skipped` names them.
  */
 export const unpinnedRules: Check = {
   id: 'unpinned-rules',
@@ -30,7 +32,8 @@ export const unpinnedRules: Check = {
       if (outcome === 'not-sent') rules.notSent++;
       findings.push(finding);
     }
-    return { findings, summary: { rules, skipped: context.index ? undefined : ['rule reachability'] } };
+    const skipped = [...(context.index ? [] : ['rule reachability']), ...unreadLanguages(context)];
+    return { findings, summary: { rules, skipped: skipped.length ? skipped : undefined } };
   },
 };
 
@@ -48,17 +51,28 @@ interface PinnedRuleSection {
 
 type RuleOutcome = 'covered' | 'unchecked' | 'sent' | 'not-sent';
 
+const readerOf = (section: Section) => ruleReader(section.language ?? 'en');
+
+/** "unpinned-rules in Italian (it): 12 sections not read", one per language rules are not read in. */
+function unreadLanguages({ scoredSections }: CheckContext): string[] {
+  const counts = new Map<string, number>();
+  for (const s of scoredSections) if (!readerOf(s)) counts.set(s.language!, (counts.get(s.language!) ?? 0) + 1);
+  return [...counts].map(([language, n]) => `unpinned-rules in ${languageName(language)} (${language}): ${n} section${n === 1 ? '' : 's'} not read (rules are read in ${RULE_LANGUAGES.join(', ')})`);
+}
+
 function pinnedRuleSections({ pinnedSections, unitsOf }: CheckContext): PinnedRuleSection[] {
   return pinnedSections
-    .filter((s) => unitsOf(s).some((u) => isInstruction(u.text)))
-    .map((s) => ({ section: s, terms: new Set(analyze(`${s.title} ${s.text}`)) }));
+    .filter((s) => unitsOf(s).some((u) => readerOf(s)?.isInstruction(u.text)))
+    .map((s) => ({ section: s, terms: new Set(termAnalyzer(s.language).analyze(`${s.title} ${s.text}`)) }));
 }
 
 function* ruleSentences({ scoredSections, unitsOf, scoredTermFrequencies }: CheckContext): Generator<RuleSentence> {
   for (const section of scoredSections) {
+    const reader = readerOf(section);
+    if (!reader) continue;
     for (const unit of unitsOf(section)) {
       if (unit.kind === 'table-cell') continue;
-      const verdict = classifySentence(unit.text);
+      const verdict = reader.classifySentence(unit.text);
       if (!verdict.rule) continue;
       yield { section, unit, verdict, keyWords: ruleKeyWords(unit.text, section, scoredTermFrequencies()) };
     }
@@ -66,7 +80,8 @@ function* ruleSentences({ scoredSections, unitsOf, scoredTermFrequencies }: Chec
 }
 
 /** The pinned rules section that already states this rule: its topic and most of its terms. */
-function coveringSection(pinnedRules: PinnedRuleSection[], { unit, keyWords }: RuleSentence) {
+function coveringSection(pinnedRules: PinnedRuleSection[], { section, unit, keyWords }: RuleSentence) {
+  const { analyze } = termAnalyzer(section.language);
   const terms = [...new Set(analyze(unit.text))];
   const topicTerms = keyWords.flatMap((w) => analyze(w));
   return pinnedRules.find(
@@ -121,7 +136,8 @@ function uncheckedFinding(rule: RuleSentence, suggestion: string): Finding {
 /** Asks the selector the rule's questions: not sent for one of them is an error. */
 function judgeReachability(context: CheckContext, rule: RuleSentence, suggestion: string): Judgement {
   const { at, ruleDetails } = locate(rule);
-  const results = questionsForRule(rule.keyWords, context.kb.synonyms).map((q) => context.ask(rule.section.id, q));
+  const language = rule.section.language ?? 'en';
+  const results = questionsForRule(rule.keyWords, context.kb.synonyms, language, context.index!.language).map((q) => context.ask(rule.section.id, q));
   const missed = results.filter((r) => !r.sent);
   const sentence = quote(rule.unit.text);
   if (missed.length) {
