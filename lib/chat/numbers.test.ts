@@ -76,6 +76,46 @@ describe('numberMentions', () => {
     expect(mention('Step 2: open version 3.1, pick 1080p, H.264, 24/7 support, 4K, 3 business reasons')).toEqual([]);
   });
 
+  it('reads units in German, French and Spanish, ranges included', () => {
+    expect(mention('innerhalb von 30 Tagen, 20 Prozent Rabatt, 5 Werktage, 12,50 € im Monat, 3 bis 5 Tage, 24 Std., 2 Monate, 10 Nutzer')).toEqual([
+      ['duration', 'day', 30],
+      ['percent', '%', 20],
+      ['duration', 'day', 5],
+      ['price', 'EUR', 12.5],
+      ['duration', 'day', 3],
+      ['duration', 'day', 5],
+      ['duration', 'hour', 24],
+      ['duration', 'month', 2],
+      ['amount', 'user', 10],
+    ]);
+    expect(mention('sous 30 jours, 20 pour cent, de 3 à 5 jours ouvrés, 100 Go, 2 ans, 1\u202f299,00 €')).toEqual([
+      ['duration', 'day', 30],
+      ['percent', '%', 20],
+      ['duration', 'day', 3],
+      ['duration', 'day', 5],
+      ['amount', 'gb', 100],
+      ['duration', 'year', 2],
+      ['price', 'EUR', 1299],
+    ]);
+    expect(mention('en 5 días hábiles, 20 por ciento, de 3 a 5 días, 2 meses, 10 usuarios, 79 dólares')).toEqual([
+      ['duration', 'day', 5],
+      ['percent', '%', 20],
+      ['duration', 'day', 3],
+      ['duration', 'day', 5],
+      ['duration', 'month', 2],
+      ['amount', 'user', 10],
+      ['price', 'USD', 79],
+    ]);
+  });
+
+  it('reads no unit that is an English word: "to", "an", "tag"', () => {
+    expect(mention('go 5 to 10 times, $5 an hour, 5 an hour, 3 tags, 2 Go')).toEqual([
+      ['price', 'USD', 5],
+      ['amount', 'gb', 2],
+    ]);
+    expect(numberMentions('$5 an hour').map((m) => m.text)).toEqual(['$5']);
+  });
+
   it('keeps the text as written', () => {
     expect(numberMentions('only $1,299.00 or a 14-day trial').map((m) => m.text)).toEqual(['$1,299.00', '14-day']);
   });
@@ -108,6 +148,12 @@ describe('checkNumbers', () => {
   it('compares units: the same number with another unit or currency is not verified', () => {
     expect(checkNumbers('Pro costs €79.', knowledge).unverified.map((m) => m.text)).toEqual(['€79']);
     expect(checkNumbers('within 14 hours', knowledge).unverified.map((m) => m.text)).toEqual(['14 hours']);
+  });
+
+  it("verifies a reply's number in another language than the knowledge's, and flags a wrong one", () => {
+    expect(checkNumbers('Sie können die Rückerstattung innerhalb von 14 Tagen beantragen; Pro kostet 79 $ im Monat.', knowledge).unverified).toEqual([]);
+    expect(checkNumbers('Vous avez 60 jours pour demander un remboursement.', knowledge).unverified.map((m) => m.text)).toEqual(['60 jours']);
+    expect(checkNumbers('Tienes 14 días; el reembolso tarda de 5 a 10 días hábiles.', knowledge)).toEqual({ checked: 3, unverified: [] });
   });
 
   it('does not read numbers written as words (a documented limit)', () => {

@@ -16,6 +16,12 @@ import type { NumberCheck, NumberKind, NumberMention } from '../traces/types';
  * URLs, e-mail addresses and link targets are ignored, and so are bare numbers (step 2,
  * version 3.1, 1080p, H.264): without a unit there is nothing to compare.
  *
+ * Units are read in English, German, French and Spanish alike (`30 Tage`, `20 Prozent`,
+ * `30 jours`, `5 días hábiles`, `100 Go`), one table for all: a reply and its knowledge are read
+ * the same way whatever their languages, so a German reply's "14 Tage" is verified by an English
+ * page's "14 days". Unit words that are common words in another language are left out
+ * (German "Tag" and French "an" in the singular, "to" as a size: French sizes count only written `Go`, `To`, `Mo`, `Ko`).
+ *
  * Limits: numbers written as words ("fourteen days", "a week") are not read; units are not
  * converted (a reply's "2 weeks" does not match the knowledge's "14 days", "1 TB" does not
  * match "1,000 GB": it is flagged); currencies are compared by symbol (`$` is USD); business
@@ -25,25 +31,39 @@ import type { NumberCheck, NumberKind, NumberMention } from '../traces/types';
 
 const CURRENCY_SYMBOL: Record<string, string> = { $: 'USD', 'us$': 'USD', '€': 'EUR', '£': 'GBP' };
 const CURRENCY_WORD: Record<string, string> = {
-  usd: 'USD', dollar: 'USD', dollars: 'USD', eur: 'EUR', euro: 'EUR', euros: 'EUR', gbp: 'GBP', pound: 'GBP', pounds: 'GBP',
+  usd: 'USD', dollar: 'USD', dollars: 'USD', dólar: 'USD', dólares: 'USD',
+  eur: 'EUR', euro: 'EUR', euros: 'EUR', gbp: 'GBP', pound: 'GBP', pounds: 'GBP', pfund: 'GBP', livres: 'GBP', libras: 'GBP',
 };
+/** `unit` for each written form, keyed lowercase: `unitWords('day', 'day days Tage')`. */
+const unitWords = (unit: string, written: string) => Object.fromEntries(written.trim().split(/\s+/).map((w) => [w.toLowerCase(), unit]));
 const DURATION: Record<string, string> = {
-  second: 'second', seconds: 'second', sec: 'second', secs: 'second',
-  minute: 'minute', minutes: 'minute', min: 'minute', mins: 'minute',
-  hour: 'hour', hours: 'hour', hr: 'hour', hrs: 'hour',
-  day: 'day', days: 'day', week: 'week', weeks: 'week', month: 'month', months: 'month', year: 'year', years: 'year',
+  ...unitWords('second', 'second seconds sec secs Sekunde Sekunden Sek seconde secondes segundo segundos seg'),
+  ...unitWords('minute', 'minute minutes min mins Minuten minuto minutos'),
+  ...unitWords('hour', 'hour hours hr hrs h Stunde Stunden Std heure heures hora horas'),
+  // German "Tag" and French "an" (singular) are left out: "tag" and "an" are English words.
+  ...unitWords('day', 'day days Tage Tagen Werktag Werktage Werktagen Arbeitstag Arbeitstage Arbeitstagen jour jours día días dia dias'),
+  ...unitWords('week', 'week weeks Woche Wochen semaine semaines semana semanas'),
+  ...unitWords('month', 'month months Monat Monate Monaten mois mes meses'),
+  ...unitWords('year', 'year years Jahr Jahre Jahren ans année années año años'),
 };
 const AMOUNT: Record<string, string> = {
   kb: 'kb', mb: 'mb', gb: 'gb', tb: 'tb', kib: 'kib', mib: 'mib', gib: 'gib', tib: 'tib', kbps: 'kbps', mbps: 'mbps', gbps: 'gbps',
-  seat: 'seat', seats: 'seat', user: 'user', users: 'user', member: 'member', members: 'member',
-  viewer: 'viewer', viewers: 'viewer', video: 'video', videos: 'video',
+  ...unitWords('seat', 'seat seats Sitze Plätze Lizenzen siège sièges licence licences asiento asientos licencia licencias'),
+  ...unitWords('user', 'user users Nutzer Benutzer Nutzerinnen utilisateur utilisateurs usuario usuarios'),
+  ...unitWords('member', 'member members Mitglieder membre membres miembro miembros'),
+  ...unitWords('viewer', 'viewer viewers Zuschauer spectateur spectateurs espectador espectadores'),
+  ...unitWords('video', 'video videos Videos vidéo vidéos vídeo vídeos'),
 };
+/** French data sizes, read only as written ("100 Go"): lowercase "to" is the English range word. */
+const FRENCH_SIZE: Record<string, string> = { Ko: 'kb', Mo: 'mb', Go: 'gb', To: 'tb' };
 
 /** A number as written: thousands grouped by `,` `.` or a no-break space, an optional decimal part. */
 const NUMBER = /(?<![\p{L}\p{N}_.,\u00a0\u202f])(\d{1,3}(?:[,.\u00a0\u202f]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)(?![\p{L}\p{N}_]|[.,]\d)/gu;
 const PREFIX = /(us\$|[$€£]|\b(?:usd|eur|gbp))\s?$/i;
-const SUFFIX = /^(?:\s?(%)|\s?-?\s?(percent|per cent)\b|\s?([$€£])|[\s-]?(business|working)?[\s-]?([a-z]+)\b)/i;
-const RANGE_BETWEEN = /^\s*(?:-|–|—|to)\s*(?:us\$|[$€£])?\s*$/i;
+const SUFFIX = /^(?:\s?(%)|\s?-?\s?(percent|per cent|prozent|pour\s?cent|por ciento)(?!\p{L})|\s?([$€£])|[\s-]?(business|working)?[\s-]?(\p{L}+)(?![\p{L}\p{N}]))/iu;
+const FRENCH_SIZE_SUFFIX = /^\s?([KMGT]o)(?![\p{L}\p{N}])/u;
+/** Between the two ends of a range: a dash, "to", "bis", "à", "a" (Spanish "de 3 a 5 días"). */
+const RANGE_BETWEEN = /^\s*(?:-|–|—|to|bis|à|a)\s*(?:us\$|[$€£])?\s*$/i;
 
 /** URLs, e-mail addresses and markdown link targets, blanked so their digits are not read. */
 function withoutLinks(text: string): string {
@@ -80,6 +100,8 @@ interface Found {
 }
 
 function unitAfter(after: string): { kind: NumberKind; unit: string; length: number } | undefined {
+  const size = FRENCH_SIZE_SUFFIX.exec(after);
+  if (size) return { kind: 'amount', unit: FRENCH_SIZE[size[1]!]!, length: size[0].length };
   const m = SUFFIX.exec(after);
   if (!m) return undefined;
   if (m[1] || m[2]) return { kind: 'percent', unit: '%', length: m[0].length };
