@@ -87,7 +87,8 @@ function lexiconReader(lexicon: RuleLexicon): RuleReader {
   const speechVerb = ({ verb, after }: FoundForm) => {
     if (verb && lexicon.speechVerbs.has(verb)) return verb;
     if (after === undefined) return undefined;
-    const words = wordsOf(after.split(',')[0]!);
+    // The verb's clause: after a comma when the marker ends one ("Es ist verboten, … zu versprechen").
+    const words = wordsOf(after.split(',').find((part) => part.trim() !== '') ?? '');
     const candidates = lexicon.verbLast ? words.slice(-1) : words.slice(0, VERB_WINDOW);
     return candidates.find((w) => lexicon.speechVerbs.has(w));
   };
@@ -121,8 +122,9 @@ function lexiconReader(lexicon: RuleLexicon): RuleReader {
   };
 }
 
-/** The directive form of a sentence in a lexicon's language (docs/rule-detection.md, step 1). */
+/** The directive form of a sentence in a lexicon's language (docs/rule-detection.md, step 1); a question has none. */
 function findForm(lexicon: RuleLexicon, sentence: string, clauses: Clause[]): FoundForm | undefined {
+  if (/\?["')\s]*$/.test(sentence)) return undefined; // "Gibt es keine Rückerstattung, wenn …?"
   for (const { clause, afterComma } of clauses) {
     const found = clauseForm(lexicon, clause, afterComma);
     if (found) return found;
@@ -141,14 +143,16 @@ function findForm(lexicon: RuleLexicon, sentence: string, clauses: Clause[]): Fo
 function clauseForm(lexicon: RuleLexicon, clause: string, afterComma: boolean): FoundForm | undefined {
   const words = wordsOf(clause);
   const first = firstWordOf(lexicon, words);
-  const directiveFirst = (lexicon.imperatives.has(first) || lexicon.speechVerbs.has(first)) && !lexicon.nounFirst?.test(clause);
+  const imperativeFirst = lexicon.imperatives.has(first) && !lexicon.nounFirst?.test(clause);
   let m = lexicon.prohibitionStart.exec(clause);
-  if (m) return { form: 'prohibition', detail: m[0].trim().toLowerCase(), after: clause.slice(m[0].length), verb: m.groups?.verb?.toLowerCase() };
-  const negation = directiveFirst && lexicon.negatedImperative ? lexicon.negation.exec(clause.slice(first.length)) : null;
-  if (negation) return { form: 'prohibition', detail: `${first} … ${negation[0].toLowerCase()}`, verb: first };
+  // German "Keine … <infinitive>": a capitalised last word is a noun ("Keine versteckten Gebühren, keine lästigen Fragen").
+  const nounLast = m?.groups?.verb !== undefined && lexicon.infinitiveLast !== undefined && !lexicon.infinitiveLast.infinitive.test(m.groups.verb);
+  if (m && !nounLast) return { form: 'prohibition', detail: m[0].trim().toLowerCase(), after: clause.slice(m[0].length), verb: m.groups?.verb?.toLowerCase() };
+  const negated = imperativeFirst ? negatedImperativeForm(lexicon, clause, first) : undefined;
+  if (negated) return negated;
   m = lexicon.alwaysStart.exec(clause);
   if (m) return { form: 'always', detail: m[0].trim().toLowerCase(), after: clause.slice(m[0].length) };
-  const always = directiveFirst && lexicon.imperatives.has(first) ? words.slice(1).find((w) => lexicon.alwaysWord.test(w)) : undefined;
+  const always = imperativeFirst ? words.slice(1).find((w) => lexicon.alwaysWord.test(w)) : undefined;
   if (always) return { form: 'always', detail: `${first} … ${always}`, verb: first };
   if (afterComma) return undefined; // mid-clause, only an imperative opens a new instruction
   m = lexicon.weCannot.exec(clause);
@@ -157,8 +161,24 @@ function clauseForm(lexicon: RuleLexicon, clause: string, afterComma: boolean): 
 }
 
 /**
- * "X must / must not / may not …", or "X cannot" when X is the assistant, an agent, support or
- * a team; not "X need not" (German "muss nicht").
+ * German: a negation in an imperative's clause ("Versprich niemals …", "Teilen Sie … nicht
+ * mit"), up to a comma; a separable verb's particle at the clause's end joins the verb.
+ */
+function negatedImperativeForm(lexicon: RuleLexicon, clause: string, first: string): FoundForm | undefined {
+  if (!lexicon.negatedImperative) return undefined;
+  const own = clause.split(', ')[0]!;
+  const negation = lexicon.negation.exec(own.slice(first.length));
+  if (!negation) return undefined;
+  const last = wordsOf(own).at(-1) ?? '';
+  const verb = lexicon.negatedImperative.separableParticles.has(last) ? `${last}${first}` : first;
+  return { form: 'prohibition', detail: `${first} … ${negation[0].toLowerCase()}`, verb };
+}
+
+/**
+ * "X must / must not / may not …", or "X cannot" / "X can only" when X is the assistant, an
+ * agent, support or a team; not "X need not" (German "muss nicht"), nor a modal whose subject
+ * stands after it ("Das Passwort sollten Sie niemals …"). The negation is looked for up to the
+ * first comma (a subordinate clause's "nicht" is not the modal's).
  */
 function obligationForm(lexicon: RuleLexicon, clause: string): FoundForm | undefined {
   const m = lexicon.obligation.exec(clause);
@@ -166,9 +186,11 @@ function obligationForm(lexicon: RuleLexicon, clause: string): FoundForm | undef
   const subject = m.groups!.subject!.trim();
   const modal = m.groups!.modal!.toLowerCase();
   const rest = m.groups!.rest ?? '';
-  if (lexicon.secondPersonSubject.test(subject) || lexicon.condition.test(subject)) return undefined;
-  const negation = lexicon.negation.test(modal) ? modal : lexicon.negation.exec(rest)?.[0];
-  if (lexicon.ability.test(modal) && (!negation || !lexicon.agentSubject.test(subject))) return undefined;
+  const own = rest.split(',')[0]!;
+  if (lexicon.secondPersonSubject.test(subject) || lexicon.condition.test(subject) || lexicon.secondPersonSubject.test(own.trim())) return undefined;
+  const negation = lexicon.negation.test(modal) ? modal : lexicon.negation.exec(own)?.[0];
+  const duty = negation !== undefined || lexicon.restrictedAbility?.test(modal) === true;
+  if (lexicon.ability.test(modal) && !(duty && lexicon.agentSubject.test(subject))) return undefined;
   if (negation && lexicon.needNot?.test(modal)) return undefined;
   const detail = negation && negation !== modal ? `${subject} ${modal} … ${negation}` : `${subject} ${modal}`;
   return { form: 'obligation', detail: detail.toLowerCase(), after: rest };
@@ -182,7 +204,8 @@ function imperativeForm(lexicon: RuleLexicon, clauses: Clause[], conditional: bo
     const first = firstWordOf(lexicon, words);
     // "Frage des Kunden", "Antwort: …" are nouns, not imperatives.
     const noun = /^\S+\s*(?::|$)/u.test(clause) || lexicon.nounFirst?.test(clause);
-    if (lexicon.imperatives.has(first) && !noun) return { form: 'imperative', detail: first, verb: first };
+    // "Demander un remboursement est simple": an infinitive as the subject states a fact.
+    if (lexicon.imperatives.has(first) && !noun && !lexicon.infinitiveSubject?.test(clause)) return { form: 'imperative', detail: first, verb: first };
     const last = infinitiveLast(lexicon, clause, words);
     if (last) return { form: 'imperative', detail: `… ${last}`, verb: last };
   }
@@ -195,7 +218,8 @@ function infinitiveLast(lexicon: RuleLexicon, clause: string, words: string[]): 
   const { infinitive, finiteVerbs } = lexicon.infinitiveLast;
   const asWritten = clause.match(WORDS)?.at(-1) ?? '';
   const last = asWritten.toLowerCase();
-  if (!lexicon.imperatives.has(last) || !infinitive.test(asWritten)) return undefined;
+  // "…, Kunden einen Rabatt zu geben": a zu-infinitive completes another verb.
+  if (!lexicon.imperatives.has(last) || !infinitive.test(asWritten) || words.at(-2) === 'zu') return undefined;
   if (finiteVerbs.test(clause) || lexicon.secondPersonSubject.test(clause)) return undefined;
   return last;
 }

@@ -24,8 +24,13 @@ export interface RuleLexicon {
   prohibitionStart: RegExp;
   /** A negation word (in an obligation's detail: "darf … niemals"). */
   negation: RegExp;
-  /** German: a negation (`negation`) after an imperative first word makes a prohibition ("Versprich niemals …", "Teilen Sie … nicht mit"). */
-  negatedImperative?: boolean;
+  /**
+   * German: a negation (`negation`) in the clause of an imperative first word (`imperatives`)
+   * makes a prohibition ("Versprich niemals …", "Teilen Sie … nicht mit"); the verb is the
+   * imperative with the clause's last word when that is one of `separableParticles` ("Teilen
+   * Sie … mit" is "mitteilen", "Geben Sie … ein" is "eingeben", no speech verb).
+   */
+  negatedImperative?: { separableParticles: ReadonlySet<string> };
   /** German: a first word that is a noun spelled as an imperative ("Fragen zu Preisen …", "Teile der Gebühr …"). */
   nounFirst?: RegExp;
   /** German: modals that a negation turns into "need not" ("Kunden müssen keine Gebühr zahlen"), which is no duty. */
@@ -40,8 +45,15 @@ export interface RuleLexicon {
   weCannot: RegExp;
   /** Subject + modal ("Der Assistent darf keine …", "L'assistant ne doit jamais …"): groups `subject`, `modal`. */
   obligation: RegExp;
-  /** An obligation's modal that states an ability, not a duty ("kann", "ne peut pas"): it needs an agent subject and a negation ("Das Team kann keine …"). */
+  /** An obligation's modal that states an ability, not a duty ("kann", "ne peut pas"): it needs an agent subject and a negation ("Das Team kann keine …") or `restrictedAbility`. */
   ability: RegExp;
+  /** An ability modal that restricts ("solo puede": can only): a duty for an agent subject without a negation. */
+  restrictedAbility?: RegExp;
+  /**
+   * An infinitive that is the subject of a statement, not an instruction ("Demander un
+   * remboursement est simple"): a clause that opens with one is no imperative.
+   */
+  infinitiveSubject?: RegExp;
   /** "only X may / decides": group `subject`. */
   onlyMay: RegExp;
   /** "decided by", "at the discretion of", "has the final say". */
@@ -107,21 +119,25 @@ const DE_SPEECH = words(`
   antworten antworte antwortet beantworten beantworte eskalieren eskaliere ändern ändere übertragen übertrage
   weiterleiten leite verweisen verweise verweist entschuldigen entschuldige zugeben schätzen schätze vorhersagen
   besprechen bespreche diskutieren diskutiere erwähnen erwähne erwähnt machen mache macht zahlen zahle auszahlen
-  erfinden erfinde sprechen sprich
+  erfinden erfinde sprechen sprich nenn
 `);
 
 const DE_IMPERATIVES = words(`
   sag sage sagen nenne nennen biete bieten antworte antworten verweise verweisen leite leiten eskaliere eskalieren
   entschuldige entschuldigen erkläre erklären bestätige bestätigen empfiehl empfehlen teile teilen frage fragen
-  versprich versprechen gib geben behandle behandeln weise weisen schreibe schreiben
+  versprich versprechen gib geben behandle behandeln weise weisen schreibe schreiben nenn erfinde erfinden
+  vergleiche vergleichen kommentiere kommentieren spekuliere spekulieren
 `);
+
+/** The particles of separable verbs, standing last in an imperative clause ("Teilen Sie … mit"). */
+const DE_SEPARABLE_PARTICLES = words('ab an auf aus bei ein fest her hin mit nach vor weg weiter zu zurück zusammen');
 
 const de: RuleLexicon = {
   language: 'de',
   leadConjunction: re(String.raw`^(?:und|aber|oder|also|dann|auch|sondern|stattdessen|sonst|bitte)\s+`),
-  prohibitionStart: re(String.raw`^(?:bitte\s+)?(?:niemals|nie|keinesfalls|auf keinen fall|unter keinen umständen|auf gar keinen fall)\E|^(?:kein|keine|keinen|keinem|keiner|keines|nichts|nicht)\s+(?:[\p{L}-]+\s+){0,6}(?<verb>${[...DE_SPEECH, ...DE_IMPERATIVES].filter((w) => w.endsWith('en')).join('|')})\s*[.!]?$`),
+  prohibitionStart: re(String.raw`^(?:bitte\s+)?(?:niemals|nie|keinesfalls|auf keinen fall|unter keinen umständen|auf gar keinen fall|es ist (?:verboten|untersagt|nicht erlaubt|nicht gestattet))\E|^(?:kein|keine|keinen|keinem|keiner|keines|nichts|nicht)\s+(?:[\p{L}-]+\s+){0,6}(?<verb>${[...DE_SPEECH, ...DE_IMPERATIVES].filter((w) => w.endsWith('en')).join('|')})\s*[.!]?$`),
   negation: re(String.raw`\B(?:nie|niemals|nicht|keinesfalls|kein|keine|keinen|keinem|keiner|keines|nichts)\E`),
-  negatedImperative: true,
+  negatedImperative: { separableParticles: DE_SEPARABLE_PARTICLES },
   nounFirst: re(String.raw`^(?:fragen|frage|antworten|antwort|teile|weise)\s+(?:zu|zur|zum|auf|der|des|von|vom|und|über|an)\E`),
   needNot: re(String.raw`^(?:muss|müssen)$`),
   verbLast: true,
@@ -130,14 +146,15 @@ const de: RuleLexicon = {
   weCannot: re(String.raw`^wir\s+(?:(?<modal>können|dürfen|werden|wollen)\s+(?:\p{L}+\s+){0,3}?(?:nicht|nie|niemals|kein\p{L}*)|(?<verb>\p{L}+)\s+(?:\p{L}+\s+)?(?:nicht|nie|niemals|kein\p{L}*))\E`),
   obligation: re(String.raw`^(?<subject>(?:[\p{L}'-]+\s+){1,6}?)(?<modal>darf|dürfen|soll|sollen|sollte|sollten|muss|müssen|kann|können)\E(?<rest>.*)$`),
   ability: re(String.raw`^(?:kann|können)$`),
-  onlyMay: re(String.raw`\B(?:nur|ausschließlich|allein|einzig)\s+(?<subject>(?:[\p{L}-]+\s+){0,4}?)(?:darf|dürfen|kann|können|entscheidet|entscheiden|genehmigt|genehmigen|bewilligt|bewilligen)\E`),
+  onlyMay: re(String.raw`\B(?:nur|ausschließlich|allein|einzig)\s+(?<subject>(?:[\p{L}-]+\s+){1,4}?)(?:darf|dürfen|kann|können|entscheidet|entscheiden|genehmigt|genehmigen|bewilligt|bewilligen)\E`),
   authority: re(String.raw`\B(?:wird|werden)\s+(?:[\p{L}-]+\s+){0,6}?(?:von|vom)\s+(?:[\p{L}-]+\s+){1,4}?(?:entschieden|genehmigt|bewilligt|festgelegt|freigegeben|bestätigt|gewährt)\E|\Bim\s+(?:alleinigen\s+)?ermessen\E|\Bdas letzte wort\E|\Bentscheide[tn]\s+(?:allein|abschließend|endgültig|ausschließlich|nur|einzig)\E`),
   condition: re(String.raw`^(?:wenn|falls|sobald|bevor|nachdem|während|solange|auch wenn|selbst wenn|sofern)\E`),
-  assistant: re(String.raw`\B(?:assistent(?:in|en)?|chatbot|bot|support-?mitarbeiter(?:in|innen)?|support-?team|kundendienst|kundenservice|mitarbeiter(?:in|innen)?\s+(?:im|des)\s+support)\E`),
+  // As in English: the assistant, a bot, support's agents or staff; not the team or service a customer is sent to.
+  assistant: re(String.raw`\B(?:assistent(?:in|en)?|chatbot|bot|support-?mitarbeiter(?:in|innen)?|support-?agent(?:in|innen|en)?|kundendienstmitarbeiter(?:in|innen)?|servicemitarbeiter(?:in|innen)?|mitarbeiter(?:in|innen)?\s+(?:im|des)\s+support)\E`),
   agentSubject: re(String.raw`\B(?:wir|assistent\p{L}*|chatbot|bot|support\p{L}*|team|mitarbeiter\p{L}*)\E`),
   thirdPerson: re(String.raw`\B(?:(?:der|die|den|dem|des|ein|eine|einen|einem|eines|einer|jede[nmrs]?|kein\p{L}*|andere[nmrs]?)\s+(?:kunde|kundin|kunden|kundinnen)|kunden|kundinnen)\E`),
   possessiveSecondPerson: new RegExp(`${B}(?:Ihr|Ihre|Ihren|Ihrem|Ihrer|Ihres|[dD]ein|[dD]eine|[dD]einen|[dD]einem|[dD]einer|[dD]eines|[eE]uer|[eE]ure)${E}`, 'u'),
-  secondPersonSubject: re(String.raw`^(?:sie|du|ihr)\E`),
+  secondPersonSubject: re(String.raw`^(?:sie|du|ihr|man)\E`),
   imperatives: DE_IMPERATIVES,
   instructionVerbs: new Set([...DE_IMPERATIVES, ...words('verwende verwenden nutze nutzen halte halten prüfe prüfen öffne öffnen folge folgen füge fügen bleibe bleiben vermeide vermeiden zitiere zitieren beschreibe beschreiben verlinke verlinken lehne lehnen')]),
   speechVerbs: DE_SPEECH,
@@ -190,7 +207,7 @@ const FR_SPEECH = words(`
   recommander recommandez recommande conseiller conseillez conseille commenter commentez spéculer spéculez demander
   demandez demande répondre répondez réponds comparer comparez accepter acceptez modifier modifiez changer changez
   transférer transférez fournir fournissez donner donnez donne faire faites fais excuser excusez admettre admettez
-  estimer estimez prédire annoncer annoncez nommer nommez orienter orientez oriente renvoyer renvoyez rediriger
+  estimer estimez prédire annoncer annoncez nommer nommez inventer inventez invente orienter orientez oriente renvoyer renvoyez rediriger
   redirigez escalader escaladez transmettre transmettez discuter discutez parler parlez
   promettons garantissons remboursons offrons proposons accordons communiquons partageons donnons faisons acceptons
   divulguons confirmons
@@ -207,21 +224,22 @@ const FR_IMPERATIVES = words(`
 const fr: RuleLexicon = {
   language: 'fr',
   leadConjunction: re(String.raw`^(?:et|mais|ou|donc|puis|aussi|sinon|plutôt|ensuite)\s+`),
-  prohibitionStart: re(String.raw`^(?:veuillez\s+)?(?:ne\s+|n')(?!hésit|vous\s+inqui|t'inqui)|^(?:jamais|en aucun cas|sous aucun prétexte|il est interdit|interdiction|il ne faut (?:jamais|pas)|évitez|éviter|évite)\E`),
+  prohibitionStart: re(String.raw`^(?:veuillez|merci de|prière de|veillez à)?\s*(?:ne\s+|n')(?!hésit|importe|vous\s+inqui|t'inqui|vous\s+en\s+faites|t'en\s+fais|vous\s+faites\s+pas\s+de\s+souci)|^(?:jamais|en aucun cas|sous aucun prétexte|il est interdit|interdiction|il ne faut (?:jamais|pas)|évitez|éviter|évite)\E`),
   negation: re(String.raw`\B(?:ne\E|n'|jamais\E|pas\E|aucune?\E|rien\E)`),
   alwaysStart: re(String.raw`^toujours\E`),
   alwaysWord: re(String.raw`^toujours$`),
   weCannot: re(String.raw`^nous\s+(?:ne|n')\s*(?<verb>\p{L}+)`),
-  obligation: re(String.raw`^(?<subject>(?:[\p{L}'-]+\s+){1,6}?)(?<modal>(?:ne|n')\s*(?:doit|doivent|devra|devront|devrait|devraient|peut|peuvent|pourra|pourront)\s+(?:jamais|pas|en aucun cas)|doit|doivent|devra|devront|n'est pas autorisée?|ne sont pas autorisée?s|n'est pas habilitée?|ne peut|ne peuvent)\E(?<rest>.*)$`),
+  obligation: re(String.raw`^(?<subject>(?:[\p{L}'-]+\s+){1,6}?)(?<modal>(?:ne|n')\s*(?:doit|doivent|devra|devront|devrait|devraient|peut|peuvent|pourra|pourront)\s+(?:jamais|pas|en aucun cas)|doit|doivent|devra|devront|n'est pas autorisée?|ne sont pas autorisée?s|n'est pas habilitée?|n'a pas le droit de|n'ont pas le droit de|ne peut|ne peuvent)\E(?<rest>.*)$`),
   ability: re(String.raw`\B(?:peut|peuvent|pourra|pourront)\E`),
-  onlyMay: re(String.raw`\B(?:seul|seule|seuls|seules|uniquement|exclusivement)\s+(?<subject>(?:[\p{L}'-]+\s+){0,4}?)(?:peut|peuvent|décide|décident|approuve|approuvent|est habilitée?|sont habilitée?s|est autorisée?|sont autorisée?s)\E`),
+  onlyMay: re(String.raw`\B(?:seul|seule|seuls|seules|uniquement|exclusivement)\s+(?<subject>(?:[\p{L}'-]+\s+){1,4}?)(?:peut|peuvent|décide|décident|approuve|approuvent|est habilitée?|sont habilitée?s|est autorisée?|sont autorisée?s)\E`),
   authority: re(String.raw`\B(?:est|sont)\s+(?:uniquement\s+|exclusivement\s+|seulement\s+)?(?:décidée?s?|approuvée?s?|accordée?s?|validée?s?|fixée?s?|autorisée?s?|déterminée?s?|confirmée?s?)\s+(?:uniquement\s+|exclusivement\s+)?par\E|\Bà la (?:seule |libre |entière )?discrétion\E|\Ba le dernier mot\E|\Bprend la décision finale\E`),
   condition: re(String.raw`^(?:(?:si|s'il|s'ils|lorsque|quand|avant|après|pendant que|tant que|une fois|même si|au cas où|dès que)\E|lorsqu')`),
-  assistant: re(String.raw`\B(?:assistante?s?|chatbot|bot|agents?\s+(?:du|de)\s+support|conseillers?|conseillères?|équipe\s+(?:du\s+|de\s+)?support|service\s+client|support\s+client|représentants?)\E`),
+  assistant: re(String.raw`\B(?:assistante?s?|chatbot|bot|agents?\s+(?:du\s+|de\s+)?(?:support|service\s+client\p{L}*)|conseill(?:er|ère)s?\s+(?:du|de)\s+(?:support|service\s+client\p{L}*)|représentants?)\E`),
   agentSubject: re(String.raw`\B(?:nous|assistante?|chatbot|bot|agents?|support|équipe|conseill\p{L}*|représentant\p{L}*)\E`),
   thirdPerson: re(String.raw`\B(?:(?:le|la|les|un|une|du|des|au|aux|chaque|aucun|aucune|autres?|d'autres|l')\s*(?:client|cliente|clients|clientes)|clients|clientes)\E`),
   possessiveSecondPerson: re(String.raw`\B(?:votre|vos|ton|ta|tes)\E`),
   secondPersonSubject: re(String.raw`^(?:vous|tu)\E`),
+  infinitiveSubject: re(String.raw`^\p{L}+(?:er|ir|re)\s.*\B(?:est|sont|était|sera|reste|permet)\E`),
   clitic: /-(?:le|la|les|lui|leur|nous|moi|y|en)$/u,
   imperatives: FR_IMPERATIVES,
   instructionVerbs: new Set([...FR_IMPERATIVES, ...words('utilisez utilise utiliser gardez garde garder vérifiez vérifie vérifier ouvrez ouvre ouvrir suivez suis suivre incluez inclure restez reste rester évitez éviter reliez relier décrivez décrire refusez refuse refuser')]),
@@ -271,7 +289,7 @@ const ES_NEGATED_SPEECH = words(`
   comente especular especules especule pedir pidas pida preguntar preguntes pregunte responder respondas responda
   contestar contestes conteste comparar compares compare aceptar aceptes acepte cambiar cambies cambie modificar
   transferir proporcionar dar des dé hacer hagas haga admitir estimar predecir remitir remitas remita derivar derives
-  derive escalar escales escale hablar hables hable discutir indicar indiques indique
+  derive escalar escales escale hablar hables hable discutir indicar indiques indique inventar inventes invente
 `);
 
 const ES_SPEECH = new Set([...ES_NEGATED_SPEECH, ...words(`
@@ -293,23 +311,26 @@ const ES_IMPERATIVES = words(`
 const es: RuleLexicon = {
   language: 'es',
   leadConjunction: re(String.raw`^(?:y|pero|o|así que|luego|también|sino|en cambio|de lo contrario)\s+`),
-  prohibitionStart: re(String.raw`^(?:por favor,?\s+)?(?:nunca|jamás|en ningún caso|bajo ningún concepto|bajo ninguna circunstancia|está prohibido|queda prohibido|evita|evite|evitar)\E|^(?:por favor,?\s+)?no\s+(?:se\s+|le\s+|les\s+|lo\s+|la\s+|los\s+|las\s+){0,2}(?<verb>debe|deben|debes|${[...ES_NEGATED_SPEECH].join('|')})\E`),
+  prohibitionStart: re(String.raw`^(?:por favor,?\s+)?(?:nunca|jamás|en ningún caso|bajo ningún concepto|bajo ninguna circunstancia|(?:está|queda)\s+(?:terminantemente\s+|estrictamente\s+)?prohibido|evita|evite|evitar)\E|^(?:por favor,?\s+)?no\s+(?:se\s+|te\s+|me\s+|nos\s+|le\s+|les\s+|lo\s+|la\s+|los\s+|las\s+){0,2}(?<verb>debe|deben|debes|${[...ES_NEGATED_SPEECH].join('|')})\E`),
   negation: re(String.raw`\B(?:nunca|jamás|no|ningún|ninguna|nada)\E`),
-  alwaysStart: re(String.raw`^(?:por favor,?\s+)?siempre\E`),
+  // Not "Siempre ofrecemos …": what we always do is a statement (as English "We always …").
+  alwaysStart: re(String.raw`^(?:por favor,?\s+)?siempre\E(?!\s+\p{L}+(?:amos|emos|imos)\E)`),
   alwaysWord: re(String.raw`^siempre$`),
   weCannot: re(String.raw`^(?:nosotros\s+)?(?:no|nunca|jamás)\s+(?:(?:le|les|lo|la|los|las|se)\s+)?(?<verb>\p{L}+(?:amos|emos|imos))\E`),
-  obligation: re(String.raw`^(?<subject>(?:[\p{L}'-]+\s+){1,6}?)(?<modal>no\s+debe|no\s+deben|no\s+puede|no\s+pueden|nunca\s+debe|nunca\s+deben|debe|deben|deberá|deberán|tiene que|tienen que|no está autorizad[oa]|no están autorizad[oa]s)\E(?<rest>.*)$`),
+  obligation: re(String.raw`^(?<subject>(?:[\p{L}'-]+\s+){1,6}?)(?<modal>no\s+debe|no\s+deben|no\s+puede|no\s+pueden|nunca\s+debe|nunca\s+deben|debe|deben|deberá|deberán|tiene que|tienen que|tiene prohibido|tienen prohibido|no está autorizad[oa]|no están autorizad[oa]s|s[oó]lo puede|s[oó]lo pueden)\E(?<rest>.*)$`),
   ability: re(String.raw`\B(?:puede|pueden)\E`),
-  onlyMay: re(String.raw`\B(?:solo|sólo|solamente|únicamente|exclusivamente)\s+(?<subject>(?:[\p{L}'-]+\s+){0,4}?)(?:puede|pueden|decide|deciden|aprueba|aprueban|está autorizad[oa]|están autorizad[oa]s)\E`),
+  restrictedAbility: re(String.raw`^s[oó]lo\s`),
+  onlyMay: re(String.raw`\B(?:solo|sólo|solamente|únicamente|exclusivamente)\s+(?<subject>(?:[\p{L}'-]+\s+){1,4}?)(?:puede|pueden|decide|deciden|aprueba|aprueban|está autorizad[oa]|están autorizad[oa]s)\E`),
   authority: re(String.raw`\B(?:es|son)\s+(?:únicamente\s+|exclusivamente\s+|solo\s+|sólo\s+)?(?:decidid|aprobad|concedid|determinad|autorizad|confirmad|fijad|emitid)[oa]s?\s+(?:únicamente\s+|solo\s+|sólo\s+)?por\E|\Ba (?:la )?(?:entera |sola |libre )?discreción\E|\Btiene la última palabra\E|\Btoma la decisión final\E`),
   condition: re(String.raw`^(?:si|cuando|antes de|después de|mientras|una vez|aunque|en caso de|incluso si)\E`),
-  assistant: re(String.raw`\B(?:asistentes?|chatbot|bot|agentes?(?:\s+de\s+(?:soporte|atención))?|equipo\s+de\s+(?:soporte|atención)|personal\s+de\s+soporte|representantes?)\E`),
+  assistant: re(String.raw`\B(?:asistentes?|chatbot|bot|agentes?\s+de\s+(?:soporte|atención(?:\s+al\s+cliente)?)|agentes|personal\s+de\s+soporte|representantes?)\E`),
   agentSubject: re(String.raw`\B(?:nosotros|asistente\p{L}*|chatbot|bot|agente\p{L}*|soporte|equipo|personal|representante\p{L}*)\E`),
   thirdPerson: re(String.raw`\B(?:(?:el|la|los|las|un|una|al|del|cada|ningún|ninguna|otros?|otras?)\s+(?:cliente|clienta|clientes|clientas)|clientes|clientas)\E`),
   possessiveSecondPerson: re(String.raw`\B(?:tu|tus|tuyo|tuya|tuyos|tuyas|vuestro|vuestra|vuestros|vuestras)\E`),
   // Spanish drops the subject: a clause that opens (after "siempre", "también", "ya") with a
   // second-person verb speaks to the customer ("Siempre puedes pedir …", "Recibirás …").
-  secondPersonSubject: re(String.raw`^(?:(?:siempre|también|ya|nunca|no)\s+)?(?:tú|usted|ustedes|vosotros|vosotras|puedes|podrás|tienes|tendrás|necesitas|recibes|recibirás|verás|encontrarás|quieres|sueles)\E`),
+  secondPersonSubject: re(String.raw`^(?:(?:siempre|también|ya|nunca|no)\s+)?(?:tú|usted|ustedes|vosotros|vosotras|puedes|podrás|debes|deberás|tienes|tendrás|necesitas|recibes|recibirás|verás|encontrarás|quieres|sueles)\E`),
+  infinitiveSubject: re(String.raw`^\p{L}+(?:ar|er|ir)\s.*\B(?:es|son|era|será|resulta)\E`),
   clitic: /(?<=\p{L}{2})(?:selo|sela|selos|selas|le|les|lo|la|los|las|me|nos)$/u,
   imperatives: ES_IMPERATIVES,
   instructionVerbs: new Set([...ES_IMPERATIVES, ...words('usa use usar mantén mantenga mantener comprueba compruebe comprobar abre abra abrir sigue siga seguir incluye incluya incluir quédate evita evite evitar enlaza enlace enlazar describe describa describir rechaza rechace rechazar')]),
