@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRetrievalIndex, loadKnowledgeBase, select } from '../retrieval/index';
 import { DEMO_KB } from '../testing/real-docs';
-import { checkNumbers, numberMentions, numbersStated, numberValue } from './numbers';
+import { checkNumbers, numberMentions, numberReadings, numbersStated, numberValue, statedKeys } from './numbers';
 
 const mention = (text: string) => numberMentions(text).map((m) => [m.kind, m.unit, m.value]);
 
@@ -97,23 +97,34 @@ describe('numberMentions', () => {
       ['duration', 'year', 2],
       ['price', 'EUR', 1299],
     ]);
-    expect(mention('en 5 días hábiles, 20 por ciento, de 3 a 5 días, 2 meses, 10 usuarios, 79 dólares')).toEqual([
+    // Spanish "de 3 a 5 días": "a" is no range word (English "In 2023 a 14-day trial"), so 3 has no unit.
+    expect(mention('en 5 días hábiles, 20 por ciento, de 3 a 5 días, 2 meses, 10 usuarios, 79 dólares, 10 000 usuarios')).toEqual([
       ['duration', 'day', 5],
       ['percent', '%', 20],
-      ['duration', 'day', 3],
       ['duration', 'day', 5],
       ['duration', 'month', 2],
       ['amount', 'user', 10],
       ['price', 'USD', 79],
+      ['amount', 'user', 10_000],
     ]);
   });
 
-  it('reads no unit that is an English word: "to", "an", "tag"', () => {
-    expect(mention('go 5 to 10 times, $5 an hour, 5 an hour, 3 tags, 2 Go')).toEqual([
+  it('reads English as before: no unit or range word that would misread it', () => {
+    expect(mention('go 5 to 10 times, $5 an hour, 5 an hour, for 1 tag, 2 Go')).toEqual([
       ['price', 'USD', 5],
       ['amount', 'gb', 2],
     ]);
     expect(numberMentions('$5 an hour').map((m) => m.text)).toEqual(['$5']);
+    // Title case is not French: "To", "Go", "Mo" before a capital or a digit are words.
+    expect(mention('Upgrade From 1 To 5 Seats. Step 3 Go Live. Page 12 Mo 9am. Up to 100 Go de stockage.')).toEqual([
+      ['amount', 'seat', 1],
+      ['amount', 'seat', 5],
+      ['amount', 'gb', 100],
+    ]);
+    // "a" is no range word, "h" no hour, "dia" no day.
+    expect(mention('In 2023 a 14-day trial was added. Supports up to 4 H.264 streams. Encode 2 H streams. Use a 5 dia. cable.')).toEqual([
+      ['duration', 'day', 14],
+    ]);
   });
 
   it('keeps the text as written', () => {
@@ -153,7 +164,18 @@ describe('checkNumbers', () => {
   it("verifies a reply's number in another language than the knowledge's, and flags a wrong one", () => {
     expect(checkNumbers('Sie können die Rückerstattung innerhalb von 14 Tagen beantragen; Pro kostet 79 $ im Monat.', knowledge).unverified).toEqual([]);
     expect(checkNumbers('Vous avez 60 jours pour demander un remboursement.', knowledge).unverified.map((m) => m.text)).toEqual(['60 jours']);
-    expect(checkNumbers('Tienes 14 días; el reembolso tarda de 5 a 10 días hábiles.', knowledge)).toEqual({ checked: 3, unverified: [] });
+    expect(checkNumbers('Tienes 14 días; el reembolso tarda entre 5 y 10 días hábiles.', knowledge)).toEqual({ checked: 2, unverified: [] });
+  });
+
+  it('verifies "1.000" and "1,000" either way: a separator with three digits after it is read both ways', () => {
+    expect(numberReadings('1.000')).toEqual([1, 1000]);
+    expect(numberReadings('1,500')).toEqual([1500, 1.5]);
+    expect(numberReadings('12,50')).toEqual([12.5]);
+    expect(numberReadings('1.000.000')).toEqual([1_000_000]);
+    expect(numberReadings('0.125')).toEqual([0.125]);
+    expect(checkNumbers('Der Plan umfasst bis zu 1.000 Nutzer.', 'Up to 1,000 users.').unverified).toEqual([]);
+    expect(checkNumbers('Le forfait inclut 1 000 utilisateurs et 10 000 Go.', 'Up to 1,000 users and 10,000 GB.').unverified).toEqual([]);
+    expect(checkNumbers('Up to 2,000 users.', 'Bis zu 1.000 Nutzer.').unverified.map((m) => m.text)).toEqual(['2,000 users']);
   });
 
   it('does not read numbers written as words (a documented limit)', () => {
@@ -162,7 +184,7 @@ describe('checkNumbers', () => {
 });
 
 describe('numbersStated (block by block, remembered)', () => {
-  const whole = (text: string) => new Set(numberMentions(text).map((m) => `${m.kind}:${m.unit}:${m.value}`));
+  const whole = (text: string) => new Set(statedKeys(text));
 
   it("states the same numbers as the whole sent text, for the demo KB's sent text of many questions", () => {
     const index = createRetrievalIndex(loadKnowledgeBase(DEMO_KB));

@@ -19,8 +19,12 @@ import type { NumberCheck, NumberKind, NumberMention } from '../traces/types';
  * Units are read in English, German, French and Spanish alike (`30 Tage`, `20 Prozent`,
  * `30 jours`, `5 días hábiles`, `100 Go`), one table for all: a reply and its knowledge are read
  * the same way whatever their languages, so a German reply's "14 Tage" is verified by an English
- * page's "14 days". Unit words that are common words in another language are left out
- * (German "Tag" and French "an" in the singular, "to" as a size: French sizes count only written `Go`, `To`, `Mo`, `Ko`).
+ * page's "14 days". Words that would misread English are left out: German "Tag" and French "an"
+ * (singular), "h" ("H.264"), Spanish "a" as a range word ("In 2023 a 14-day trial …"); French
+ * sizes count only as written (`100 Go`, not "From 1 To 5 Seats" or "Step 3 Go Live").
+ * A number with one separator and three digits after it is read both ways ("1.000" is 1,000 in
+ * German and 1 in English; "1,500" the other way round): it is verified when either reading is
+ * stated.
  *
  * Limits: numbers written as words ("fourteen days", "a week") are not read; units are not
  * converted (a reply's "2 weeks" does not match the knowledge's "14 days", "1 TB" does not
@@ -32,16 +36,16 @@ import type { NumberCheck, NumberKind, NumberMention } from '../traces/types';
 const CURRENCY_SYMBOL: Record<string, string> = { $: 'USD', 'us$': 'USD', '€': 'EUR', '£': 'GBP' };
 const CURRENCY_WORD: Record<string, string> = {
   usd: 'USD', dollar: 'USD', dollars: 'USD', dólar: 'USD', dólares: 'USD',
-  eur: 'EUR', euro: 'EUR', euros: 'EUR', gbp: 'GBP', pound: 'GBP', pounds: 'GBP', pfund: 'GBP', livres: 'GBP', libras: 'GBP',
+  eur: 'EUR', euro: 'EUR', euros: 'EUR', gbp: 'GBP', pound: 'GBP', pounds: 'GBP',
 };
 /** `unit` for each written form, keyed lowercase: `unitWords('day', 'day days Tage')`. */
 const unitWords = (unit: string, written: string) => Object.fromEntries(written.trim().split(/\s+/).map((w) => [w.toLowerCase(), unit]));
 const DURATION: Record<string, string> = {
   ...unitWords('second', 'second seconds sec secs Sekunde Sekunden Sek seconde secondes segundo segundos seg'),
   ...unitWords('minute', 'minute minutes min mins Minuten minuto minutos'),
-  ...unitWords('hour', 'hour hours hr hrs h Stunde Stunden Std heure heures hora horas'),
+  ...unitWords('hour', 'hour hours hr hrs Stunde Stunden Std heure heures hora horas'),
   // German "Tag" and French "an" (singular) are left out: "tag" and "an" are English words.
-  ...unitWords('day', 'day days Tage Tagen Werktag Werktage Werktagen Arbeitstag Arbeitstage Arbeitstagen jour jours día días dia dias'),
+  ...unitWords('day', 'day days Tage Tagen Werktag Werktage Werktagen Arbeitstag Arbeitstage Arbeitstagen jour jours día días'),
   ...unitWords('week', 'week weeks Woche Wochen semaine semaines semana semanas'),
   ...unitWords('month', 'month months Monat Monate Monaten mois mes meses'),
   ...unitWords('year', 'year years Jahr Jahre Jahren ans année années año años'),
@@ -52,18 +56,18 @@ const AMOUNT: Record<string, string> = {
   ...unitWords('user', 'user users Nutzer Benutzer Nutzerinnen utilisateur utilisateurs usuario usuarios'),
   ...unitWords('member', 'member members Mitglieder membre membres miembro miembros'),
   ...unitWords('viewer', 'viewer viewers Zuschauer spectateur spectateurs espectador espectadores'),
-  ...unitWords('video', 'video videos Videos vidéo vidéos vídeo vídeos'),
+  ...unitWords('video', 'video videos vidéo vidéos vídeo vídeos'),
 };
-/** French data sizes, read only as written ("100 Go"): lowercase "to" is the English range word. */
+/** French data sizes, read only as written ("100 Go") and not before a capital or a digit (English title case: "From 1 To 5 Seats", "Step 3 Go Live"). */
 const FRENCH_SIZE: Record<string, string> = { Ko: 'kb', Mo: 'mb', Go: 'gb', To: 'tb' };
 
-/** A number as written: thousands grouped by `,` `.` or a no-break space, an optional decimal part. */
-const NUMBER = /(?<![\p{L}\p{N}_.,\u00a0\u202f])(\d{1,3}(?:[,.\u00a0\u202f]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)(?![\p{L}\p{N}_]|[.,]\d)/gu;
+/** A number as written: thousands grouped by `,` `.`, a no-break space or a space ("10 000", as French writes it), an optional decimal part. */
+const NUMBER = /(?<![\p{L}\p{N}_.,\u00a0\u202f])(\d{1,3}(?:[,.\u00a0\u202f]\d{3})+(?:[.,]\d+)?|\d{1,3}(?: \d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)(?![\p{L}\p{N}_]|[.,]\d)/gu;
 const PREFIX = /(us\$|[$€£]|\b(?:usd|eur|gbp))\s?$/i;
 const SUFFIX = /^(?:\s?(%)|\s?-?\s?(percent|per cent|prozent|pour\s?cent|por ciento)(?!\p{L})|\s?([$€£])|[\s-]?(business|working)?[\s-]?(\p{L}+)(?![\p{L}\p{N}]))/iu;
-const FRENCH_SIZE_SUFFIX = /^\s?([KMGT]o)(?![\p{L}\p{N}])/u;
-/** Between the two ends of a range: a dash, "to", "bis", "à", "a" (Spanish "de 3 a 5 días"). */
-const RANGE_BETWEEN = /^\s*(?:-|–|—|to|bis|à|a)\s*(?:us\$|[$€£])?\s*$/i;
+const FRENCH_SIZE_SUFFIX = /^\s?([KMGT]o)(?![\p{L}\p{N}])(?!\s+[\p{Lu}\p{N}])/u;
+/** Between the two ends of a range: a dash, "to", "bis", "à" (not Spanish "a": English "2023 a 14-day"). */
+const RANGE_BETWEEN = /^\s*(?:-|–|—|to|bis|à)\s*(?:us\$|[$€£])?\s*$/i;
 
 /** URLs, e-mail addresses and markdown link targets, blanked so their digits are not read. */
 function withoutLinks(text: string): string {
@@ -73,9 +77,9 @@ function withoutLinks(text: string): string {
     .replace(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, (m) => ' '.repeat(m.length));
 }
 
-/** "1,299.00" → 1299, "12,50" → 12.5, "1.000.000" → 1000000, "1 299" (no-break space) → 1299. */
+/** "1,299.00" → 1299, "12,50" → 12.5, "1.000.000" → 1000000, "1 299" (a space or no-break space) → 1299. */
 export function numberValue(written: string): number {
-  const s = written.replace(/[\u00a0\u202f]/g, '');
+  const s = written.replace(/[\u00a0\u202f ]/g, '');
   const lastComma = s.lastIndexOf(',');
   const lastDot = s.lastIndexOf('.');
   if (lastComma >= 0 && lastDot >= 0) {
@@ -88,12 +92,26 @@ export function numberValue(written: string): number {
   return Number(s);
 }
 
+/**
+ * The values a number as written can mean: one, or two when one separator has exactly three
+ * digits after it ("1.000": 1 in English, 1,000 in German; "1,500": 1,500 in English, 1.5 in
+ * French), numberValue's reading first.
+ */
+export function numberReadings(written: string): number[] {
+  const value = numberValue(written);
+  const m = /^([1-9]\d{0,2})([.,])(\d{3})$/.exec(written);
+  if (!m) return [value];
+  const other = m[2] === '.' ? Number(`${m[1]}${m[3]}`) : Number(`${m[1]}.${m[3]}`);
+  return other === value ? [value] : [value, other];
+}
+
 interface Found {
   start: number;
   end: number;
   /** Where the digits end (a range's separator starts here when the number has no suffix). */
   digitsEnd: number;
-  value: number;
+  /** The number's readings (numberReadings), the first its value. */
+  readings: number[];
   kind?: NumberKind;
   unit?: string;
   hasSuffix: boolean;
@@ -125,7 +143,7 @@ function scan(text: string): Found[] {
       start: prefix ? digitsStart - prefix[0].length : digitsStart,
       end: suffix ? digitsEnd + suffix.length : digitsEnd,
       digitsEnd,
-      value: numberValue(m[0]),
+      readings: numberReadings(m[0]),
       hasSuffix: suffix !== undefined,
     };
     const currency = prefix ? (CURRENCY_SYMBOL[prefix[1]!.toLowerCase()] ?? CURRENCY_WORD[prefix[1]!.toLowerCase()]) : undefined;
@@ -144,30 +162,39 @@ function scan(text: string): Found[] {
   return found;
 }
 
-/** The numbers with a unit that `text` states, in order (links ignored). */
-export function numberMentions(text: string): NumberMention[] {
-  const clean = withoutLinks(text);
-  return scan(clean)
-    .filter((f) => f.kind && Number.isFinite(f.value))
-    .map((f) => ({ text: text.slice(f.start, f.end).trim(), kind: f.kind!, value: f.value, unit: f.unit! }));
+/** The numbers with a unit that `text` states, in order (links ignored), each with the keys of its readings (`kind:unit:value`). */
+function mentionsOf(text: string): { mention: NumberMention; keys: string[] }[] {
+  return scan(withoutLinks(text))
+    .filter((f) => f.kind && Number.isFinite(f.readings[0]))
+    .map((f) => ({
+      mention: { text: text.slice(f.start, f.end).trim(), kind: f.kind!, value: f.readings[0]!, unit: f.unit! },
+      keys: f.readings.map((value) => `${f.kind}:${f.unit}:${value}`),
+    }));
 }
 
-const keyOf = (m: NumberMention) => `${m.kind}:${m.unit}:${m.value}`;
+/** The keys (`kind:unit:value`) of every reading of every number with a unit that `text` states. */
+export function statedKeys(text: string): string[] {
+  return mentionsOf(text).flatMap((m) => m.keys);
+}
+
+/** The numbers with a unit that `text` states, in order (links ignored). */
+export function numberMentions(text: string): NumberMention[] {
+  return mentionsOf(text).map((m) => m.mention);
+}
 
 /**
  * Checks a reply's numbers against the knowledge sent with its question: `knowledge` is the
  * sent text, pinned block first (selection.context). A number is verified when the same
- * value with the same unit occurs anywhere in it.
+ * value (either reading of an ambiguous "1.000") with the same unit occurs anywhere in it.
  */
 export function checkNumbers(reply: string, knowledge: string): NumberCheck {
   const known = numbersStated(knowledge);
   const seen = new Set<string>();
   const unverified: NumberMention[] = [];
-  for (const mention of numberMentions(reply)) {
-    const key = keyOf(mention);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    if (!known.has(key)) unverified.push(mention);
+  for (const { mention, keys } of mentionsOf(reply)) {
+    if (seen.has(keys[0]!)) continue;
+    seen.add(keys[0]!);
+    if (!keys.some((key) => known.has(key))) unverified.push(mention);
   }
   return { checked: seen.size, unverified };
 }
@@ -181,7 +208,7 @@ export const STATED_BLOCKS_LIMIT = 1024;
 const statedByBlock = new LruMemo<string, readonly string[]>(STATED_BLOCKS_LIMIT);
 
 /**
- * The numbers a sent text states (`kind:unit:value`), read block by block: the sent text is
+ * The numbers a sent text states (`kind:unit:value`, every reading), read block by block: the sent text is
  * blocks that each start with "## " after a blank line (context-text.ts), and the same sections
  * are sent turn after turn, so each block's numbers are read once and remembered (reading the
  * demo KB's whole sent text took ~0.4 ms a turn, this ~0.03 ms). Cutting before any "## " that
@@ -197,7 +224,7 @@ export function numbersStated(knowledge: string): Set<string> {
     const block = knowledge.slice(at, end);
     let keys = statedByBlock.get(block);
     if (keys === undefined) {
-      keys = numberMentions(block).map(keyOf);
+      keys = statedKeys(block);
       statedByBlock.set(ownCopy(block), keys); // a slice as the key would keep the whole sent text alive
     }
     for (const key of keys) known.add(key);
