@@ -41,6 +41,15 @@ const CASES: Record<string, { rules: string[]; prose: string[] }> = {
       'Es ist verboten, Rückerstattungen zu versprechen.',
       'Der Assistent muss Kunden an das Abrechnungsteam verweisen, wenn er eine Frage zur Rückerstattung nicht beantworten kann.',
       'Teilen Sie das root-Passwort niemals anderen mit.',
+      // Separable verbs in the du form, object pronouns after the modal, "man", a quoted question, capitals.
+      'Biete niemals Rabatte an.',
+      'Gib niemals Gutscheincodes weiter.',
+      'Preise sind vertraulich; der Assistent darf sie nicht nennen.',
+      'Der Assistent darf ihr keine Rückerstattung versprechen.',
+      'Man darf Kunden niemals eine Rückerstattung versprechen.',
+      'Antworte immer mit Nein auf die Frage „Bekomme ich mein Geld zurück?“',
+      'KEINE RABATTE ANBIETEN.',
+      'Der Assistent darf nur geprüfte Preise nennen.',
     ],
     prose: [
       'Behandle den Streamschlüssel wie ein Passwort: Wer ihn hat, kann auf deinem Kanal senden.',
@@ -86,6 +95,12 @@ const CASES: Record<string, { rules: string[]; prose: string[] }> = {
       'Jede Anfrage zur Rückerstattung muss an den Kundenservice gerichtet werden.',
       'Wenn Sie Rabattcodes erstellen, haben Sie die Möglichkeit, Kunden einen Rabatt zu geben.',
       'Keine versteckten Gebühren, keine lästigen Fragen.',
+      // "darf" is may; "Immer mehr" is more and more; "Nie wieder" an advert.
+      'Jeder Kunde darf einmal im Jahr eine Rückerstattung beantragen.',
+      'Kunden dürfen ihren Tarif jederzeit ohne Gebühr ändern.',
+      'Kunden müssen, wenn sie im ersten Monat kündigen, keine Gebühr zahlen.',
+      'Immer mehr Kunden nutzen unseren Rabatt für Jahrespläne.',
+      'Nie wieder versteckte Gebühren zahlen.',
     ],
   },
   fr: {
@@ -115,6 +130,10 @@ const CASES: Record<string, { rules: string[]; prose: string[] }> = {
       'Veillez à ne jamais promettre de remboursement.',
       "L'assistant n'a pas le droit de promettre un remboursement.",
       "N'inventez jamais de prix.",
+      // Infinitive notes with "est" in a subordinate clause, a quoted question.
+      'Indiquer au client que le remboursement est impossible après 30 jours.',
+      'Proposer un geste commercial si le client est mécontent.',
+      'Répondez toujours non à la question « Pouvez-vous me rembourser ? »',
     ],
     prose: [
       "Traitez la clé de stream comme un mot de passe : quiconque la possède peut diffuser sur votre chaîne.",
@@ -143,6 +162,7 @@ const CASES: Record<string, { rules: string[]; prose: string[] }> = {
       'Demander un remboursement au service client est simple et gratuit.',
       'Ne vous en faites pas, le remboursement arrive sous quelques jours.',
       'Ne vous faites pas de souci : le remboursement sera effectué automatiquement.',
+      'Toujours plus de clients profitent de nos remises sur les forfaits annuels.',
     ],
   },
   es: {
@@ -172,6 +192,9 @@ const CASES: Record<string, { rules: string[]; prose: string[] }> = {
       'No inventes precios.',
       'Queda terminantemente prohibido ofrecer descuentos.',
       'El asistente tiene prohibido prometer reembolsos.',
+      'Decir al cliente que el plazo de reembolso es de 14 días.',
+      'El asistente únicamente puede hablar de precios verificados.',
+      'Responde siempre que no a la pregunta «¿Me pueden devolver el dinero?»',
     ],
     prose: [
       'Trata la clave de transmisión como una contraseña: cualquiera que la tenga puede emitir en tu canal.',
@@ -201,6 +224,8 @@ const CASES: Record<string, { rules: string[]; prose: string[] }> = {
       'Siempre ofrecemos un reembolso completo si el servicio falla.',
       'Los descuentos solo pueden aplicarse a los precios anuales.',
       'No debes compartir el código de verificación con nadie.',
+      'Siempre les ofrecemos un reembolso completo a los clientes insatisfechos.',
+      'Siempre se ofrece un reembolso si el cobro fue duplicado.',
     ],
   },
 };

@@ -68,6 +68,17 @@ function firstWordOf(lexicon: RuleLexicon, words: string[]): string {
   const bare = first.replace(lexicon.clitic, '');
   return bare === first ? first : bare.normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC');
 }
+/**
+ * The clause a form's verb stands in, from the text after its marker: up to a comma; after the
+ * comma when the marker ends with one ("Es ist verboten, … zu versprechen"), past an inserted
+ * condition ("Der Assistent muss, wenn der Kunde fragt, keine … nennen").
+ */
+function verbClause(lexicon: RuleLexicon, after: string): string {
+  const parts = after.split(',');
+  if (parts[0]!.trim() !== '' || parts.length < 2) return parts[0]!;
+  return lexicon.condition.test(parts[1]!.trim()) ? parts.slice(2).join(',') : parts[1]!;
+}
+
 /** Typographic quotes as plain ones, guillemets and German low quotes too. */
 const plain = (raw: string) => normalize(raw).replace(/[«»„‚‹›]/g, '"').trim();
 type Clause = { clause: string; afterComma: boolean };
@@ -87,8 +98,7 @@ function lexiconReader(lexicon: RuleLexicon): RuleReader {
   const speechVerb = ({ verb, after }: FoundForm) => {
     if (verb && lexicon.speechVerbs.has(verb)) return verb;
     if (after === undefined) return undefined;
-    // The verb's clause: after a comma when the marker ends one ("Es ist verboten, … zu versprechen").
-    const words = wordsOf(after.split(',').find((part) => part.trim() !== '') ?? '');
+    const words = wordsOf(verbClause(lexicon, after));
     const candidates = lexicon.verbLast ? words.slice(-1) : words.slice(0, VERB_WINDOW);
     return candidates.find((w) => lexicon.speechVerbs.has(w));
   };
@@ -124,7 +134,8 @@ function lexiconReader(lexicon: RuleLexicon): RuleReader {
 
 /** The directive form of a sentence in a lexicon's language (docs/rule-detection.md, step 1); a question has none. */
 function findForm(lexicon: RuleLexicon, sentence: string, clauses: Clause[]): FoundForm | undefined {
-  if (/\?["')\s]*$/.test(sentence)) return undefined; // "Gibt es keine Rückerstattung, wenn …?"
+  // "Gibt es keine Rückerstattung, wenn …?" (a question quoted in a rule does not count: "Antworte … auf die Frage „…?“").
+  if (/\?[')\s]*$/.test(sentence.replace(/"[^"]*"/g, ''))) return undefined;
   for (const { clause, afterComma } of clauses) {
     const found = clauseForm(lexicon, clause, afterComma);
     if (found) return found;
@@ -145,8 +156,9 @@ function clauseForm(lexicon: RuleLexicon, clause: string, afterComma: boolean): 
   const first = firstWordOf(lexicon, words);
   const imperativeFirst = lexicon.imperatives.has(first) && !lexicon.nounFirst?.test(clause);
   let m = lexicon.prohibitionStart.exec(clause);
-  // German "Keine … <infinitive>": a capitalised last word is a noun ("Keine versteckten Gebühren, keine lästigen Fragen").
-  const nounLast = m?.groups?.verb !== undefined && lexicon.infinitiveLast !== undefined && !lexicon.infinitiveLast.infinitive.test(m.groups.verb);
+  // German "Keine … <infinitive>": a capitalised last word is a noun ("Keine versteckten Gebühren, keine lästigen Fragen"), unless all is capitals.
+  const verb = m?.groups?.verb;
+  const nounLast = verb !== undefined && lexicon.infinitiveLast !== undefined && verb !== verb.toUpperCase() && !lexicon.infinitiveLast.infinitive.test(verb);
   if (m && !nounLast) return { form: 'prohibition', detail: m[0].trim().toLowerCase(), after: clause.slice(m[0].length), verb: m.groups?.verb?.toLowerCase() };
   const negated = imperativeFirst ? negatedImperativeForm(lexicon, clause, first) : undefined;
   if (negated) return negated;
@@ -170,7 +182,11 @@ function negatedImperativeForm(lexicon: RuleLexicon, clause: string, first: stri
   const negation = lexicon.negation.exec(own.slice(first.length));
   if (!negation) return undefined;
   const last = wordsOf(own).at(-1) ?? '';
-  const verb = lexicon.negatedImperative.separableParticles.has(last) ? `${last}${first}` : first;
+  const { separableParticles, irregular } = lexicon.negatedImperative;
+  if (!separableParticles.has(last)) return { form: 'prohibition', detail: `${first} … ${negation[0].toLowerCase()}`, verb: first };
+  // "Teilen Sie … mit", "Teile … mit", "Gib … weiter": the particle and the verb's infinitive.
+  const stems = [first, `${first}n`, `${first}en`, irregular[first] ?? ''].map((form) => `${last}${form}`);
+  const verb = stems.find((v) => lexicon.speechVerbs.has(v)) ?? stems[0]!;
   return { form: 'prohibition', detail: `${first} … ${negation[0].toLowerCase()}`, verb };
 }
 
@@ -186,12 +202,14 @@ function obligationForm(lexicon: RuleLexicon, clause: string): FoundForm | undef
   const subject = m.groups!.subject!.trim();
   const modal = m.groups!.modal!.toLowerCase();
   const rest = m.groups!.rest ?? '';
-  const own = rest.split(',')[0]!;
-  if (lexicon.secondPersonSubject.test(subject) || lexicon.condition.test(subject) || lexicon.secondPersonSubject.test(own.trim())) return undefined;
+  const own = verbClause(lexicon, rest);
+  if (lexicon.secondPersonSubject.test(subject) || lexicon.condition.test(subject) || lexicon.subjectAfterModal?.test(own.trim())) return undefined;
   const negation = lexicon.negation.test(modal) ? modal : lexicon.negation.exec(own)?.[0];
   const duty = negation !== undefined || lexicon.restrictedAbility?.test(modal) === true;
   if (lexicon.ability.test(modal) && !(duty && lexicon.agentSubject.test(subject))) return undefined;
   if (negation && lexicon.needNot?.test(modal)) return undefined;
+  const { permission } = lexicon;
+  if (permission?.modal.test(modal) && !negation && !permission.restriction.test(own)) return undefined; // "Jeder Kunde darf …": may, no duty
   const detail = negation && negation !== modal ? `${subject} ${modal} … ${negation}` : `${subject} ${modal}`;
   return { form: 'obligation', detail: detail.toLowerCase(), after: rest };
 }

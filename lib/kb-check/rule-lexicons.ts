@@ -28,13 +28,18 @@ export interface RuleLexicon {
    * German: a negation (`negation`) in the clause of an imperative first word (`imperatives`)
    * makes a prohibition ("Versprich niemals …", "Teilen Sie … nicht mit"); the verb is the
    * imperative with the clause's last word when that is one of `separableParticles` ("Teilen
-   * Sie … mit" is "mitteilen", "Geben Sie … ein" is "eingeben", no speech verb).
+   * Sie … mit" is "mitteilen", "Biete … an" is "anbieten", "Geben Sie … ein" is "eingeben", no
+   * speech verb); `irregular` gives the infinitive of imperatives that do not contain it ("gib").
    */
-  negatedImperative?: { separableParticles: ReadonlySet<string> };
+  negatedImperative?: { separableParticles: ReadonlySet<string>; irregular: Readonly<Record<string, string>> };
   /** German: a first word that is a noun spelled as an imperative ("Fragen zu Preisen …", "Teile der Gebühr …"). */
   nounFirst?: RegExp;
   /** German: modals that a negation turns into "need not" ("Kunden müssen keine Gebühr zahlen"), which is no duty. */
   needNot?: RegExp;
+  /** German: modals of permission ("darf": may), a duty only negated or with "nur" ("darf nur", as English "may not", "may only"). */
+  permission?: { modal: RegExp; restriction: RegExp };
+  /** German: the subject standing after the modal ("Das Passwort sollten *Sie* niemals …"): the customer, not a duty. */
+  subjectAfterModal?: RegExp;
   /** German: a clause's verb stands last ("Der Assistent darf niemals eine Erstattung *versprechen*"). */
   verbLast?: boolean;
   /** A clause that opens with "always" ("Immer …", "Toujours …"). */
@@ -118,7 +123,7 @@ const DE_SPEECH = words(`
   rät beraten berate kommentieren kommentiere spekulieren spekuliere vergleichen vergleiche fragen frage frag fragt
   antworten antworte antwortet beantworten beantworte eskalieren eskaliere ändern ändere übertragen übertrage
   weiterleiten leite verweisen verweise verweist entschuldigen entschuldige zugeben schätzen schätze vorhersagen
-  besprechen bespreche diskutieren diskutiere erwähnen erwähne erwähnt machen mache macht zahlen zahle auszahlen
+  besprechen bespreche diskutieren diskutiere erwähnen erwähne erwähnt machen mache macht
   erfinden erfinde sprechen sprich nenn
 `);
 
@@ -135,13 +140,16 @@ const DE_SEPARABLE_PARTICLES = words('ab an auf aus bei ein fest her hin mit nac
 const de: RuleLexicon = {
   language: 'de',
   leadConjunction: re(String.raw`^(?:und|aber|oder|also|dann|auch|sondern|stattdessen|sonst|bitte)\s+`),
-  prohibitionStart: re(String.raw`^(?:bitte\s+)?(?:niemals|nie|keinesfalls|auf keinen fall|unter keinen umständen|auf gar keinen fall|es ist (?:verboten|untersagt|nicht erlaubt|nicht gestattet))\E|^(?:kein|keine|keinen|keinem|keiner|keines|nichts|nicht)\s+(?:[\p{L}-]+\s+){0,6}(?<verb>${[...DE_SPEECH, ...DE_IMPERATIVES].filter((w) => w.endsWith('en')).join('|')})\s*[.!]?$`),
+  prohibitionStart: re(String.raw`^(?:bitte\s+)?(?:niemals|nie(?!\s+wieder\E)|keinesfalls|auf keinen fall|unter keinen umständen|auf gar keinen fall|es ist (?:verboten|untersagt|nicht erlaubt|nicht gestattet))\E|^(?:kein|keine|keinen|keinem|keiner|keines|nichts|nicht)\s+(?:[\p{L}-]+\s+){0,6}(?<verb>${[...DE_SPEECH, ...DE_IMPERATIVES].filter((w) => w.endsWith('en')).join('|')})\s*[.!]?$`),
   negation: re(String.raw`\B(?:nie|niemals|nicht|keinesfalls|kein|keine|keinen|keinem|keiner|keines|nichts)\E`),
-  negatedImperative: { separableParticles: DE_SEPARABLE_PARTICLES },
+  negatedImperative: { separableParticles: DE_SEPARABLE_PARTICLES, irregular: { gib: 'geben', sprich: 'sprechen', nimm: 'nehmen', empfiehl: 'empfehlen', versprich: 'versprechen', sag: 'sagen', nenn: 'nennen' } },
   nounFirst: re(String.raw`^(?:fragen|frage|antworten|antwort|teile|weise)\s+(?:zu|zur|zum|auf|der|des|von|vom|und|über|an)\E`),
   needNot: re(String.raw`^(?:muss|müssen)$`),
+  permission: { modal: re(String.raw`^(?:darf|dürfen)$`), restriction: re(String.raw`\B(?:nur|ausschließlich|lediglich)\E`) },
+  subjectAfterModal: /^Sie(?![\p{L}\p{N}])/u,
   verbLast: true,
-  alwaysStart: re(String.raw`^(?:bitte\s+)?immer\E`),
+  // Not "Immer mehr Kunden …" (more and more).
+  alwaysStart: re(String.raw`^(?:bitte\s+)?immer\E(?!\s+(?:mehr|weniger|wieder|noch|häufiger|öfter)\E)`),
   alwaysWord: re(String.raw`^(?:immer|stets)$`),
   weCannot: re(String.raw`^wir\s+(?:(?<modal>können|dürfen|werden|wollen)\s+(?:\p{L}+\s+){0,3}?(?:nicht|nie|niemals|kein\p{L}*)|(?<verb>\p{L}+)\s+(?:\p{L}+\s+)?(?:nicht|nie|niemals|kein\p{L}*))\E`),
   obligation: re(String.raw`^(?<subject>(?:[\p{L}'-]+\s+){1,6}?)(?<modal>darf|dürfen|soll|sollen|sollte|sollten|muss|müssen|kann|können)\E(?<rest>.*)$`),
@@ -154,7 +162,7 @@ const de: RuleLexicon = {
   agentSubject: re(String.raw`\B(?:wir|assistent\p{L}*|chatbot|bot|support\p{L}*|team|mitarbeiter\p{L}*)\E`),
   thirdPerson: re(String.raw`\B(?:(?:der|die|den|dem|des|ein|eine|einen|einem|eines|einer|jede[nmrs]?|kein\p{L}*|andere[nmrs]?)\s+(?:kunde|kundin|kunden|kundinnen)|kunden|kundinnen)\E`),
   possessiveSecondPerson: new RegExp(`${B}(?:Ihr|Ihre|Ihren|Ihrem|Ihrer|Ihres|[dD]ein|[dD]eine|[dD]einen|[dD]einem|[dD]einer|[dD]eines|[eE]uer|[eE]ure)${E}`, 'u'),
-  secondPersonSubject: re(String.raw`^(?:sie|du|ihr|man)\E`),
+  secondPersonSubject: re(String.raw`^(?:sie|du|ihr)\E`),
   imperatives: DE_IMPERATIVES,
   instructionVerbs: new Set([...DE_IMPERATIVES, ...words('verwende verwenden nutze nutzen halte halten prüfe prüfen öffne öffnen folge folgen füge fügen bleibe bleiben vermeide vermeiden zitiere zitieren beschreibe beschreiben verlinke verlinken lehne lehnen')]),
   speechVerbs: DE_SPEECH,
@@ -226,7 +234,7 @@ const fr: RuleLexicon = {
   leadConjunction: re(String.raw`^(?:et|mais|ou|donc|puis|aussi|sinon|plutôt|ensuite)\s+`),
   prohibitionStart: re(String.raw`^(?:veuillez|merci de|prière de|veillez à)?\s*(?:ne\s+|n')(?!hésit|importe|vous\s+inqui|t'inqui|vous\s+en\s+faites|t'en\s+fais|vous\s+faites\s+pas\s+de\s+souci)|^(?:jamais|en aucun cas|sous aucun prétexte|il est interdit|interdiction|il ne faut (?:jamais|pas)|évitez|éviter|évite)\E`),
   negation: re(String.raw`\B(?:ne\E|n'|jamais\E|pas\E|aucune?\E|rien\E)`),
-  alwaysStart: re(String.raw`^toujours\E`),
+  alwaysStart: re(String.raw`^toujours\E(?!\s+(?:plus|moins|pas)\E)`),
   alwaysWord: re(String.raw`^toujours$`),
   weCannot: re(String.raw`^nous\s+(?:ne|n')\s*(?<verb>\p{L}+)`),
   obligation: re(String.raw`^(?<subject>(?:[\p{L}'-]+\s+){1,6}?)(?<modal>(?:ne|n')\s*(?:doit|doivent|devra|devront|devrait|devraient|peut|peuvent|pourra|pourront)\s+(?:jamais|pas|en aucun cas)|doit|doivent|devra|devront|n'est pas autorisée?|ne sont pas autorisée?s|n'est pas habilitée?|n'a pas le droit de|n'ont pas le droit de|ne peut|ne peuvent)\E(?<rest>.*)$`),
@@ -239,7 +247,8 @@ const fr: RuleLexicon = {
   thirdPerson: re(String.raw`\B(?:(?:le|la|les|un|une|du|des|au|aux|chaque|aucun|aucune|autres?|d'autres|l')\s*(?:client|cliente|clients|clientes)|clients|clientes)\E`),
   possessiveSecondPerson: re(String.raw`\B(?:votre|vos|ton|ta|tes)\E`),
   secondPersonSubject: re(String.raw`^(?:vous|tu)\E`),
-  infinitiveSubject: re(String.raw`^\p{L}+(?:er|ir|re)\s.*\B(?:est|sont|était|sera|reste|permet)\E`),
+  // The statement's verb before any subordinate clause ("Proposer un geste si le client *est* mécontent" is an instruction).
+  infinitiveSubject: re(String.raw`^\p{L}+(?:er|ir|re)\s+(?:(?!(?:que|qu'|si|s'|lorsque|lorsqu'|quand)(?![\p{L}]))[\p{L}'-]+\s+){0,8}(?:est|sont|était|sera|reste|permet)\E`),
   clitic: /-(?:le|la|les|lui|leur|nous|moi|y|en)$/u,
   imperatives: FR_IMPERATIVES,
   instructionVerbs: new Set([...FR_IMPERATIVES, ...words('utilisez utilise utiliser gardez garde garder vérifiez vérifie vérifier ouvrez ouvre ouvrir suivez suis suivre incluez inclure restez reste rester évitez éviter reliez relier décrivez décrire refusez refuse refuser')]),
@@ -314,12 +323,12 @@ const es: RuleLexicon = {
   prohibitionStart: re(String.raw`^(?:por favor,?\s+)?(?:nunca|jamás|en ningún caso|bajo ningún concepto|bajo ninguna circunstancia|(?:está|queda)\s+(?:terminantemente\s+|estrictamente\s+)?prohibido|evita|evite|evitar)\E|^(?:por favor,?\s+)?no\s+(?:se\s+|te\s+|me\s+|nos\s+|le\s+|les\s+|lo\s+|la\s+|los\s+|las\s+){0,2}(?<verb>debe|deben|debes|${[...ES_NEGATED_SPEECH].join('|')})\E`),
   negation: re(String.raw`\B(?:nunca|jamás|no|ningún|ninguna|nada)\E`),
   // Not "Siempre ofrecemos …": what we always do is a statement (as English "We always …").
-  alwaysStart: re(String.raw`^(?:por favor,?\s+)?siempre\E(?!\s+\p{L}+(?:amos|emos|imos)\E)`),
+  alwaysStart: re(String.raw`^(?:por favor,?\s+)?siempre\E(?!\s+(?:se\s|(?:(?:le|les|lo|la|los|las|nos|me|te)\s+)?\p{L}+(?:amos|emos|imos)\E))`),
   alwaysWord: re(String.raw`^siempre$`),
   weCannot: re(String.raw`^(?:nosotros\s+)?(?:no|nunca|jamás)\s+(?:(?:le|les|lo|la|los|las|se)\s+)?(?<verb>\p{L}+(?:amos|emos|imos))\E`),
-  obligation: re(String.raw`^(?<subject>(?:[\p{L}'-]+\s+){1,6}?)(?<modal>no\s+debe|no\s+deben|no\s+puede|no\s+pueden|nunca\s+debe|nunca\s+deben|debe|deben|deberá|deberán|tiene que|tienen que|tiene prohibido|tienen prohibido|no está autorizad[oa]|no están autorizad[oa]s|s[oó]lo puede|s[oó]lo pueden)\E(?<rest>.*)$`),
+  obligation: re(String.raw`^(?<subject>(?:[\p{L}'-]+\s+){1,6}?)(?<modal>no\s+debe|no\s+deben|no\s+puede|no\s+pueden|nunca\s+debe|nunca\s+deben|debe|deben|deberá|deberán|tiene que|tienen que|tiene prohibido|tienen prohibido|no está autorizad[oa]|no están autorizad[oa]s|(?:s[oó]lo|solamente|únicamente) pueden?)\E(?<rest>.*)$`),
   ability: re(String.raw`\B(?:puede|pueden)\E`),
-  restrictedAbility: re(String.raw`^s[oó]lo\s`),
+  restrictedAbility: re(String.raw`^(?:s[oó]lo|solamente|únicamente)\s`),
   onlyMay: re(String.raw`\B(?:solo|sólo|solamente|únicamente|exclusivamente)\s+(?<subject>(?:[\p{L}'-]+\s+){1,4}?)(?:puede|pueden|decide|deciden|aprueba|aprueban|está autorizad[oa]|están autorizad[oa]s)\E`),
   authority: re(String.raw`\B(?:es|son)\s+(?:únicamente\s+|exclusivamente\s+|solo\s+|sólo\s+)?(?:decidid|aprobad|concedid|determinad|autorizad|confirmad|fijad|emitid)[oa]s?\s+(?:únicamente\s+|solo\s+|sólo\s+)?por\E|\Ba (?:la )?(?:entera |sola |libre )?discreción\E|\Btiene la última palabra\E|\Btoma la decisión final\E`),
   condition: re(String.raw`^(?:si|cuando|antes de|después de|mientras|una vez|aunque|en caso de|incluso si)\E`),
@@ -330,7 +339,7 @@ const es: RuleLexicon = {
   // Spanish drops the subject: a clause that opens (after "siempre", "también", "ya") with a
   // second-person verb speaks to the customer ("Siempre puedes pedir …", "Recibirás …").
   secondPersonSubject: re(String.raw`^(?:(?:siempre|también|ya|nunca|no)\s+)?(?:tú|usted|ustedes|vosotros|vosotras|puedes|podrás|debes|deberás|tienes|tendrás|necesitas|recibes|recibirás|verás|encontrarás|quieres|sueles)\E`),
-  infinitiveSubject: re(String.raw`^\p{L}+(?:ar|er|ir)\s.*\B(?:es|son|era|será|resulta)\E`),
+  infinitiveSubject: re(String.raw`^\p{L}+(?:ar|er|ir)\s+(?:(?!(?:que|si|cuando)(?![\p{L}]))[\p{L}'-]+\s+){0,8}(?:es|son|era|será|resulta)\E`),
   clitic: /(?<=\p{L}{2})(?:selo|sela|selos|selas|le|les|lo|la|los|las|me|nos)$/u,
   imperatives: ES_IMPERATIVES,
   instructionVerbs: new Set([...ES_IMPERATIVES, ...words('usa use usar mantén mantenga mantener comprueba compruebe comprobar abre abra abrir sigue siga seguir incluye incluya incluir quédate evita evite evitar enlaza enlace enlazar describe describa describir rechaza rechace rechazar')]),
@@ -355,7 +364,7 @@ const es: RuleLexicon = {
     policy('número de tarjeta', String.raw`\Bnúmeros?\s+de\s+(?:la\s+)?tarjeta\E`, '¿Y mi número de tarjeta?'),
     policy('datos personales', String.raw`\Bdatos\s+personales\E`, '¿Y los datos personales?'),
     policy('mes gratis', String.raw`\Bmes(?:es)?\s+gratis\E|\Bmes(?:es)?\s+gratuitos?\E`, '¿Puedo tener un mes gratis?'),
-    policy('fecha de lanzamiento', String.raw`\Bfechas?\s+de\s+(?:lanzamiento|entrega|salida)\E|\Bhoja\s+de\s+ruta\E|(?<!\ben\s+un\s+)\Bplazos?\E`, '¿Cuándo estará disponible?'),
+    policy('fecha de lanzamiento', String.raw`\Bfechas?\s+de\s+(?:lanzamiento|entrega|salida)\E|\Bhoja\s+de\s+ruta\E|\Bplazos?\s+de\s+(?:entrega|lanzamiento|resolución|corrección|disponibilidad)\E`, '¿Cuándo estará disponible?'),
   ],
   about: (word) => `¿Qué pasa con ${word}?`,
   ruleWords: words(`
