@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRetrievalIndex, loadKnowledgeBase, select } from '../retrieval/index';
 import { DEMO_KB } from '../testing/real-docs';
-import { checkNumbers, numberMentions, numberReadings, numbersStated, numberValue, statedKeys } from './numbers';
+import { checkNumbers, numberMentions, numbersStated, numberValue, statedKeys } from './numbers';
 
 const mention = (text: string) => numberMentions(text).map((m) => [m.kind, m.unit, m.value]);
 
@@ -14,6 +14,10 @@ describe('numberValue', () => {
     expect(numberValue('1.000.000')).toBe(1_000_000);
     expect(numberValue('1\u00a0299')).toBe(1299);
     expect(numberValue('4.5')).toBe(4.5);
+    // One dot and three digits group thousands, as German, Spanish and French write them; not in a percentage.
+    expect(numberValue('1.000')).toBe(1000);
+    expect(numberValue('0.125')).toBe(0.125);
+    expect(numberValue('3.125', false)).toBe(3.125);
   });
 });
 
@@ -98,7 +102,7 @@ describe('numberMentions', () => {
       ['price', 'EUR', 1299],
     ]);
     // Spanish "de 3 a 5 días": "a" is no range word (English "In 2023 a 14-day trial"), so 3 has no unit.
-    expect(mention('en 5 días hábiles, 20 por ciento, de 3 a 5 días, 2 meses, 10 usuarios, 79 dólares, 10 000 usuarios')).toEqual([
+    expect(mention('en 5 días hábiles, 20 por ciento, de 3 a 5 días, 2 meses, 10 usuarios, 79 dólares, 10.000 usuarios')).toEqual([
       ['duration', 'day', 5],
       ['percent', '%', 20],
       ['duration', 'day', 5],
@@ -167,15 +171,20 @@ describe('checkNumbers', () => {
     expect(checkNumbers('Tienes 14 días; el reembolso tarda entre 5 y 10 días hábiles.', knowledge)).toEqual({ checked: 2, unverified: [] });
   });
 
-  it('verifies "1.000" and "1,000" either way: a separator with three digits after it is read both ways', () => {
-    expect(numberReadings('1.000')).toEqual([1, 1000]);
-    expect(numberReadings('1,500')).toEqual([1500, 1.5]);
-    expect(numberReadings('12,50')).toEqual([12.5]);
-    expect(numberReadings('1.000.000')).toEqual([1_000_000]);
-    expect(numberReadings('0.125')).toEqual([0.125]);
+  it('reads "1.000 Nutzer" as "1,000 users", and no round number as its first group', () => {
     expect(checkNumbers('Der Plan umfasst bis zu 1.000 Nutzer.', 'Up to 1,000 users.').unverified).toEqual([]);
-    expect(checkNumbers('Le forfait inclut 1 000 utilisateurs et 10 000 Go.', 'Up to 1,000 users and 10,000 GB.').unverified).toEqual([]);
     expect(checkNumbers('Up to 2,000 users.', 'Bis zu 1.000 Nutzer.').unverified.map((m) => m.text)).toEqual(['2,000 users']);
+    expect(checkNumbers('It costs $10,000.', 'It costs $10.').unverified.map((m) => m.text)).toEqual(['$10,000']);
+    expect(checkNumbers('5.000 GB inklusive.', '5 GB included.').unverified.map((m) => m.text)).toEqual(['5.000 GB']);
+    expect(mention('a 3.125% rate')).toEqual([['percent', '%', 3.125]]);
+    // French no-break-space grouping is read; ordinary spaces are not (they would join "Step 2 100 GB").
+    expect(checkNumbers('Le forfait inclut 1\u202f000 utilisateurs.', 'Up to 1,000 users.').unverified).toEqual([]);
+    expect(mention('10 000 utilisateurs, Étape 2 100 Go, Windows 10 100 MB, Buy 2 500-seat licenses')).toEqual([
+      ['amount', 'gb', 100],
+      ['amount', 'mb', 100],
+      ['amount', 'seat', 500],
+    ]);
+    expect(mention('Step 2 Go to Settings, Option 2 To do this')).toEqual([]);
   });
 
   it('does not read numbers written as words (a documented limit)', () => {

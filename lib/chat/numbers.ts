@@ -22,9 +22,11 @@ import type { NumberCheck, NumberKind, NumberMention } from '../traces/types';
  * page's "14 days". Words that would misread English are left out: German "Tag" and French "an"
  * (singular), "h" ("H.264"), Spanish "a" as a range word ("In 2023 a 14-day trial …"); French
  * sizes count only as written (`100 Go`, not "From 1 To 5 Seats" or "Step 3 Go Live").
- * A number with one separator and three digits after it is read both ways ("1.000" is 1,000 in
- * German and 1 in English; "1,500" the other way round): it is verified when either reading is
- * stated.
+ * A number with one separator and three digits after it is a whole number ("1,000", and "1.000"
+ * as German, Spanish and French write a thousand; a percentage's "3.125%" keeps its decimals),
+ * so "1.000 Nutzer" and "1,000 users" are the same figure. A number grouped by ordinary spaces
+ * ("10 000 utilisateurs") is not read (its groups would join "Step 2 100 GB" into 2,100): write
+ * it with a no-break space (U+00A0 or U+202F, as French typography does) to have it checked.
  *
  * Limits: numbers written as words ("fourteen days", "a week") are not read; units are not
  * converted (a reply's "2 weeks" does not match the knowledge's "14 days", "1 TB" does not
@@ -58,14 +60,16 @@ const AMOUNT: Record<string, string> = {
   ...unitWords('viewer', 'viewer viewers Zuschauer spectateur spectateurs espectador espectadores'),
   ...unitWords('video', 'video videos vidéo vidéos vídeo vídeos'),
 };
-/** French data sizes, read only as written ("100 Go") and not before a capital or a digit (English title case: "From 1 To 5 Seats", "Step 3 Go Live"). */
+/** French data sizes, read only as written ("100 Go"), not before a capital, a digit or an English word (English: "From 1 To 5 Seats", "Step 3 Go Live", "Step 2 Go to Settings"). */
 const FRENCH_SIZE: Record<string, string> = { Ko: 'kb', Mo: 'mb', Go: 'gb', To: 'tb' };
 
-/** A number as written: thousands grouped by `,` `.`, a no-break space or a space ("10 000", as French writes it), an optional decimal part. */
-const NUMBER = /(?<![\p{L}\p{N}_.,\u00a0\u202f])(\d{1,3}(?:[,.\u00a0\u202f]\d{3})+(?:[.,]\d+)?|\d{1,3}(?: \d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)(?![\p{L}\p{N}_]|[.,]\d)/gu;
+/** A number as written: thousands grouped by `,` `.` or a no-break space, an optional decimal part. */
+const NUMBER = /(?<![\p{L}\p{N}_.,\u00a0\u202f])(\d{1,3}(?:[,.\u00a0\u202f]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)(?![\p{L}\p{N}_]|[.,]\d)/gu;
+/** The second group of a number grouped by an ordinary space ("10 000"): not a number of its own. */
+const SPACE_GROUP = /\d $/;
 const PREFIX = /(us\$|[$€£]|\b(?:usd|eur|gbp))\s?$/i;
 const SUFFIX = /^(?:\s?(%)|\s?-?\s?(percent|per cent|prozent|pour\s?cent|por ciento)(?!\p{L})|\s?([$€£])|[\s-]?(business|working)?[\s-]?(\p{L}+)(?![\p{L}\p{N}]))/iu;
-const FRENCH_SIZE_SUFFIX = /^\s?([KMGT]o)(?![\p{L}\p{N}])(?!\s+[\p{Lu}\p{N}])/u;
+const FRENCH_SIZE_SUFFIX = /^\s?([KMGT]o)(?![\p{L}\p{N}])(?!\s+(?:[\p{Lu}\p{N}]|(?:to|the|a|an|and|or|for|with|back|ahead|live|do|this|that|it|in|on|at|of|here|there|now|you|your|we)(?![\p{L}\p{N}])))/u;
 /** Between the two ends of a range: a dash, "to", "bis", "à" (not Spanish "a": English "2023 a 14-day"). */
 const RANGE_BETWEEN = /^\s*(?:-|–|—|to|bis|à)\s*(?:us\$|[$€£])?\s*$/i;
 
@@ -77,9 +81,12 @@ function withoutLinks(text: string): string {
     .replace(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, (m) => ' '.repeat(m.length));
 }
 
-/** "1,299.00" → 1299, "12,50" → 12.5, "1.000.000" → 1000000, "1 299" (a space or no-break space) → 1299. */
-export function numberValue(written: string): number {
-  const s = written.replace(/[\u00a0\u202f ]/g, '');
+/**
+ * "1,299.00" → 1299, "12,50" → 12.5, "1.000.000" → 1000000, "1 299" (no-break space) → 1299,
+ * "1.000" → 1000 (`wholeThousands`: a dot and three digits group thousands; false: "3.125" → 3.125).
+ */
+export function numberValue(written: string, wholeThousands = true): number {
+  const s = written.replace(/[\u00a0\u202f]/g, '');
   const lastComma = s.lastIndexOf(',');
   const lastDot = s.lastIndexOf('.');
   if (lastComma >= 0 && lastDot >= 0) {
@@ -88,21 +95,8 @@ export function numberValue(written: string): number {
     return Number(s.split(thousands).join('').replace(decimal, '.'));
   }
   if (lastComma >= 0) return /^\d{1,3}(,\d{3})+$/.test(s) ? Number(s.replace(/,/g, '')) : Number(s.replace(',', '.'));
-  if (/^\d{1,3}(\.\d{3}){2,}$/.test(s)) return Number(s.replace(/\./g, ''));
+  if (/^\d{1,3}(\.\d{3}){2,}$/.test(s) || (wholeThousands && /^[1-9]\d{0,2}\.\d{3}$/.test(s))) return Number(s.replace(/\./g, ''));
   return Number(s);
-}
-
-/**
- * The values a number as written can mean: one, or two when one separator has exactly three
- * digits after it ("1.000": 1 in English, 1,000 in German; "1,500": 1,500 in English, 1.5 in
- * French), numberValue's reading first.
- */
-export function numberReadings(written: string): number[] {
-  const value = numberValue(written);
-  const m = /^([1-9]\d{0,2})([.,])(\d{3})$/.exec(written);
-  if (!m) return [value];
-  const other = m[2] === '.' ? Number(`${m[1]}${m[3]}`) : Number(`${m[1]}.${m[3]}`);
-  return other === value ? [value] : [value, other];
 }
 
 interface Found {
@@ -110,8 +104,8 @@ interface Found {
   end: number;
   /** Where the digits end (a range's separator starts here when the number has no suffix). */
   digitsEnd: number;
-  /** The number's readings (numberReadings), the first its value. */
-  readings: number[];
+  /** The digits as written. */
+  written: string;
   kind?: NumberKind;
   unit?: string;
   hasSuffix: boolean;
@@ -136,6 +130,7 @@ function scan(text: string): Found[] {
   const found: Found[] = [];
   for (const m of text.matchAll(NUMBER)) {
     const digitsStart = m.index;
+    if (m[0].startsWith('0') && m[0].length >= 3 && SPACE_GROUP.test(text.slice(Math.max(0, digitsStart - 2), digitsStart))) continue; // "10 000": not 0
     const digitsEnd = digitsStart + m[0].length;
     const prefix = PREFIX.exec(text.slice(Math.max(0, digitsStart - 5), digitsStart));
     const suffix = unitAfter(text.slice(digitsEnd, digitsEnd + 24));
@@ -143,7 +138,7 @@ function scan(text: string): Found[] {
       start: prefix ? digitsStart - prefix[0].length : digitsStart,
       end: suffix ? digitsEnd + suffix.length : digitsEnd,
       digitsEnd,
-      readings: numberReadings(m[0]),
+      written: m[0],
       hasSuffix: suffix !== undefined,
     };
     const currency = prefix ? (CURRENCY_SYMBOL[prefix[1]!.toLowerCase()] ?? CURRENCY_WORD[prefix[1]!.toLowerCase()]) : undefined;
@@ -162,39 +157,35 @@ function scan(text: string): Found[] {
   return found;
 }
 
-/** The numbers with a unit that `text` states, in order (links ignored), each with the keys of its readings (`kind:unit:value`). */
-function mentionsOf(text: string): { mention: NumberMention; keys: string[] }[] {
-  return scan(withoutLinks(text))
-    .filter((f) => f.kind && Number.isFinite(f.readings[0]))
-    .map((f) => ({
-      mention: { text: text.slice(f.start, f.end).trim(), kind: f.kind!, value: f.readings[0]!, unit: f.unit! },
-      keys: f.readings.map((value) => `${f.kind}:${f.unit}:${value}`),
-    }));
-}
-
-/** The keys (`kind:unit:value`) of every reading of every number with a unit that `text` states. */
-export function statedKeys(text: string): string[] {
-  return mentionsOf(text).flatMap((m) => m.keys);
-}
-
 /** The numbers with a unit that `text` states, in order (links ignored). */
 export function numberMentions(text: string): NumberMention[] {
-  return mentionsOf(text).map((m) => m.mention);
+  return scan(withoutLinks(text))
+    .filter((f) => f.kind)
+    .map((f) => ({ text: text.slice(f.start, f.end).trim(), kind: f.kind!, value: numberValue(f.written, f.kind !== 'percent'), unit: f.unit! }))
+    .filter((m) => Number.isFinite(m.value));
+}
+
+const keyOf = (m: NumberMention) => `${m.kind}:${m.unit}:${m.value}`;
+
+/** The keys (`kind:unit:value`) of the numbers with a unit that `text` states. */
+export function statedKeys(text: string): string[] {
+  return numberMentions(text).map(keyOf);
 }
 
 /**
  * Checks a reply's numbers against the knowledge sent with its question: `knowledge` is the
  * sent text, pinned block first (selection.context). A number is verified when the same
- * value (either reading of an ambiguous "1.000") with the same unit occurs anywhere in it.
+ * value with the same unit occurs anywhere in it.
  */
 export function checkNumbers(reply: string, knowledge: string): NumberCheck {
   const known = numbersStated(knowledge);
   const seen = new Set<string>();
   const unverified: NumberMention[] = [];
-  for (const { mention, keys } of mentionsOf(reply)) {
-    if (seen.has(keys[0]!)) continue;
-    seen.add(keys[0]!);
-    if (!keys.some((key) => known.has(key))) unverified.push(mention);
+  for (const mention of numberMentions(reply)) {
+    const key = keyOf(mention);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (!known.has(key)) unverified.push(mention);
   }
   return { checked: seen.size, unverified };
 }
@@ -208,7 +199,7 @@ export const STATED_BLOCKS_LIMIT = 1024;
 const statedByBlock = new LruMemo<string, readonly string[]>(STATED_BLOCKS_LIMIT);
 
 /**
- * The numbers a sent text states (`kind:unit:value`, every reading), read block by block: the sent text is
+ * The numbers a sent text states (`kind:unit:value`), read block by block: the sent text is
  * blocks that each start with "## " after a blank line (context-text.ts), and the same sections
  * are sent turn after turn, so each block's numbers are read once and remembered (reading the
  * demo KB's whole sent text took ~0.4 ms a turn, this ~0.03 ms). Cutting before any "## " that
