@@ -78,6 +78,9 @@ export interface TurnRow {
   selection_us: number;
   first_token_ms: number | null;
   total_ms: number | null;
+  /** The reply's number check (JSON: lib/chat/numbers.ts), and how many of its numbers were unverified. */
+  number_check: string | null;
+  n_unverified: number | null;
 }
 
 /** A section sent or matched in a turn (its verdict in the reconstructed explanation), in list order. */

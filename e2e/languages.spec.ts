@@ -11,8 +11,9 @@ import { startApp, startStub, type Server } from './spawn';
  * widget's text in English (the default), German and Hebrew. A German question gets the German
  * section sent and a system prompt that asks for German; a visitor whose browser asks for German
  * sees the widget's German strings, on the home page and in the embed frame; one asking for
- * Hebrew sees them right to left. The server runs the real OpenAI provider against the stub,
- * which records what the model received.
+ * Hebrew sees them right to left. A German reply's number that the German page does not state is
+ * flagged in the trace. The server runs the real OpenAI provider against the stub, which records
+ * what the model received.
  */
 
 test.describe.configure({ mode: 'serial' });
@@ -55,6 +56,10 @@ test.beforeAll(async () => {
     path.join(kb, 'netzwerk.md'),
     '---\nlang: de\n---\n# Netzwerk\n\nEine Netzwerkverbindung mit WLAN richten Sie im Netzwerkmanager ein: wählen Sie dort Ihr Netzwerk aus.\n',
   );
+  writeFileSync(
+    path.join(kb, 'erstattung.md'),
+    '---\nlang: de\n---\n# Rückerstattung\n\nEine Rückerstattung können Sie innerhalb von 30 Tagen nach dem Kauf beantragen. Sie wird in 5 Werktagen gutgeschrieben.\n',
+  );
   stub = await startStub(EXTRA_PORT + 71);
   app = await startApp(EXTRA_PORT + 70, {
     KB_PATH: kb,
@@ -65,7 +70,7 @@ test.beforeAll(async () => {
     TRACE_DB_PATH: path.join(root, 'traces.db'),
     CHAT_RATE_LIMIT_PER_MINUTE: '0',
   });
-  await app.waitForOutput(/\[knowledge\] loaded .*: 2 files read, 0 skipped/);
+  await app.waitForOutput(/\[knowledge\] loaded .*: 3 files read, 0 skipped/);
 });
 
 test.afterAll(async () => {
@@ -101,6 +106,25 @@ test.describe('a visitor whose browser asks for German', () => {
     // The trace keeps the language: detected in the question, only German sections ranked.
     const turn = await traces(path.join(root, 'traces.db')).finished(turnId);
     expect((JSON.parse(turn.explanation) as { query: { language: unknown } }).query.language).toEqual({ customer: 'de', source: 'detected', analysed: 'de', scope: 'language', setAside: 1 });
+  });
+});
+
+test.describe('a German reply with a number the German page does not state', () => {
+  test.use({ locale: 'de-DE' });
+
+  test('is flagged in the trace: "60 Tagen" unverified, "5 Werktagen" verified', async ({ page }) => {
+    const reply = 'Sie können die Rückerstattung innerhalb von 60 Tagen beantragen; sie wird in 5 Werktagen gutgeschrieben.';
+    await fetch(`${stub.url}/__reply`, { method: 'POST', body: JSON.stringify({ text: reply, times: 1 }) });
+    await page.goto(app.url);
+    await openChat(page);
+    await ask(page, 'Wie lange habe ich Zeit für eine Rückerstattung?');
+    const { turnId, text } = await lastReply(page, 1);
+    expect(text).toContain('60 Tagen');
+    const requests = (await (await fetch(`${stub.url}/__requests`)).json()) as StubRequest[];
+    expect(blockOf(systemOf(requests.at(-1)!), 'reference_material')).toContain('innerhalb von 30 Tagen');
+    const turn = await traces(path.join(root, 'traces.db')).finished(turnId);
+    expect(turn.n_unverified).toBe(1);
+    expect(JSON.parse(turn.number_check!)).toEqual({ checked: 2, unverified: [{ text: '60 Tagen', kind: 'duration', value: 60, unit: 'day' }] });
   });
 });
 

@@ -15,13 +15,15 @@
 //        "malformed" two words, then a chunk that is not JSON, then [DONE]
 //        "cut"       three words, then the connection is destroyed mid-stream
 //        "reset"     the connection is destroyed before any response
+//   POST /__reply {"text": …, "times"?: n}
+//        the reply text of the next requests (all of them, or the next `times`), then STUB_REPLY again
 //   POST /v1/embeddings         deterministic vectors (lib/testing/stub-embeddings.mjs: hashed bag of words with
 //                               hand-made paraphrase groups); records the body
 //   GET  /__embedding-requests  every recorded embeddings body, oldest first
 //   POST /__embedding-mode {"mode": …, "times"?: n}   as /__mode, for the embeddings endpoint:
 //        "ok"  the vectors    "hang"  never answers    "500"  HTTP 500    "malformed"  JSON of the wrong shape
 //
-// The reply text is fixed (STUB_REPLY) so tests can wait for it in the page.
+// The reply text is STUB_REPLY unless /__reply set another, so tests can wait for it in the page.
 import http from 'node:http';
 import { stubEmbedding } from '../../lib/testing/stub-embeddings.mjs';
 import { STUB_REPLY } from './reply.mjs';
@@ -34,6 +36,7 @@ const EMBEDDING_MODES = ['ok', 'hang', '500', 'malformed'];
 let mode = 'ok';
 let times = Infinity; // requests left in `mode` before it falls back to "ok"
 let embeddingMode = { mode: 'ok', times: Infinity };
+let reply = { text: STUB_REPLY, times: Infinity }; // the reply text, for `times` more requests
 let embeddingRequests = [];
 let requests = [];
 let connections = [];
@@ -117,12 +120,14 @@ async function completions(req, res) {
 
   const id = `chatcmpl-stub-${requests.length}`;
   const model = body.model ?? 'stub';
-  const words = STUB_REPLY.match(/\S+\s*/g);
+  const text = reply.text;
+  if (reply.text !== STUB_REPLY && --reply.times <= 0) reply = { text: STUB_REPLY, times: Infinity };
+  const words = text.match(/\S+\s*/g);
   const usage = { prompt_tokens: 1234, completion_tokens: words.length, total_tokens: 1234 + words.length };
   if (!body.stream) {
     return json(res, 200, {
       id, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model,
-      choices: [{ index: 0, message: { role: 'assistant', content: STUB_REPLY }, finish_reason: 'stop' }],
+      choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
       usage,
     });
   }
@@ -173,6 +178,7 @@ const server = http.createServer(async (req, res) => {
       connections = [];
       embeddingRequests = [];
       embeddingMode = { mode: 'ok', times: Infinity };
+      reply = { text: STUB_REPLY, times: Infinity };
       mode = 'ok';
       times = Infinity;
       for (const r of hanging) r.destroy();
@@ -185,6 +191,12 @@ const server = http.createServer(async (req, res) => {
       mode = body.mode;
       times = Number.isInteger(body.times) && body.times > 0 ? body.times : Infinity;
       return json(res, 200, { mode, times: Number.isFinite(times) ? times : null });
+    }
+    if (req.method === 'POST' && url.pathname === '/__reply') {
+      const body = JSON.parse((await readBody(req)) || '{}');
+      if (typeof body.text !== 'string' || !/\S/.test(body.text)) return json(res, 400, { error: 'text: a reply with words' });
+      reply = { text: body.text, times: Number.isInteger(body.times) && body.times > 0 ? body.times : Infinity };
+      return json(res, 200, { text: reply.text, times: Number.isFinite(reply.times) ? reply.times : null });
     }
     if (req.method === 'GET' && url.pathname === '/') return json(res, 200, { ok: true, mode });
     json(res, 404, { error: { message: `stub: no route ${req.method} ${url.pathname}` } });
