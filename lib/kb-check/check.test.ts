@@ -294,6 +294,23 @@ describe('languages (issue 26)', () => {
     expect(mismatches[0]!.suggestion).toContain('lang: en');
   });
 
+  it('reports the sections a translation left in the original language, one finding per file, with their lines', () => {
+    const germanBody = 'Eine Netzwerkverbindung mit WLAN richten Sie im Netzwerkmanager Ihres Desktops ein, und die Verbindung bleibt für den nächsten Start des Rechners erhalten. '.repeat(4);
+    const englishBody = 'You can set up a wireless network connection with the network manager of your desktop, and the connection is kept for the next time you start the computer. '.repeat(4);
+    const mixed = `---\nlang: de\n---\n# Netzwerk\n\n${germanBody}\n\n## Drucker\n\n${germanBody}\n\n## Printers\n\n${englishBody}\n\n## Kurz\n\nThe short one is not read.\n`;
+    const report = check({ 'en.md': english, 'de.md': german, 'gemischt.md': mixed, 'mislabelled.md': `---\nlang: de\n---\n${english}` });
+    const sections = ofKind(report, 'section-language-mismatch');
+    // One finding for the mixed file; none for the file already reported whole, none for the short section.
+    expect(sections.map((f) => [f.file, f.line, f.details])).toEqual([
+      ['gemischt.md', 12, { declared: 'de', sections: [{ title: 'Printers', line: 12, detected: 'en' }] }],
+    ]);
+    expect(sections[0]!.message).toContain('1 section of a file in German (de) reads as English (en): "Printers" (line 12). It is analysed as German');
+    // The file, two thirds German, is not reported as English as a whole (among every language German's
+    // function words shared with Dutch or Danish did not count, and it did).
+    expect(ofKind(report, 'language-mismatch').map((f) => f.file)).toEqual(['mislabelled.md']);
+    expect(sections[0]!.level).toBe('warning');
+  });
+
   it('reports sections in a language with no analyzer', () => {
     const report = check({ 'en.md': english, 'ko.md': '---\nlang: ko\n---\n# 비밀번호\n\n비밀번호를 변경하려면 설정으로 이동하세요.' });
     const unsupported = ofKind(report, 'language-unsupported');

@@ -34,6 +34,9 @@ export type FindingLevel = 'error' | 'warning' | 'info';
  *   group (warning), or two spellings of one term in a group (info).
  * - `language-mismatch` — a file whose text reads as another language than the one it is
  *   declared in (front matter `lang:`, `<html lang>`, else the identity file's `language:`) (warning).
+ * - `section-language-mismatch` — sections of at least 300 letters of prose that read as
+ *   another language than their file's, one finding per file (warning): parts a translation
+ *   left in the original.
  * - `language-unsupported` — sections in a language with no analyzer of its own (warning).
  */
 export type FindingKind =
@@ -57,6 +60,7 @@ export type FindingKind =
   | 'synonyms-unused'
   | 'synonyms-duplicate'
   | 'language-mismatch'
+  | 'section-language-mismatch'
   | 'language-unsupported';
 
 export interface Finding {

@@ -24,6 +24,7 @@ const ALL_KINDS: Record<FindingKind, true> = {
   'synonyms-unused': true,
   'synonyms-duplicate': true,
   'language-mismatch': true,
+  'section-language-mismatch': true,
   'language-unsupported': true,
 };
 

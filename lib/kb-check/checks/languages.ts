@@ -1,4 +1,4 @@
-import { ANALYZED_LANGUAGES, detectLanguage, ENGLISH, hasAnalyzer, languageName } from '../../retrieval/index';
+import { ANALYZED_LANGUAGES, detectLanguage, ENGLISH, hasAnalyzer, languageName, type Section } from '../../retrieval/index';
 import type { Finding } from '../types';
 import type { Check } from './types';
 
@@ -6,6 +6,28 @@ import type { Check } from './types';
 const MIN_LETTERS = 400;
 /** How much of a file's prose is read to detect its language. */
 const SAMPLE_CHARS = 20_000;
+/**
+ * Fewest letters of prose a section needs before its detected language is compared with its
+ * file's: below it, a section of commands and names reads as English in any language.
+ */
+const SECTION_MIN_LETTERS = 300;
+/** Sections named in a file's finding (the rest are counted). */
+const SECTIONS_NAMED = 5;
+
+const letterCount = (text: string) => text.match(/\p{L}/gu)?.length ?? 0;
+
+/**
+ * The language `text` reads as when it is not `declared`: detected among every analyzed language,
+ * then confirmed head to head with the declared one. Among all of them a language's function
+ * words shared with a neighbour do not count (German "die", "und" are Dutch or Danish too), so a
+ * German file with one English section in four read as English.
+ */
+function readsAs(text: string, declared: string): string | undefined {
+  const detected = detectLanguage(text, ANALYZED_LANGUAGES);
+  if (!detected || detected === declared) return undefined;
+  if (hasAnalyzer(declared) && detectLanguage(text, [declared, detected]) !== detected) return undefined;
+  return detected;
+}
 
 /** At most SAMPLE_CHARS of a text, taken from ten places spread over it (a file may start in one language and go on in another). */
 function spread(text: string): string {
@@ -31,7 +53,7 @@ function prose(markdown: string): string {
  */
 export const languages: Check = {
   id: 'languages',
-  kinds: ['language-mismatch', 'language-unsupported'],
+  kinds: ['language-mismatch', 'section-language-mismatch', 'language-unsupported'],
   run({ kb }) {
     const byFile = new Map<string, { language: string; line: number; text: string[] }>();
     for (const s of kb.sections) {
@@ -42,9 +64,9 @@ export const languages: Check = {
     const findings: Finding[] = [];
     for (const [file, { language, line, text }] of byFile) {
       const sample = spread(prose(text.join('\n')));
-      if ((sample.match(/\p{L}/gu)?.length ?? 0) < MIN_LETTERS) continue;
-      const detected = detectLanguage(sample, ANALYZED_LANGUAGES);
-      if (!detected || detected === language) continue;
+      if (letterCount(sample) < MIN_LETTERS) continue;
+      const detected = readsAs(sample, language);
+      if (!detected) continue;
       const html = /\.html?$/i.test(file);
       findings.push({
         kind: 'language-mismatch',
@@ -56,6 +78,8 @@ export const languages: Check = {
         details: { declared: language, detected },
       });
     }
+    const whole = new Set(findings.map((f) => f.file));
+    findings.push(...untranslatedSections(kb.sections.filter((s) => !whole.has(s.source))));
     const unsupported = new Map<string, Set<string>>();
     for (const s of kb.sections) {
       const language = s.language ?? ENGLISH;
@@ -78,3 +102,44 @@ export const languages: Check = {
     return { findings };
   },
 };
+
+interface ForeignSection {
+  title: string;
+  line: number;
+  detected: string;
+}
+
+/**
+ * Sections that read as another language than their file's, one finding per file: a translation
+ * that left parts in the original (the French Debian Reference has 87 sections in English in
+ * files that read as French), analysed with the file's analyzer and found only by the words a
+ * question in the file's language shares with them.
+ */
+function untranslatedSections(sections: readonly Section[]): Finding[] {
+  const byFile = new Map<string, { language: string; foreign: ForeignSection[] }>();
+  for (const s of sections) {
+    const language = s.language ?? ENGLISH;
+    const text = prose(`${s.title}\n${s.text}`);
+    if (letterCount(text) < SECTION_MIN_LETTERS) continue;
+    const detected = readsAs(text, language);
+    if (!detected) continue;
+    const file = byFile.get(s.source) ?? { language, foreign: [] };
+    file.foreign.push({ title: s.title, line: s.line, detected });
+    byFile.set(s.source, file);
+  }
+  return [...byFile].map(([file, { language, foreign }]) => {
+    const detected = [...new Set(foreign.map((f) => f.detected))];
+    const named = foreign.slice(0, SECTIONS_NAMED).map((f) => `"${f.title}" (line ${f.line})`).join(', ');
+    const more = foreign.length > SECTIONS_NAMED ? `, and ${foreign.length - SECTIONS_NAMED} more` : '';
+    const count = `${foreign.length} section${foreign.length === 1 ? '' : 's'}`;
+    return {
+      kind: 'section-language-mismatch' as const,
+      level: 'warning' as const,
+      file,
+      line: foreign[0]!.line,
+      message: `${count} of a file in ${languageName(language)} (${language}) read${foreign.length === 1 ? 's' : ''} as ${detected.map((d) => `${languageName(d)} (${d})`).join(' or ')}: ${named}${more}. ${foreign.length === 1 ? 'It is' : 'They are'} analysed as ${languageName(language)}, so a question in ${languageName(language)} finds ${foreign.length === 1 ? 'it' : 'them'} only by the words it shares with ${foreign.length === 1 ? 'it' : 'them'} (commands, names)`,
+      suggestion: `translate them, or move them into a file of their own declared in the language they are written in`,
+      details: { declared: language, sections: foreign },
+    };
+  });
+}
