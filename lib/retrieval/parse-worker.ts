@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { KnowledgeBaseError } from './errors';
 import { buildDocument, decodeUtf8 } from './kb/build-document';
-import type { ParseReply, ParseRequest, SplitReply, SplitRequest, WorkerRequest } from './kb/parse-pool';
+import type { ParsePart, ParseReply, ParseRequest, SplitReply, SplitRequest, WorkerRequest } from './kb/parse-pool';
 import { looksPinned } from './kb/parse-document';
 import { packTerms, sectionTerms } from './kb/section-terms';
 import { analyzeInBulk } from './query/analyzer';
@@ -16,6 +16,8 @@ import { countTokens } from './tokens';
  *   its bytes changed. The sections in English are analysed here too (kb/section-terms.ts):
  *   most of an index build's work, done on every core.
  * - `split`: the parts of a long section (select/split.ts), with their terms when in English.
+ * A document of more than SECTIONS_PER_PART sections goes back in pieces, the next one when the
+ * pool asks for it (`next-part`; parse-pool.ts ParsePart).
  * It sits above kb/ and select/ (whose code it runs) and below nothing: no module imports it.
  */
 
@@ -41,7 +43,10 @@ function parse(request: ParseRequest): ParseReply {
   }
 }
 
-function reply(request: WorkerRequest): ParseReply | SplitReply {
+/** Sections per message of a long document: ~1 MB, ~3 ms to deserialize, of Node.js's all.html. */
+const SECTIONS_PER_PART = 200;
+
+function reply(request: ParseRequest | SplitRequest): ParseReply | SplitReply {
   if (request.kind === 'parse') return parse(request);
   try {
     return split(request);
@@ -50,5 +55,32 @@ function reply(request: WorkerRequest): ParseReply | SplitReply {
   }
 }
 
-parentPort!.on('message', (request: WorkerRequest) => parentPort!.postMessage(reply(request)));
+/** Resolves when the pool asks for the next piece of the document being sent. */
+let nextPart: (() => void) | undefined;
+
+/** Posts a reply: a long document in pieces, each after the pool has taken the one before. */
+async function send(message: ParseReply | SplitReply): Promise<void> {
+  if ('document' in message && message.document.sections.length > SECTIONS_PER_PART) {
+    const { document, terms } = message;
+    let at = 0;
+    for (; document.sections.length - at > SECTIONS_PER_PART; at += SECTIONS_PER_PART) {
+      const taken = new Promise<void>((resolve) => (nextPart = resolve));
+      const end = at + SECTIONS_PER_PART;
+      const part: ParsePart = { id: message.id, part: { sections: document.sections.slice(at, end), ...(terms ? { terms: terms.slice(at, end) } : {}) } };
+      parentPort!.postMessage(part);
+      await taken;
+    }
+    message = { ...message, document: { ...document, sections: document.sections.slice(at) }, ...(terms ? { terms: terms.slice(at) } : {}) };
+  }
+  parentPort!.postMessage(message);
+}
+
+parentPort!.on('message', (request: WorkerRequest) => {
+  if (request.kind !== 'next-part') void send(reply(request));
+  else {
+    const go = nextPart;
+    nextPart = undefined;
+    go?.();
+  }
+});
 parentPort!.postMessage({ ready: true }); // its parsers are loaded: the pool's start-up figure

@@ -83,6 +83,19 @@ describe('the async load on parse workers', { timeout: 60_000 }, () => {
     await expect(loadKnowledgeBaseAsync(refusing, { pool })).rejects.toThrow(expected);
   });
 
+  it('takes a long document in pieces (200 sections a message) and gives the same KB and terms as the sync load', async () => {
+    const long = (title: string) => Array.from({ length: 450 }, (_, i) => `## ${title} ${i}\n\nSection ${i} of ${title}: the ${i}th refund answer.\n`).join('\n');
+    const folder = kbFolder({ 'long.md': `# Long\n\n${long('Topic')}`, 'lang.md': `---\nlang: de\n---\n# Lang\n\n${long('Thema')}`, 'short.md': '# Short\n\nOne section.' });
+    const sync = loadKnowledgeBase(folder);
+    const sectionTerms = new Map<string, PackedSectionTerms>();
+    const pooled = await loadKnowledgeBaseAsync(folder, { pool, sectionTerms });
+    expect(sync.sections.filter((s) => s.source === 'long.md')).toHaveLength(450);
+    expect(served(pooled)).toEqual(served(sync));
+    // The English file's terms came back with its pieces, in section order: the index is the same.
+    expect(sectionTerms.size).toBe(450 + 1);
+    expect(createRetrievalIndex(pooled, {}, { terms: sectionTerms }).bm25).toEqual(createRetrievalIndex(sync).bm25);
+  });
+
   it('reports progress file by file', async () => {
     const seen: number[] = [];
     await loadKnowledgeBaseAsync(kbFolder(GOOD), { pool, onProgress: (p) => seen.push(p.done / p.total) });

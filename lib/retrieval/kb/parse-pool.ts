@@ -56,7 +56,24 @@ export interface SplitOutcome {
 
 export type SplitReply = { id: number; ms: number } & (SplitOutcome | { crash: string });
 
-export type WorkerRequest = ParseRequest | SplitRequest;
+/**
+ * A piece of a long file's document, sent ahead of its ParseReply (which holds the last piece):
+ * deserializing Node.js's all.html (3,261 sections, 15.6 MB) in one message held the main
+ * thread ~50 ms. The worker sends the next piece when the pool asks for it (NextPartRequest),
+ * so each arrives on an event-loop turn of its own.
+ */
+export interface ParsePart {
+  id: number;
+  part: { sections: Section[]; terms?: PackedSectionTerms[] };
+}
+
+/** The pool has taken a ParsePart: send the next. */
+export interface NextPartRequest {
+  kind: 'next-part';
+  id: number;
+}
+
+export type WorkerRequest = ParseRequest | SplitRequest | NextPartRequest;
 
 /** A worker that could not start, or died: the file it had (or was to have) was not parsed. */
 export class WorkerLostError extends Error {
@@ -69,7 +86,7 @@ export function defaultWorkerCount(): number {
 }
 
 interface Task {
-  request: WorkerRequest;
+  request: ParseRequest | SplitRequest;
   /** What the request weighs, for the figures: a file's bytes, a section's characters. */
   size: number;
   resolve(outcome: ParseOutcome | SplitOutcome): void;
@@ -110,25 +127,46 @@ class PoolWorker {
   readonly figures: WorkerFigures = { files: 0, bytes: 0, busyMs: 0, longestMs: 0, startMs: undefined };
   task: Task | undefined;
   private readonly spawned = performance.now();
+  /** The pieces of the current task's document received so far (ParsePart). */
+  private parts: { sections: Section[]; terms: PackedSectionTerms[] } | undefined;
 
   constructor(
     readonly worker: Worker,
     private readonly onIdle: (worker: PoolWorker) => void,
     private readonly onLost: (worker: PoolWorker, error: Error) => void,
   ) {
-    worker.on('message', (reply: ParseReply | SplitReply | { ready: true }) => ('ready' in reply ? (this.figures.startMs = performance.now() - this.spawned) : this.answer(reply)));
+    worker.on('message', (reply: ParseReply | SplitReply | ParsePart | { ready: true }) => {
+      if ('ready' in reply) this.figures.startMs = performance.now() - this.spawned;
+      else if ('part' in reply) this.takePart(reply);
+      else this.answer(reply);
+    });
     worker.on('error', (error) => this.onLost(this, new WorkerLostError(`a parse worker failed: ${error.message}`)));
     worker.on('exit', (code) => this.onLost(this, new WorkerLostError(`a parse worker exited (code ${code})`)));
   }
 
   run(task: Task): void {
     this.task = task;
+    this.parts = undefined;
     this.worker.postMessage(task.request);
+  }
+
+  private takePart({ id, part }: ParsePart): void {
+    this.parts ??= { sections: [], terms: [] };
+    for (const section of part.sections) this.parts.sections.push(section);
+    for (const terms of part.terms ?? []) this.parts.terms.push(terms);
+    const next: NextPartRequest = { kind: 'next-part', id };
+    this.worker.postMessage(next);
   }
 
   private answer(reply: ParseReply | SplitReply): void {
     const task = this.task!;
     this.task = undefined;
+    const parts = this.parts;
+    this.parts = undefined;
+    if (parts && 'document' in reply) {
+      reply.document.sections = [...parts.sections, ...reply.document.sections];
+      if (reply.terms) reply.terms = [...parts.terms, ...reply.terms];
+    }
     if (task.request.kind === 'parse') this.figures.files++;
     this.figures.bytes += task.size;
     this.figures.busyMs += reply.ms;
@@ -168,7 +206,7 @@ export class ParsePool {
     return this.run({ kind: 'split', id: this.nextId++, section, maxTokens, analyse }, section.text.length) as Promise<SplitOutcome>;
   }
 
-  private run(request: WorkerRequest, size: number): Promise<ParseOutcome | SplitOutcome> {
+  private run(request: ParseRequest | SplitRequest, size: number): Promise<ParseOutcome | SplitOutcome> {
     if (this.workers.length === 0) return Promise.reject(new WorkerLostError('the parse pool has no workers left'));
     return new Promise((resolve, reject) => {
       this.queue.push({ request, size, resolve, reject });
