@@ -311,6 +311,27 @@ describe('languages (issue 26)', () => {
     expect(sections[0]!.level).toBe('warning');
   });
 
+  it('does not read code, quotations or a CJK page\'s English labels as a section in English', () => {
+    const germanLine = 'Die Beispielkonfiguration zeigt, wie Sie die Synchronisierung für Ihr Konto einrichten.';
+    const yaml = Array.from({ length: 8 }, (_, i) => `    # the sync option number ${i} of your account settings, with its default value`).join('\n');
+    const tildes = `~~~\n${Array.from({ length: 6 }, () => 'Sync: the process that keeps your files the same on every device you use.').join('\n')}\n~~~`;
+    const quoted = Array.from({ length: 5 }, () => '„Sync paused: you are offline and your changes will be uploaded when you are back online.“').join(' ');
+    const de = (title: string, body: string) => `## ${title}\n\n${germanLine}\n\n${body}\n`;
+    const german = `---\nlang: de\n---\n# Konto\n\n${germanLine.repeat(3)}\n\n${de('Beispiel', yaml)}\n${de('Glossar', tildes)}\n${de('Meldungen', `Die App zeigt dann: ${quoted}`)}`;
+    const japanese = `---\nlang: ja\n---\n# アカウント\n\n${'パスワードを変更するには、設定画面を開いてください。'.repeat(6)}\n\n## 二要素認証\n\n${'「Settings」→「Account」→「Security」を開き、「Enable two-factor authentication」をクリックします。'.repeat(5)}\n`;
+    // Catalan has no analyzer, but it is told from Spanish head to head.
+    const catalan = `---\nlang: ca\n---\n# Botiga\n\n${"La botiga en línia us permet comprar productes des de casa. Podeu pagar amb targeta o amb transferència, i les comandes s'envien en dos dies laborables. Si un producte no us agrada, el podeu retornar durant els trenta dies següents a la compra. ".repeat(2)}\n`;
+    const report = check({ 'en.md': english, 'konto.md': german, 'account.md': japanese, 'botiga.md': catalan });
+    expect(report.findings.filter((f) => f.kind.includes('language-mismatch'))).toEqual([]);
+  });
+
+  it('reports a short file all in another language as a file, with the front matter that fixes it', () => {
+    const short = `---\nlang: de\n---\n# Backups\n\n${'Backups run every night and keep the last thirty days of your files safe. '.repeat(5)}\n`;
+    const report = check({ 'en.md': english, 'de.md': german, 'backup.md': short });
+    expect(ofKind(report, 'section-language-mismatch')).toEqual([]);
+    expect(ofKind(report, 'language-mismatch').map((f) => [f.file, f.suggestion])).toEqual([['backup.md', 'add front matter `lang: en` (or translate the page)']]);
+  });
+
   it('reports sections in a language with no analyzer', () => {
     const report = check({ 'en.md': english, 'ko.md': '---\nlang: ko\n---\n# 비밀번호\n\n비밀번호를 변경하려면 설정으로 이동하세요.' });
     const unsupported = ofKind(report, 'language-unsupported');

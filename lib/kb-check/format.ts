@@ -24,7 +24,7 @@ export const KIND_TITLES: Record<FindingKind, string> = {
   'synonyms-unused': 'Synonym groups that never match the knowledge base',
   'synonyms-duplicate': 'Duplicate synonyms',
   'language-mismatch': 'Files in another language than declared',
-  'section-language-mismatch': 'Sections in another language than their file (left untranslated)',
+  'section-language-mismatch': 'Sections in another language than their file',
   'language-unsupported': 'Sections in a language without an analyzer',
 };
 

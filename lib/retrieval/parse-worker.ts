@@ -17,7 +17,8 @@ import { countTokens } from './tokens';
  *   most of an index build's work, done on every core.
  * - `split`: the parts of a long section (select/split.ts), with their terms when in English.
  * A document of more than SECTIONS_PER_PART sections goes back in pieces, the next one when the
- * pool asks for it (`next-part`; parse-pool.ts ParsePart).
+ * pool asks for it (`next-part`; parse-pool.ts ParsePart). The pool gives a worker one task at a
+ * time, the next only after the last reply: one piece is in flight at most (`nextPart`).
  * It sits above kb/ and select/ (whose code it runs) and below nothing: no module imports it.
  */
 

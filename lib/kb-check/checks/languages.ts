@@ -25,8 +25,7 @@ const letterCount = (text: string) => text.match(/\p{L}/gu)?.length ?? 0;
 function readsAs(text: string, declared: string): string | undefined {
   const detected = detectLanguage(text, ANALYZED_LANGUAGES);
   if (!detected || detected === declared) return undefined;
-  if (hasAnalyzer(declared) && detectLanguage(text, [declared, detected]) !== detected) return undefined;
-  return detected;
+  return detectLanguage(text, [declared, detected]) === detected ? detected : undefined;
 }
 
 /** At most SAMPLE_CHARS of a text, taken from ten places spread over it (a file may start in one language and go on in another). */
@@ -37,11 +36,19 @@ function spread(text: string): string {
   return Array.from({ length: 10 }, (_, i) => text.slice(Math.round(i * step), Math.round(i * step) + piece)).join('\n');
 }
 
-/** A file's prose: code, link targets and URLs left out (they are often English in any language: `apt-get`, `#_package_management`). */
+/**
+ * A file's prose: code (fenced, indented, inline), quotations, link targets and URLs left out:
+ * they are often English in any language (`apt-get`, `#_package_management`, an English-only
+ * app's message quoted in a German page: „Sync paused: you are offline", a Japanese page's
+ * 「Settings」).
+ */
 function prose(markdown: string): string {
   return markdown
+    .replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, ' ')
     .replace(/```[\s\S]*?```/g, ' ')
+    .replace(/(?:^|\n\n)(?:(?: {4}|\t)[^\n]*(?:\n|$))+/g, '\n\n')
     .replace(/`[^`\n]*`/g, ' ')
+    .replace(/„[^“”\n]{1,300}[“”]|“[^”\n]{1,300}”|«[^»\n]{1,300}»|"[^"\n]{1,300}"|「[^」\n]{1,300}」|『[^』\n]{1,300}』/g, ' ')
     .replace(/\]\([^)]*\)/g, ']')
     .replace(/https?:\/\/\S+/g, ' ');
 }
@@ -67,19 +74,12 @@ export const languages: Check = {
       if (letterCount(sample) < MIN_LETTERS) continue;
       const detected = readsAs(sample, language);
       if (!detected) continue;
-      const html = /\.html?$/i.test(file);
-      findings.push({
-        kind: 'language-mismatch',
-        level: 'warning',
-        file,
-        line,
-        message: `declared ${languageName(language)} (${language}) but reads as ${languageName(detected)} (${detected}): its sections are analysed as ${languageName(language)}, so questions in ${languageName(detected)} find them badly`,
-        suggestion: html ? `set <html lang="${detected}"> in the file, or move it out of this KB` : `add front matter \`lang: ${detected}\` (or translate the page)`,
-        details: { declared: language, detected },
-      });
+      findings.push(wholeFile(file, line, language, detected));
     }
     const whole = new Set(findings.map((f) => f.file));
-    findings.push(...untranslatedSections(kb.sections.filter((s) => !whole.has(s.source))));
+    // An English-only KB is not read section by section (the files were read above): the check is for translations.
+    const onlyEnglish = kb.sections.every((s) => (s.language ?? ENGLISH) === ENGLISH);
+    if (!onlyEnglish) findings.push(...untranslatedSections(kb.sections.filter((s) => !whole.has(s.source))));
     const unsupported = new Map<string, Set<string>>();
     for (const s of kb.sections) {
       const language = s.language ?? ENGLISH;
@@ -116,30 +116,51 @@ interface ForeignSection {
  * question in the file's language shares with them.
  */
 function untranslatedSections(sections: readonly Section[]): Finding[] {
-  const byFile = new Map<string, { language: string; foreign: ForeignSection[] }>();
+  const byFile = new Map<string, { language: string; sections: number; foreign: ForeignSection[] }>();
   for (const s of sections) {
     const language = s.language ?? ENGLISH;
+    const file = byFile.get(s.source) ?? { language, sections: 0, foreign: [] };
+    byFile.set(s.source, file);
+    file.sections++;
     const text = prose(`${s.title}\n${s.text}`);
     if (letterCount(text) < SECTION_MIN_LETTERS) continue;
     const detected = readsAs(text, language);
-    if (!detected) continue;
-    const file = byFile.get(s.source) ?? { language, foreign: [] };
-    file.foreign.push({ title: s.title, line: s.line, detected });
-    byFile.set(s.source, file);
+    if (detected) file.foreign.push({ title: s.title, line: s.line, detected });
   }
-  return [...byFile].map(([file, { language, foreign }]) => {
-    const detected = [...new Set(foreign.map((f) => f.detected))];
-    const named = foreign.slice(0, SECTIONS_NAMED).map((f) => `"${f.title}" (line ${f.line})`).join(', ');
-    const more = foreign.length > SECTIONS_NAMED ? `, and ${foreign.length - SECTIONS_NAMED} more` : '';
-    const count = `${foreign.length} section${foreign.length === 1 ? '' : 's'}`;
-    return {
-      kind: 'section-language-mismatch' as const,
-      level: 'warning' as const,
-      file,
-      line: foreign[0]!.line,
-      message: `${count} of a file in ${languageName(language)} (${language}) read${foreign.length === 1 ? 's' : ''} as ${detected.map((d) => `${languageName(d)} (${d})`).join(' or ')}: ${named}${more}. ${foreign.length === 1 ? 'It is' : 'They are'} analysed as ${languageName(language)}, so a question in ${languageName(language)} finds ${foreign.length === 1 ? 'it' : 'them'} only by the words it shares with ${foreign.length === 1 ? 'it' : 'them'} (commands, names)`,
-      suggestion: `translate them, or move them into a file of their own declared in the language they are written in`,
-      details: { declared: language, sections: foreign },
-    };
-  });
+  return [...byFile].filter(([, { foreign }]) => foreign.length > 0).map(([file, { language, sections, foreign }]) => foreignSections(file, language, sections, foreign));
+}
+
+/** One file's finding: its sections in another language, or (all of them in one) the file itself, too short for the file's own check. */
+function foreignSections(file: string, language: string, sections: number, foreign: ForeignSection[]): Finding {
+  const detected = [...new Set(foreign.map((f) => f.detected))];
+  if (foreign.length === sections && detected.length === 1) return wholeFile(file, foreign[0]!.line, language, detected[0]!);
+  const one = foreign.length === 1;
+  const named = foreign.slice(0, SECTIONS_NAMED).map((f) => `"${f.title}" (line ${f.line})`).join(', ');
+  const more = foreign.length > SECTIONS_NAMED ? `, and ${foreign.length - SECTIONS_NAMED} more` : '';
+  const name = languageName(language);
+  return {
+    kind: 'section-language-mismatch',
+    level: 'warning',
+    file,
+    line: foreign[0]!.line,
+    message: `${foreign.length} section${one ? '' : 's'} of a file in ${name} (${language}) read${one ? 's' : ''} as ${detected.map((d) => `${languageName(d)} (${d})`).join(' or ')}: ${named}${more}. ${one ? 'It is' : 'They are'} analysed as ${name}, and questions in ${name} match ${one ? 'it' : 'them'} only through the words they share (commands, names)`,
+    suggestion: one
+      ? 'translate it, or move it into a file of its own declared in the language it is written in'
+      : 'translate them, or move them into files of their own declared in the language they are written in',
+    details: { declared: language, sections: foreign },
+  };
+}
+
+/** A file that reads as another language than it declares. */
+function wholeFile(file: string, line: number, declared: string, detected: string): Finding {
+  const html = /\.html?$/i.test(file);
+  return {
+    kind: 'language-mismatch',
+    level: 'warning',
+    file,
+    line,
+    message: `declared ${languageName(declared)} (${declared}) but reads as ${languageName(detected)} (${detected}): its sections are analysed as ${languageName(declared)}, so questions in ${languageName(detected)} find them badly`,
+    suggestion: html ? `set <html lang="${detected}"> in the file, or move it out of this KB` : `add front matter \`lang: ${detected}\` (or translate the page)`,
+    details: { declared, detected },
+  };
 }

@@ -141,7 +141,13 @@ class PoolWorker {
       else this.answer(reply);
     });
     worker.on('error', (error) => this.onLost(this, new WorkerLostError(`a parse worker failed: ${error.message}`)));
+    // A reply (or a piece of one) that could not be read: its task would wait for ever.
+    worker.on('messageerror', (error) => this.onLost(this, new WorkerLostError(`a parse worker's reply could not be read: ${error.message}`)));
     worker.on('exit', (code) => this.onLost(this, new WorkerLostError(`a parse worker exited (code ${code})`)));
+  }
+
+  dropParts(): void {
+    this.parts = undefined;
   }
 
   run(task: Task): void {
@@ -151,6 +157,7 @@ class PoolWorker {
   }
 
   private takePart({ id, part }: ParsePart): void {
+    if (this.task?.request.id !== id) return; // a piece of a task this worker no longer has (it cannot happen: one task at a time)
     this.parts ??= { sections: [], terms: [] };
     for (const section of part.sections) this.parts.sections.push(section);
     for (const terms of part.terms ?? []) this.parts.terms.push(terms);
@@ -236,6 +243,7 @@ export class ParsePool {
     this.workers.splice(this.workers.indexOf(worker), 1);
     worker.task?.reject(error);
     worker.task = undefined;
+    worker.dropParts();
     void worker.worker.terminate();
     if (this.workers.length === 0) for (const task of this.queue.splice(0)) task.reject(error);
   }

@@ -56,6 +56,9 @@ const SCRIPTS: readonly (readonly [RegExp, string])[] = [
 ];
 
 const LETTER = /\p{L}/gu;
+const JAPANESE = /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]/gu;
+/** How many letters of another script a Chinese or Japanese character weighs against (see detectLanguage). */
+const CJK_WEIGHT = 3;
 const WORDS = /\p{L}+/gu;
 
 /** Words more than the runner-up's a language's function words must count to win the vote. */
@@ -105,13 +108,19 @@ export function detectLanguage(text: string, candidates: readonly string[]): str
   if (letters === 0) return undefined;
   for (const [script, language] of SCRIPTS) {
     const inScript = text.match(new RegExp(script.source, 'gu'))?.length ?? 0;
-    if (inScript * 2 >= letters && candidates.includes(language)) return language;
+    // Japanese writes kanji beside its kana: a text with kana counts both. A Chinese or Japanese
+    // character carries about a Latin word's meaning: it weighs CJK_WEIGHT letters, so English UI
+    // labels quoted in a Japanese sentence ("「Settings」を開き、…をクリックします") do not outweigh it.
+    const counted = language === 'ja' && inScript > 0 ? (text.match(JAPANESE)?.length ?? 0) : inScript;
+    const weight = language === 'ja' || language === 'zh' ? CJK_WEIGHT : 1;
+    if (counted * weight >= letters - counted && candidates.includes(language)) return language;
   }
   const voted = voteByFunctionWords(text, candidates);
   if (voted) return voted;
   if (letters < MIN_LETTERS) return undefined;
   const only = candidates.flatMap((c) => (FRANC_CODES[c] ? [FRANC_CODES[c]!] : []));
-  if (only.length === 0) return undefined;
+  // franc knows one of several candidates (Japanese and English: only English): it cannot choose, only name that one.
+  if (only.length === 0 || (only.length === 1 && candidates.length > 1)) return undefined;
   const [best, second] = francAll(text, { only, minLength: MIN_LETTERS });
   if (!best || best[0] === 'und') return undefined;
   if (only.length > 1 && second && second[1] > DETECTION_LEAD) return undefined;

@@ -178,6 +178,15 @@ describe('the customer\'s language', () => {
     expect(detectLanguage('Comment supprimer un paquet avec apt ?', ['en', 'de', 'fr', 'es'])).toBe('fr');
     expect(detectLanguage('שלום, איך אני משנה סיסמה?', ['en', 'he'])).toBe('he');
     expect(detectLanguage('パスワードを変更するには', ['en', 'ja'])).toBe('ja');
+    // Kanji count as Japanese beside kana: English UI labels in a Japanese sentence do not make it English.
+    expect(detectLanguage('「Settings」→「Account」→「Security」を開き、「Enable two-factor authentication」をクリックします。設定画面を開いてください。', ['en', 'ja'])).toBe('ja');
+  });
+
+  it('does not let trigrams decide between a language they know and one they do not (they can only name the one)', () => {
+    // Norwegian has no trigram model here: a Norwegian text the function words cannot place is not English.
+    const norwegian = 'Passordet ditt endres under innstillinger.';
+    expect(detectLanguage(norwegian, ['no', 'en'])).toBeUndefined();
+    expect(detectLanguage('Your password is changed under settings.', ['no', 'en'])).toBe('en');
   });
 
   it('falls back on short texts: the conversation, the widget\'s lang, Accept-Language, the KB default', () => {
