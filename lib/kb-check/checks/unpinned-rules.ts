@@ -62,7 +62,10 @@ function unreadLanguages({ scoredSections }: CheckContext): string[] {
 
 function pinnedRuleSections({ pinnedSections, unitsOf }: CheckContext): PinnedRuleSection[] {
   return pinnedSections
-    .filter((s) => unitsOf(s).some((u) => readerOf(s)?.isInstruction(u.text)))
+    .filter((s) => {
+      const reader = readerOf(s);
+      return reader !== undefined && unitsOf(s).some((u) => reader.isInstruction(u.text));
+    })
     .map((s) => ({ section: s, terms: new Set(termAnalyzer(s.language).analyze(`${s.title} ${s.text}`)) }));
 }
 

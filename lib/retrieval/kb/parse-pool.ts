@@ -146,13 +146,8 @@ class PoolWorker {
     worker.on('exit', (code) => this.onLost(this, new WorkerLostError(`a parse worker exited (code ${code})`)));
   }
 
-  dropParts(): void {
-    this.parts = undefined;
-  }
-
   run(task: Task): void {
     this.task = task;
-    this.parts = undefined;
     this.worker.postMessage(task.request);
   }
 
@@ -243,7 +238,6 @@ export class ParsePool {
     this.workers.splice(this.workers.indexOf(worker), 1);
     worker.task?.reject(error);
     worker.task = undefined;
-    worker.dropParts();
     void worker.worker.terminate();
     if (this.workers.length === 0) for (const task of this.queue.splice(0)) task.reject(error);
   }
