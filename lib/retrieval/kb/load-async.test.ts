@@ -1,11 +1,13 @@
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeFolder } from '../../testing/folders';
 import { DEMO_KB, REAL_DOCS_FOLDERS } from '../../testing/real-docs';
 import { type BuiltDocument } from './build-document';
 import { loadKnowledgeBase, loadKnowledgeBaseAsync } from './load';
-import { type ParsePool as Pool, ParsePool } from './parse-pool';
+import { HAND_OVER_MIN_BYTES, type ParsePool as Pool, ParsePool } from './parse-pool';
 import type { PackedSectionTerms } from './section-terms';
 import { createRetrievalIndex } from '../select/build-index';
 import { PartsCache } from '../select/parts-cache';
@@ -94,6 +96,25 @@ describe('the async load on parse workers', { timeout: 60_000 }, () => {
     // The English file's terms came back with its pieces, in section order: the index is the same.
     expect(sectionTerms.size).toBe(450 + 1);
     expect(createRetrievalIndex(pooled, {}, { terms: sectionTerms }).bm25).toEqual(createRetrievalIndex(sync).bm25);
+  });
+
+  it('parses a large file on this thread, read again, when its worker dies holding the bytes it was handed', async () => {
+    // A worker that dies on its first file: the pool hands a file of HAND_OVER_MIN_BYTES or more
+    // over without a copy, so the load's own bytes of it are gone when the worker is lost.
+    const script = path.join(mkdtempSync(path.join(tmpdir(), 'dying-worker-')), 'worker.mjs');
+    writeFileSync(script, "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(3));\n");
+    const large = `# Large\n\n${Array.from({ length: 2000 }, (_, i) => `## Topic ${i}\n\n${'Refunds take fourteen days to arrive. '.repeat(15)}\n`).join('\n')}`;
+    expect(Buffer.byteLength(large)).toBeGreaterThan(HAND_OVER_MIN_BYTES);
+    const folder = kbFolder({ ...GOOD, 'large.md': large });
+    const dying = new ParsePool(1, pathToFileURL(script));
+    try {
+      const pooled = await loadKnowledgeBaseAsync(folder, { pool: dying });
+      expect(pooled.parsing.fallback).toMatch(/parsed on the main thread: a parse worker exited \(code 3\)/);
+      expect(served(pooled)).toEqual(served(loadKnowledgeBase(folder)));
+      expect(pooled.sections.filter((s) => s.source === 'large.md')).toHaveLength(2000);
+    } finally {
+      await dying.close();
+    }
   });
 
   it('reports progress file by file', async () => {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { KnowledgeBaseError } from '../errors';
 import { type BuiltDocument, buildDocument, decodeUtf8 } from './build-document';
@@ -114,8 +115,12 @@ function readBytes(absolute: string, relative: string): Buffer {
   try {
     return readFileSync(absolute);
   } catch (error) {
-    throw new KnowledgeBaseError(`cannot read file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, relative);
+    throw readError(error, relative);
   }
+}
+
+function readError(error: unknown, relative: string): KnowledgeBaseError {
+  return new KnowledgeBaseError(`cannot read file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, relative);
 }
 
 function readUtf8(absolute: string, relative: string): string {
@@ -139,8 +144,45 @@ function readDocumentFile(root: string, file: string, previous: ReadonlyMap<stri
     if (error instanceof KnowledgeBaseError) return { file, unreadable: error };
     throw error;
   }
+  return fileRead(file, raw, previous);
+}
+
+function fileRead(file: string, raw: Buffer, previous: ReadonlyMap<string, BuiltDocument> | undefined): FileRead {
   const key = `${file}\0${createHash('sha1').update(raw).digest('base64')}`;
   return { file, raw, key, cached: previous?.get(key) };
+}
+
+/** Files at least this large are read off the event loop (Node.js's all.html, 15.6 MB, took ~25 ms to read on it). */
+const READ_ASYNC_MIN_BYTES = 1024 * 1024;
+
+/** The same, with a large file read on libuv's threads rather than this one. */
+async function readDocumentFileAsync(root: string, file: string, previous: ReadonlyMap<string, BuiltDocument> | undefined): Promise<FileRead> {
+  const absolute = path.join(root, file);
+  let size: number;
+  try {
+    size = statSync(absolute).size;
+  } catch {
+    return readDocumentFile(root, file, previous); // names the error as a read does
+  }
+  if (size < READ_ASYNC_MIN_BYTES) return readDocumentFile(root, file, previous);
+  let raw: Buffer;
+  try {
+    raw = await readFile(absolute);
+  } catch (error) {
+    return { file, unreadable: readError(error, file) };
+  }
+  return fileRead(file, raw, previous);
+}
+
+/**
+ * A file's bytes for a parse on this thread after its worker was lost: they went to the worker
+ * (parse-pool.ts hands large ones over rather than copying them), so they are read again.
+ */
+function bytesForFallback(root: string, read: FileRead): FileRead {
+  if (read.raw!.byteLength > 0) return read;
+  const again = readDocumentFile(root, read.file, undefined);
+  // The file as it is now, cached by its own bytes; or why it can no longer be read.
+  return Object.assign(read, again.raw ? { raw: again.raw, key: again.key } : { unreadable: again.unreadable });
 }
 
 /** Parses a file on this thread. */
@@ -311,7 +353,7 @@ export async function loadKnowledgeBaseAsync(kbPath: string, options: LoadOption
   const reads: FileRead[] = [];
   const pauseReading = eventLoopPause();
   for (const file of files) {
-    reads.push(readDocumentFile(root, file, state.previous));
+    reads.push(await readDocumentFileAsync(root, file, state.previous));
     await pauseReading();
   }
   const misses = reads.filter((r) => r.raw && !r.cached);
@@ -336,7 +378,8 @@ export async function loadKnowledgeBaseAsync(kbPath: string, options: LoadOption
           .catch((error: unknown) => {
             if (!(error instanceof WorkerLostError)) throw error; // the parser itself failed: as it would on this thread
             fallback.note(error);
-            return parseHere(read, count);
+            const here = bytesForFallback(root, read);
+            return here.unreadable ? { failure: { reason: here.unreadable.reason, looksPinned: false } } : parseHere(here, count);
           })
           .finally(oneDone);
         parsed.catch(() => undefined); // awaited in listing order below; a load refused before then must not leave it unhandled
