@@ -74,7 +74,7 @@ export interface Bm25Index {
 /** A document as weighted bags of terms: e.g. [[headingTerms, 1], [bodyTerms, 1]]; each occurrence counts its entry's weight. */
 export type WeightedFields = ReadonlyArray<readonly [terms: readonly string[], weight: number]>;
 
-function grown<T extends Int32Array | Float32Array>(array: T, size: number): T {
+function grown<T extends Int32Array | Float32Array | Float64Array>(array: T, size: number): T {
   if (size <= array.length) return array;
   const bigger = new (array.constructor as new (n: number) => T)(Math.max(size, array.length * 2));
   bigger.set(array);
@@ -116,8 +116,14 @@ export class Bm25Builder {
   private tripleFreqs: Float32Array[];
   private triples = 0;
   private added = 0;
-  /** The current document's term frequencies per field, by term id (reused). */
-  private readonly counts = new Map<number, Float64Array>();
+  /**
+   * The current document's term frequencies, reused for every document: `docTermFreqs` at
+   * id × fields + field, valid for the ids in `docTerms` (first occurrence first), which
+   * `docStamp[id] === added` marks. No allocation per term of a document.
+   */
+  private docTermFreqs: Float64Array;
+  private docStamp = new Int32Array(1024);
+  private readonly docTerms: number[] = [];
 
   constructor(
     private readonly docCount: number,
@@ -127,44 +133,62 @@ export class Bm25Builder {
     this.fieldLengths = Array.from({ length: this.fieldCount }, () => new Float64Array(docCount));
     this.totals = new Float64Array(this.fieldCount);
     this.tripleFreqs = Array.from({ length: this.fieldCount }, () => new Float32Array(1 << 16));
+    this.docTermFreqs = new Float64Array(this.docStamp.length * this.fieldCount);
   }
 
   /** Counts the next document (number `added`, 0 … docCount − 1). */
   add(entries: WeightedFields): void {
-    const { fields, fieldCount, fieldLengths, termIds, counts } = this;
+    const { fields, fieldCount, fieldLengths, termIds, docTerms } = this;
     const doc = this.added;
     if (doc >= this.docCount) throw new RangeError(`document ${doc} is past the ${this.docCount} the index was made for`);
     if (fields && entries.length > fieldCount) throw new RangeError(`document ${doc} has ${entries.length} fields, the index ${fieldCount}`);
     this.added++;
-    counts.clear();
-    entries.forEach(([terms, weight], entry) => {
+    const stamp = this.added; // never 0, the stamps' initial value
+    docTerms.length = 0;
+    for (let entry = 0; entry < entries.length; entry++) {
+      const [terms, weight] = entries[entry]!;
       const f = fields ? entry : 0;
       for (const term of terms) {
         let id = termIds.get(term);
         if (id === undefined) {
           id = termIds.size;
           termIds.set(term, id);
-          this.docFreqs = grown(this.docFreqs, id + 1);
+          this.growTermArrays(id + 1);
         }
-        let byField = counts.get(id);
-        if (!byField) counts.set(id, (byField = new Float64Array(fieldCount)));
-        byField[f]! += weight;
+        if (this.docStamp[id] !== stamp) {
+          this.docStamp[id] = stamp;
+          this.docTermFreqs.fill(0, id * fieldCount, (id + 1) * fieldCount);
+          docTerms.push(id);
+        }
+        this.docTermFreqs[id * fieldCount + f]! += weight;
       }
       fieldLengths[f]![doc]! += terms.length * weight;
-    });
+    }
     for (let f = 0; f < fieldCount; f++) this.totals[f]! += fieldLengths[f]![doc]!;
-    const needed = this.triples + counts.size;
-    this.tripleTerms = grown(this.tripleTerms, needed);
-    this.tripleDocs = grown(this.tripleDocs, needed);
-    this.tripleFreqs = this.tripleFreqs.map((a) => grown(a, needed));
-    const { tripleTerms, tripleDocs, tripleFreqs, docFreqs } = this;
-    for (const [id, byField] of counts) {
+    const needed = this.triples + docTerms.length;
+    if (needed > this.tripleTerms.length) {
+      this.tripleTerms = grown(this.tripleTerms, needed);
+      this.tripleDocs = grown(this.tripleDocs, needed);
+      this.tripleFreqs = this.tripleFreqs.map((a) => grown(a, needed));
+    }
+    const { tripleTerms, tripleDocs, tripleFreqs, docFreqs, docTermFreqs } = this;
+    for (const id of docTerms) {
       const t = this.triples++;
       tripleTerms[t] = id;
       tripleDocs[t] = doc;
-      for (let f = 0; f < fieldCount; f++) tripleFreqs[f]![t] = byField[f]!;
+      for (let f = 0; f < fieldCount; f++) tripleFreqs[f]![t] = docTermFreqs[id * fieldCount + f]!;
       docFreqs[id]!++;
     }
+  }
+
+  /** Room for `terms` term ids in the arrays indexed by term. */
+  private growTermArrays(terms: number): void {
+    if (terms <= this.docStamp.length) return;
+    this.docFreqs = grown(this.docFreqs, terms);
+    this.docStamp = grown(this.docStamp, terms);
+    const freqs = new Float64Array(this.docStamp.length * this.fieldCount);
+    freqs.set(this.docTermFreqs);
+    this.docTermFreqs = freqs;
   }
 
   /** The index, once every document is added: the postings sorted by term, in steps. */
