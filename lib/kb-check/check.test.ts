@@ -135,6 +135,8 @@ describe('content that can never be sent', () => {
     expect(repeated[0]!.message).toMatch(/^2 sections \(~\d+ tokens\) repeat all\.md word for word \(first: "Encoder settings"\)/);
     expect(report.summary.ok).toBe(true); // a warning, not a failure
     expect(ofKind(check({ 'a.md': page, 'b.md': page.replaceAll('seconds', 'frames') }), 'section-repeated')).toEqual([]);
+    const one = ofKind(check({ 'all.md': `# Every page\n\n## Encoder settings\n\n${long}\n`, 'encoder.md': `# Encoder settings\n\n${long}\n` }), 'section-repeated');
+    expect(one.map((f) => f.message)).toEqual([expect.stringMatching(/^a section \(~\d+ tokens\) repeats all\.md word for word/)]);
   });
 
   it('reports a section with no indexable words', () => {

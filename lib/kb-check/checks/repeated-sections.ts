@@ -46,7 +46,7 @@ export const repeatedSections: Check = {
         file,
         line: example.line,
         sectionId: example.id,
-        message: `${count} (~${tokens} tokens) repeat ${of} word for word (first: "${headingPath(example)}"): a question that matches one sends both, spending the budget twice`,
+        message: `${count} (~${tokens} tokens) ${sections.length === 1 ? 'repeats' : 'repeat'} ${of} word for word (first: "${headingPath(example)}"): a question that matches one sends both, spending the budget twice`,
         suggestion: 'keep one copy in the knowledge base: move the other file out of the folder, or into a hidden folder (.name), which is not read',
         details: { of, sections: sections.map((s) => s.id) },
       };
