@@ -74,7 +74,7 @@ export interface Bm25Index {
 /** A document as weighted bags of terms: e.g. [[headingTerms, 1], [bodyTerms, 1]]; each occurrence counts its entry's weight. */
 export type WeightedFields = ReadonlyArray<readonly [terms: readonly string[], weight: number]>;
 
-function grown<T extends Int32Array | Float32Array | Float64Array>(array: T, size: number): T {
+function grown<T extends Int32Array | Float32Array>(array: T, size: number): T {
   if (size <= array.length) return array;
   const bigger = new (array.constructor as new (n: number) => T)(Math.max(size, array.length * 2));
   bigger.set(array);
