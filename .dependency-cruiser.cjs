@@ -1,7 +1,7 @@
 /**
  * The import rules of the tree, checked in `npm test` (`npm run lint:deps`): no import circles,
  * lib/ in layers that import only downwards, and lib/retrieval in layers of its own behind its
- * public entry points. README "Project layout" says what each folder is for.
+ * public entry points. docs/development.md "Project layout" says what each folder is for.
  */
 
 /** lib/, bottom layer first: a module may import from its own layer and those below, never above. */

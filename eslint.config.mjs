@@ -4,7 +4,7 @@ import nextTypescript from 'eslint-config-next/typescript';
 /**
  * ESLint for the whole tree, run by `npm test` (scripts/test.sh) before the build: Next.js's
  * core-web-vitals and TypeScript configs (typescript-eslint's recommended rules among them),
- * and the import style of the codebase (one way to name a module: see README "Project layout").
+ * and the import style of the codebase (one way to name a module: see docs/development.md "How the code is held together").
  */
 const TOP_FOLDERS = ['app', 'components', 'lib', 'scripts', 'eval', 'bench', 'e2e'];
 

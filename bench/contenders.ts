@@ -42,13 +42,13 @@ export interface BenchInput {
 
 export interface Runner {
   query(question: string): number;
-  /** Optional breakdown of the build time (ms), for the README's "why". */
+  /** Optional breakdown of the build time (ms), for docs/performance.md "Why the misses". */
   phases?: Record<string, number>;
 }
 
 export interface Contender {
   name: ContenderName;
-  /** One line for the README: what is measured and how it is configured. */
+  /** One line for the docs (bench/README.md): what is measured and how it is configured. */
   description: string;
   /** Slow contenders are measured on fewer questions at large sizes (see worker.mts). */
   slow?: boolean;

@@ -8,12 +8,12 @@ import { ADMIN_TOKEN } from './env';
 import { startApp, startStub, type Server } from './spawn';
 
 /**
- * The embed's e2e world (README "Put the chat on your site"): the stub model, the app on
+ * The embed's e2e world (docs/embedding.md): the stub model, the app on
  * http://127.0.0.1:<app> with EMBED_ALLOWED_ORIGINS naming one host origin, and two static
  * "company sites" on http://localhost:<port> — one allowed, one not. localhost and 127.0.0.1 are
  * different sites to the browser, so the chat frame is a real third-party frame.
  *
- * The host pages carry a strict CSP of their own that allows only what README tells a company
+ * The host pages carry a strict CSP of their own that allows only what docs/embedding.md tells a company
  * to add for the chat: script-src and frame-src for the app's origin (and a nonce for the
  * page's own inline script and style).
  */
@@ -123,7 +123,7 @@ function startHost(port: number, appUrl: string, foreignUrl: () => string): Prom
       foreignFrame: url.searchParams.has('partner') ? foreignUrl() : undefined,
       inline: url.searchParams.has('inline'),
     };
-    // What README tells a company to add for the chat: script-src and frame-src for the app's origin.
+    // What docs/embedding.md "The host page's CSP" tells a company to add for the chat: script-src and frame-src for the app's origin.
     const csp = [
       "default-src 'none'",
       `script-src 'nonce-${nonce}' ${appUrl}`,

@@ -8,7 +8,7 @@ import { ask, blockOf, lastReply, openChat, replies, systemOf, traces, type Stub
 import { STUB_REPLY } from './stub/reply.mjs';
 
 /**
- * The chat on a company's own site (README "Put the chat on your site"): a static page on
+ * The chat on a company's own site (docs/embedding.md): a static page on
  * http://localhost:<port> loads embed.js from the app on http://127.0.0.1:<port> — another site
  * to the browser, so the chat is a real third-party frame — and everything the issue asks to
  * see is seen in Chromium: the snippet, a streamed reply with sources, the conversation after a

@@ -7,7 +7,7 @@ import { blockOf, question, readChatStream, systemOf, type StubRequest } from '.
 import { startApp, startStub, type Server } from './spawn';
 
 /**
- * The rules cannot drop out silently (README "What is refused, what is skipped"): on the
+ * The rules cannot drop out silently (docs/knowledge-base.md "What is refused, what is skipped"): on the
  * production build, a KB copy whose rules are lost at start is not served (503), an edit that
  * loses them while running is refused (the last good version keeps being sent to the model,
  * and /api/health says degraded), and a symlinked rules folder is read like any other.

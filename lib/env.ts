@@ -213,7 +213,7 @@ export const envSchema = z.object({
   EMBEDDING_TIMEOUT_MS: positiveInt('EMBEDDING_TIMEOUT_MS').default(1500),
   /** How many sections the semantic list holds (the most similar to the query). */
   EMBEDDING_TOP_K: positiveInt('EMBEDDING_TOP_K').default(10),
-  /** Least cosine similarity a section needs to enter the semantic list; depends on the model (see the README). */
+  /** Least cosine similarity a section needs to enter the semantic list; depends on the model (docs/retrieval.md "How it ranks"). */
   EMBEDDING_MIN_SIMILARITY: z.coerce
     .number({ error: 'EMBEDDING_MIN_SIMILARITY must be a number' })
     .min(-1, 'EMBEDDING_MIN_SIMILARITY must be between -1 and 1')
@@ -268,7 +268,7 @@ export const envSchema = z.object({
    * --baseline` starts its server so), to an admin credential only. Unset: that route is 404.
    */
   BENCH_BASELINE_ROUTE: z.literal('1', { error: 'BENCH_BASELINE_ROUTE must be 1 or unset' }).optional(),
-  // Hand-off to a person (lib/handoff, README "Hand-off to a person").
+  // Hand-off to a person (lib/handoff, docs/handoff.md).
   /**
    * The app's address as the support team reaches it (https://support.example.com): the base of
    * the /debug links in each hand-off. Required with a hand-off channel: the request's Host

@@ -3,7 +3,7 @@
  *
  *   npm run explain -- [options] "question"
  *
- * See `usage` below, or the README's "Explain CLI" section.
+ * See `usage` below, or docs/retrieval.md "Explain CLI".
  */
 import { formatIssues } from '@/lib/format';
 import { readFileSync } from 'node:fs';
@@ -42,7 +42,7 @@ const usage = `usage: npm run explain -- [options] "question"
   --with-synonyms FILE  use this synonyms.json instead of the KB's (try a candidate from /debug/health)
   -h, --help          this text
 
-With EMBEDDING_MODEL set (and its key and base URL, as for the server: see the README),
+With EMBEDDING_MODEL set (and its key and base URL, as for the server: docs/retrieval.md),
 the semantic stage runs too: the sections are embedded (cached in KB_CACHE_PATH, as the
 server caches them), the question embedded, and each section shows its fused rank, BM25
 rank, semantic rank and similarity.`;

@@ -30,7 +30,7 @@ chromium_log=$(mktemp)
 bash scripts/ensure-chromium.sh >"$chromium_log" 2>&1 &
 chromium_pid=$!
 
-step "types and lint (tsc --noEmit: TypeScript 7; ESLint; the import rules: .dependency-cruiser.cjs)"
+step "types and lint (tsc --noEmit: TypeScript 7; ESLint; the import rules: .dependency-cruiser.cjs; the docs' links: .remarkrc.mjs)"
 npx tsc --noEmit
 npm run -s lint
 

@@ -5,9 +5,9 @@ import { serverEnv } from '@/lib/server/registry';
 import { widgetSettings, widgetTextFor } from '@/lib/server/widget-settings';
 
 /**
- * The chat frame a company's page embeds with public/embed.js (README "Put the chat on your
- * site"). Its CSP lets only EMBED_ALLOWED_ORIGINS frame it (proxy.ts); `?host=` names the
- * embedding page's origin, taken only when that list has it (the frame talks to no other);
+ * The chat frame a company's page embeds with public/embed.js (docs/embedding.md). Its CSP
+ * lets only EMBED_ALLOWED_ORIGINS frame it (proxy.ts); `?host=` names the embedding page's
+ * origin, taken only when that list has it (the frame talks to no other);
  * `?inline=1`: the chat fills the host's container.
  */
 export const dynamic = 'force-dynamic';

@@ -5,7 +5,7 @@ import type { WidgetText } from '@/lib/retrieval/client';
 import { clientFetch, type ChatClient } from './chat-client';
 
 /**
- * The widget's side of the hand-off to a person (README "Hand-off to a person"): what the server
+ * The widget's side of the hand-off to a person (docs/handoff.md): what the server
  * says (GET /api/handoff: whether hand-offs are on, when a person answers, this conversation's
  * hand-off), which replies offer it (the server's `handoffOffer`, or a down-vote here), whether
  * the form is open and who opened it (focus goes back there when it closes), and the POST.

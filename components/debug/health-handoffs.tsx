@@ -30,7 +30,7 @@ export function HandoffHealthPanel({ health }: { health: HandoffHealth }) {
             <p className="text-sm text-slate-800" data-testid="deflection-summary">
               <strong data-testid="deflection-rate">{pct(deflection.rate)}</strong> deflected: {n(deflection.deflected)} of {n(deflection.conversations)} conversations
               ended without a person; {n(deflection.handedOff)} handed off.
-              {health.channels.length === 0 && ' (No hand-off channel is set up: see README "Hand-off to a person".)'}
+              {health.channels.length === 0 && ' (No hand-off channel is set up: see docs/handoff.md "Connect a helpdesk".)'}
             </p>
             <table className="w-full text-left text-xs">
               <thead>

@@ -22,7 +22,7 @@ const RANK: Record<Role, number> = { viewer: 1, admin: 2 };
 /** True when `role` includes everything `needed` may do (admin ⊃ viewer). */
 export const roleAllows = (role: Role, needed: Role): boolean => RANK[role] >= RANK[needed];
 
-/** What each role may do, for /debug and the README. */
+/** What each role may do, for /debug and docs/security.md. */
 export const ROLE_ABILITIES: Record<Role, string> = {
   viewer: 'reads turns and conversations, knowledge base health and tests, and tries questions',
   admin: 'also manages API keys, members and sessions, reads the audit trail, retries hand-offs, and exports and deletes customer data',

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { secretsEqual } from '../admin/auth';
 
 /**
- * Identity for signed-in customers of an embedding site (README "Put the chat on your site"):
+ * Identity for signed-in customers of an embedding site (docs/embedding.md "Signed-in customers"):
  * the company's backend signs its user id with EMBED_IDENTITY_SECRET — HMAC-SHA256, hex, as the
  * common support widgets do — and its page passes `{ userId, signature }` to the embed. A valid
  * pair binds the customer's conversations to the user (conversationOwner) instead of the

@@ -2,7 +2,7 @@ import type { ConversationSignals, HandoffReason } from '../traces/handoff-types
 import type { PersonMatcher } from './phrases';
 
 /**
- * When a chat turn offers the hand-off (README "Hand-off to a person"): the customer asked for a
+ * When a chat turn offers the hand-off (docs/handoff.md "When the chat offers it"): the customer asked for a
  * person in their own words (phrases.ts), or this is the N-th thin turn of the conversation —
  * the floor filled in, or BM25's confidence (lib/retrieval/select/score.ts) was under the
  * threshold. Never once the conversation has been handed off. The offer travels with the reply

@@ -6,7 +6,7 @@ import type { TurnStatus, TurnTrace } from '../traces/types';
  * What a hand-off delivers: one JSON document, built when the customer submits the form and
  * stored with the hand-off, so every attempt (and every channel) sends the same thing. The
  * webhook's body is this document; the email is its text (email.ts). Documented with an example
- * in README "Hand-off to a person"; `type` and `timestamp` follow Standard Webhooks' suggested
+ * in docs/handoff.md "The webhook"; `type` and `timestamp` follow Standard Webhooks' suggested
  * shape (`{ type, timestamp, data }`).
  */
 

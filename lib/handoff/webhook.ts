@@ -8,7 +8,7 @@ import type { ChannelSender } from './channel';
  * id, the same on every attempt, so a receiver drops a repeat), `webhook-timestamp` (seconds)
  * and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body`). A 2xx answer is a
  * delivery; anything else (a redirect too: it is not followed) or no answer within the timeout is
- * a failed attempt, retried by the worker. How a receiver verifies: README "Hand-off to a person".
+ * a failed attempt, retried by the worker. How a receiver verifies: docs/handoff.md "Verifying it".
  */
 export function createWebhookSender(options: { url: string; secret: string; timeoutMs: number; fetch?: typeof fetch; now?: () => Date }): ChannelSender {
   const signer = new Webhook(options.secret);

@@ -20,8 +20,8 @@ import { replySources, type ReplySource } from './sources';
 /**
  * One turn's retrieval, the one path from the customer's messages to what the model is sent:
  * the chat route, /debug "Try", the explain CLI, kb:impact and the eval all call it, so what the
- * inspector and the CLI show is by construction what a turn did (README "How a question becomes
- * a request").
+ * inspector and the CLI show is by construction what a turn did (docs/retrieval.md "One
+ * retrieval step per turn").
  *
  * 1. The query is built and scored once (scoreQuery), which gives BM25's confidence;
  * 2. with the semantic stage on, the query is embedded only when that confidence is under the

@@ -4,7 +4,7 @@ import { electronicFormatIBAN, getCountrySpecifications, isValidIBAN } from 'iba
 import { findNumbers, isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
 
 /**
- * Personal data out of traces (TRACE_REDACT, README "Security › Personal data in traces"):
+ * Personal data out of traces (TRACE_REDACT, docs/security.md "Personal data in traces"):
  * emails, phone numbers, payment card numbers, IBANs and IP addresses in a text are replaced
  * by typed placeholders (`[email]`, `[phone]`, `[card]`, `[iban]`, `[ip]`). One detector per
  * kind, each a small function that finds candidates and keeps only those its validator

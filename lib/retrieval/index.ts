@@ -1,6 +1,6 @@
 /**
  * The selector's public surface: everything outside lib/retrieval imports from here, nothing
- * from the layers inside (README "How a question becomes a request"; the layer rules are
+ * from the layers inside (docs/retrieval.md "Where it lives"; the layer rules are
  * checked in npm test).
  */
 export type { ParseReport, WorkerFigures, Section, SectionPart, LoadNotice, SkippedFile, IgnoredFiles, SynonymGroup, KnowledgeBase, UnreadablePath, RepeatedFolder, DeclaredRules, AssistantIdentity, WidgetText, WidgetLook, RulesRefusal, WeightedTerm, TermExplanation, QueryTermSource, QueryTerm, Query, LanguageSource, QueryLanguage, OfflineText, IdentityTexts, SemanticStage, FusionRanks, Reason, SectionVerdict, TokenSplit, Explanation } from './types';

@@ -44,7 +44,7 @@ describe('public/', () => {
     if (!existsSync(root)) return; // no public/ at all (git keeps no empty folder): nothing served
     const files = readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
     const privateFile = /\.(md|markdown|json|db|sqlite|sqlite3|db-wal|db-shm|ts|tsx|mts|mjs|js|pem|key)$|^\.env/i;
-    // embed.js is the one script meant for other sites: the embed loader (README "Put the chat on your site").
+    // embed.js is the one script meant for other sites: the embed loader (docs/embedding.md).
     expect(files.filter((f) => privateFile.test(f) && f !== 'embed.js')).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
  * The store's ports for who may use /debug (issue 27): sign-in sessions, API keys, the
  * members list, the audit trail, and deleting one customer's data. Both adapters implement
  * them (the SQL: access-sql.ts); store-contract.test.ts runs each case on both. How they are
- * used: README "Security: who can do what".
+ * used: docs/security.md "Who can do what".
  */
 
 /** What a person or key may do on /debug: `viewer` reads; `admin` also manages access and exports and deletes data. */

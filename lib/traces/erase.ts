@@ -2,7 +2,7 @@ import type { CustomerDataStore, DataSubject, SubjectLinks } from './access-type
 import type { HandoffCustomerData } from './handoff-types';
 
 /**
- * Deleting one customer's data on request (README "Security › Deleting a customer's data"):
+ * Deleting one customer's data on request (docs/security.md "Deleting a customer's data"):
  * a list of per-port deleters, each finding what its port holds of the subject and deleting
  * it. Finding runs first on every deleter and the links are pooled — a hand-off found by the
  * customer's email names their visitor, whose turns the turn log then deletes — so a new port

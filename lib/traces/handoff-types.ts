@@ -4,7 +4,7 @@ import type { PageContext } from './page';
  * Hand-offs to a person (issue 24): what the store keeps of them and the ports that read and
  * write them. A hand-off is written with one delivery per channel (webhook, email) before the
  * customer is told it was sent; the delivery worker (lib/handoff/worker.ts) claims due
- * deliveries, sends them and records every attempt. Design: README "Hand-off to a person".
+ * deliveries, sends them and records every attempt. Design: docs/handoff.md "When delivery fails".
  */
 
 /** Why the customer was offered the hand-off: they asked (the button, or in their own words), thin answers in a row, or a down-vote. */

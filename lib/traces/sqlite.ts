@@ -290,7 +290,7 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 4: a reply's sources and number check, feedback on replies (loop-sql.ts). Older turns have none.
   LOOP_SQLITE_MIGRATION,
-  // 5: the embed (README "Put the chat on your site"): the host page a turn was asked on (untrusted,
+  // 5: the embed (docs/embedding.md "Page context"): the host page a turn was asked on (untrusted,
   // as the embed reported it) and the signed-in user it verified. Older turns have none. The index
   // finds a visitor's newest conversation (latestVisitorConversation).
   `

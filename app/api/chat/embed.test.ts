@@ -7,7 +7,7 @@ import { createFeedbackHandler } from '../feedback/handler';
 import { chatRequest, cookieFrom, harness, recordingModel, TEST_VISITOR_SECRET, validBody } from './testing';
 
 /**
- * The chat as the embed frame uses it (README "Put the chat on your site"): the host page's
+ * The chat as the embed frame uses it (docs/embedding.md): the host page's
  * context with each turn, a visitor credential that works in a third-party frame, and
  * conversations bound to a verified signed-in user.
  */

@@ -10,7 +10,7 @@ import type { ConversationStore, HandoffChannel, HandoffReason, HandoffRecord, H
 import { HANDOFF_MAX_BODY_BYTES, handoffRequestSchema, NOTE_MAX_CHARS, type HandoffRequest } from './schema';
 
 /**
- * The hand-off to a person (README "Hand-off to a person"), with its dependencies passed in
+ * The hand-off to a person (docs/handoff.md), with its dependencies passed in
  * (route.ts wires in the server's own; handler.test.ts runs it in-process):
  *
  * - GET /api/handoff?conversation=ID — what the widget shows: whether hand-offs are on, when a

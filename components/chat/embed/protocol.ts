@@ -4,7 +4,7 @@
  * each side takes only messages from the other one (the frame: from its parent, at the origin
  * it was loaded for, which must be in EMBED_ALLOWED_ORIGINS; the loader: from its frame, at the
  * app's origin) and sends with that exact target origin, never "*". Anything else is ignored.
- * README "Put the chat on your site" lists the same vocabulary.
+ * docs/embedding.md "Between the page and the frame" lists the same vocabulary.
  *
  * Loader → frame:
  *   init   { user?: { userId, signature, name?, email? }, page?: { url, title } }   (again: a new identity)

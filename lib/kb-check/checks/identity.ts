@@ -14,7 +14,7 @@ export const identity: Check = {
           level: 'warning',
           file: IDENTITY_FILE,
           message: `no ${IDENTITY_FILE} at the root of the knowledge base: the assistant introduces itself with neutral defaults and names no company`,
-          suggestion: `add ${IDENTITY_FILE} with front matter: company, about, website, widget (title, greeting, suggestions); see the README`,
+          suggestion: `add ${IDENTITY_FILE} with front matter: company, about, website, widget (title, greeting, suggestions); see docs/knowledge-base.md`,
         },
       ],
     };

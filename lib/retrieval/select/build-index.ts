@@ -17,7 +17,7 @@ import { type CountTokens, countTokens } from '../tokens';
 import type { KnowledgeBase, Section, SynonymGroup } from '../types';
 
 /**
- * The index a KB is made into for selection (README "How a question becomes a request"): the
+ * The index a KB is made into for selection (docs/retrieval.md): the
  * scored pool (unpinned sections, long ones split into parts: split.ts), BM25's inverted index,
  * the typo index and the pinned block. Pinned sections are not in the pool and do not count in
  * N or avgdl: the rules' wording must not change how the rest of the KB ranks.

@@ -6,7 +6,7 @@ import type { Query, QueryLanguage } from '../types';
 
 /**
  * The first step of a selection: the query built from the customer's messages and scored
- * against the pool, once per turn (README "How a question becomes a request"). What it finds
+ * against the pool, once per turn (docs/retrieval.md "Scoring: BM25"). What it finds
  * (the matched sections, the best score, BM25's confidence) decides whether the semantic stage
  * embeds the query, and is what packing (select.ts) ranks.
  *
