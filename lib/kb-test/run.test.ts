@@ -186,7 +186,7 @@ describe('runKbTests: references and the report', () => {
       'tests/b.yml': 'cases:\n  - question: hi\n    expect: { floor: false }\n  - question: hello\n    expect: { reply: { mentions: hi } }\n',
     });
     const on = turnKnowledgeOf(loadKnowledgeBase(root), { budget: 400, floor: 60 });
-    const suite = readKbTests(root);
+    const suite = await readKbTests(root);
     expect(suite.files).toEqual(['tests/a.yaml', 'tests/b.yml']);
     const report = await runKbTests(on, suite, { root });
     expect(report.summary).toEqual({ cases: 3, passed: 1, failed: 1, skipped: 1, expectations: 3, skippedExpectations: 1 });
