@@ -36,6 +36,7 @@ describe('parseEnv', () => {
       HANDOFF_OFFER_AFTER_THIN_TURNS: 2,
       HANDOFF_THIN_CONFIDENCE: 0.2,
       HANDOFF_RATE_LIMIT_PER_HOUR: 5,
+      HANDOFF_SITE_RATE_LIMIT_PER_HOUR: 100,
       OIDC_SCOPES: 'openid email profile',
       OIDC_GROUPS_CLAIM: 'groups',
       AUDIT_RETENTION_DAYS: 365,
@@ -211,7 +212,12 @@ describe('parseEnv', () => {
     expect(message).toMatch(/SMTP_URL must be smtp:/);
     expect(message).not.toContain('pa55word');
     expect(() => parseEnv({ HANDOFF_THIN_CONFIDENCE: '1.5' })).toThrow(/HANDOFF_THIN_CONFIDENCE must be between 0 and 1/);
-    expect(parseEnv({ HANDOFF_RATE_LIMIT_PER_HOUR: '0', HANDOFF_OFFER_AFTER_THIN_TURNS: '0' })).toMatchObject({ HANDOFF_RATE_LIMIT_PER_HOUR: 0, HANDOFF_OFFER_AFTER_THIN_TURNS: 0 });
+    expect(parseEnv({ HANDOFF_RATE_LIMIT_PER_HOUR: '0', HANDOFF_SITE_RATE_LIMIT_PER_HOUR: '0', HANDOFF_OFFER_AFTER_THIN_TURNS: '0' })).toMatchObject({
+      HANDOFF_RATE_LIMIT_PER_HOUR: 0,
+      HANDOFF_SITE_RATE_LIMIT_PER_HOUR: 0,
+      HANDOFF_OFFER_AFTER_THIN_TURNS: 0,
+    });
+    expect(() => parseEnv({ HANDOFF_SITE_RATE_LIMIT_PER_HOUR: '-1' })).toThrow(/HANDOFF_SITE_RATE_LIMIT_PER_HOUR/);
   });
 
   it('ignores variables it does not know', () => {

@@ -303,8 +303,13 @@ export const envSchema = z.object({
     .min(0, 'HANDOFF_THIN_CONFIDENCE must be between 0 and 1')
     .max(1, 'HANDOFF_THIN_CONFIDENCE must be between 0 and 1')
     .default(0.2),
-  /** Hand-offs a visitor may send per hour (every request counts, refused ones too); 0 turns the limit off. */
+  /**
+   * Hand-offs a visitor may send per hour (every request counts, refused ones too); a client
+   * address may send 4 times as many (lib/handoff/limits.ts). 0 turns both limits off.
+   */
   HANDOFF_RATE_LIMIT_PER_HOUR: nonNegativeInt('HANDOFF_RATE_LIMIT_PER_HOUR').default(5),
+  /** Hand-offs the whole site may send per hour, from every address together (all instances, on PostgreSQL); 0 turns the limit off. */
+  HANDOFF_SITE_RATE_LIMIT_PER_HOUR: nonNegativeInt('HANDOFF_SITE_RATE_LIMIT_PER_HOUR').default(100),
 }).superRefine((settings, context) => {
   const model = settings.EMBEDDING_MODEL;
   if (model && isLocalEmbeddingModel(model) && !isKnownLocalEmbeddingModel(model)) {

@@ -50,7 +50,7 @@ function line(label: string, suite: KbTestSuite, parseMs: number, { ms, report }
   const kb = loadKnowledgeBase(DEMO_KB_DIR);
   const knowledge = turnKnowledgeOf(kb);
   const started = performance.now();
-  const suite = readKbTests(DEMO_KB_DIR);
+  const suite = await readKbTests(DEMO_KB_DIR);
   const parseMs = performance.now() - started;
   console.log(line(`demo KB (${knowledge.index.sections.length} sections)`, suite, parseMs, await timed(knowledge, suite)));
 }

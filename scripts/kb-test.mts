@@ -58,7 +58,7 @@ async function kbTest(argv: string[], output: CliOutput): Promise<number> {
 
   let suite;
   try {
-    suite = readKbTests(kbPath);
+    suite = await readKbTests(kbPath);
   } catch (error) {
     if (error instanceof KbTestFileError) throw new TestFileExit(`${path.join(label, error.file)}${error.line === undefined ? '' : `:${error.line}`}: ${error.reason}`);
     throw error;

@@ -232,6 +232,26 @@ describe('patterns', () => {
     expect(whole.test('agent string ')).toBe(false);
   });
 
+  it("takes time linear in the message whatever the KB's pattern: 22 optional words and one more against repeated words", () => {
+    const pattern = `${Array(22).fill('a?').join(' ')} b`;
+    const kb = personMatcher({ en: [pattern] });
+    const repeated = Array(30).fill('a').join(' ');
+    const started = performance.now();
+    expect(kb.match(repeated)).toBeUndefined();
+    expect(kb.match(`${repeated} b`)).toBe(pattern);
+    expect(kb.match('b')).toBe(pattern);
+    // A wide bound: matched word by word, this takes about a millisecond; as a backtracking regular expression, seconds.
+    expect(performance.now() - started).toBeLessThan(200);
+  });
+
+  it('a word that normalises to several (e-mail) is matched as those words in a row', () => {
+    const email = compilePattern('send an? e-mail|email');
+    expect(email.test('can I send an e-mail?')).toBe(true);
+    expect(email.test('send e mail')).toBe(true);
+    expect(email.test('send email')).toBe(true);
+    expect(email.test('send e')).toBe(false);
+  });
+
   it('refuses a pattern or a word slot that has no word', () => {
     expect(() => compilePattern('   ')).toThrow(/has no word/);
     expect(() => compilePattern('talk ?! person')).toThrow(/the slot "\?!" has no word/);

@@ -31,7 +31,7 @@ const TESTS = `cases:
 
 async function reportXml(): Promise<string> {
   const root = writeFolder({ ...Object.fromEntries(TEST_SOURCES.map((s) => [s.file, s.text])), 'tests/refunds.yaml': TESTS, 'tests/more/live.yaml': 'cases:\n  - question: live stream\n    expect: { sends: product/live.md }\n' });
-  const report = await runKbTests(turnKnowledgeOf(loadKnowledgeBase(root)), readKbTests(root), { root });
+  const report = await runKbTests(turnKnowledgeOf(loadKnowledgeBase(root)), await readKbTests(root), { root });
   return junitXml(report);
 }
 

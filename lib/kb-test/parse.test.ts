@@ -116,4 +116,13 @@ describe('parseTestFile: the test file format', () => {
       'tests/t.yaml:4: two cases are named "hi" (the first at line 2): name each case once',
     );
   });
+
+  it('refuses a case that names more than 50 sections and pages (all its expectations together), at its expect line', () => {
+    const refs = (n: number, from = 0) => `[${Array.from({ length: n }, (_, i) => `"billing/missing.md#section-${from + i}"`).join(', ')}]`;
+    expect(() => parseTestFile('tests/t.yaml', oneCase(`sends: ${refs(30)}\nnot_sends: ${refs(20, 30)}`))).not.toThrow();
+    expect(errorOf(`cases:\n  - question: hi\n    expect: { floor: true }\n${oneCase(`sends: ${refs(30)}\ntop: { n: 3, sections: ${refs(21, 30)} }`).slice('cases:\n'.length)}`)).toBe(
+      'tests/t.yaml:5: cases[1]: the case names 51 sections and pages; a case can name at most 50 (split it into several cases)',
+    );
+    expect(errorOf(oneCase(`sends: ${refs(20_000)}`))).toMatch(/^tests\/t\.yaml:3: cases\[0\]: the case names 20000 sections and pages; a case can name at most 50/);
+  });
 });

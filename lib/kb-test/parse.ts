@@ -22,6 +22,13 @@ import { KbTestFileError, type Expectation, type KbTestCase } from './types';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 
+/**
+ * The most sections and pages one case may name, all its expectations together: each one the
+ * KB does not have costs a search for the nearest names (refs.ts), and 20,000 in one case held
+ * the server for 30 s.
+ */
+export const MAX_REFS_PER_CASE = 50;
+
 const caseFields = z.strictObject({
   name: text(200).optional(),
   question: text(2000),
@@ -143,6 +150,11 @@ export function parseTestFile(file: string, text: string): KbTestCase[] {
     const earlier = names.get(name);
     if (earlier !== undefined) throw new KbTestFileError(`two cases are named "${name}" (the first at line ${earlier}): name each case once`, file, line);
     names.set(name, line);
-    return { file, line, name, question: parsed.data.question, history: parsed.data.history ?? [], expectations: expectations(source, [...path, 'expect'], parsed.data.expect) };
+    const expected = expectations(source, [...path, 'expect'], parsed.data.expect);
+    const refs = expected.reduce((count, e) => count + (expectationByKey.get(e.kind)!.refs?.(e.value as never).length ?? 0), 0);
+    if (refs > MAX_REFS_PER_CASE) {
+      throw new KbTestFileError(`${where(path)}: the case names ${refs} sections and pages; a case can name at most ${MAX_REFS_PER_CASE} (split it into several cases)`, file, lineOf(source, path, 'expect'));
+    }
+    return { file, line, name, question: parsed.data.question, history: parsed.data.history ?? [], expectations: expected };
   });
 }

@@ -104,23 +104,27 @@ function refIndex(index: RetrievalIndex): RefIndex {
   return built;
 }
 
-/** Resolves test references against one KB's index (indexed once per index). */
-export function resolveRef(index: RetrievalIndex, ref: string): RefResolution {
+/**
+ * Resolves test references against one KB's index (indexed once per index). A lookup; but the
+ * nearest names of a reference that names nothing are searched for among all of the KB's, so
+ * `suggest: false` leaves them out (run.ts suggests for a bounded number of references a run).
+ */
+export function resolveRef(index: RetrievalIndex, ref: string, suggest = true): RefResolution {
   const refs = refIndex(index);
   const kind = refKind(ref);
   if (kind === 'id') {
     const units = refs.byId.get(ref);
     if (units) return { ref, kind, units, label: wholeLabel(units) };
-    return { ref, kind, problem: `no section has the id ${ref}`, suggestions: idSuggestions(refs, ref) };
+    return { ref, kind, problem: `no section has the id ${ref}`, suggestions: suggest ? idSuggestions(refs, ref) : [] };
   }
   if (kind === 'page') {
     const units = refs.byPage.get(ref);
     if (units) return { ref, kind, units, label: `the page ${ref}` };
     const file = ref.split('/').pop();
-    return { ref, kind, problem: `the knowledge base has no page ${ref}`, suggestions: nearest(ref, refs.pages, (p) => p.toLowerCase(), (p) => p.split('/').pop() === file) };
+    return { ref, kind, problem: `the knowledge base has no page ${ref}`, suggestions: suggest ? nearest(ref, refs.pages, (p) => p.toLowerCase(), (p) => p.split('/').pop() === file) : [] };
   }
   const units = refs.byHeading.get(normalizeHeading(ref));
-  if (!units) return { ref, kind, problem: `no section has the heading path "${ref}"`, suggestions: headingSuggestions(refs, ref) };
+  if (!units) return { ref, kind, problem: `no section has the heading path "${ref}"`, suggestions: suggest ? headingSuggestions(refs, ref) : [] };
   const sections = [...new Set(units.map(wholeId))];
   if (sections.length > 1) {
     return { ref, kind, problem: `${sections.length} sections have the heading path "${ref}": name one by its id`, suggestions: sections };

@@ -165,6 +165,16 @@ describe('runKbTests: references and the report', () => {
     expect(c.expectations[1]!.why[0]).toBe('no section has the id nothing/like/this.md#at-all');
   });
 
+  it('looks for the nearest names of the first 20 unknown references of a run only: the rest are named without, and a notice says how many', async () => {
+    const unknown = (c: number) => Array.from({ length: 10 }, (_, i) => `"Refund polices › Refund timelines ${c}-${i}"`).join(', ');
+    const report = await run(`cases:\n${[0, 1, 2].map((c) => `  - name: case ${c}\n    question: refund\n    expect:\n      sends: [${unknown(c)}]\n`).join('')}`);
+    const lines = report.cases.flatMap((c) => c.expectations.flatMap((e) => e.why)).filter((line) => line.startsWith('no section has'));
+    expect(lines).toHaveLength(30);
+    expect(lines.slice(0, 20).every((line) => line.endsWith('did you mean "Refund policy › Refund timelines"?'))).toBe(true);
+    expect(lines.slice(20)).toEqual(Array.from({ length: 10 }, (_, i) => `no section has the heading path "Refund polices › Refund timelines 2-${i}"`));
+    expect(report.notices).toContain('10 more unknown section references without "did you mean": the nearest names are looked for the first 20 of a run');
+  });
+
   it('reports a KB the server would refuse as a failed case of its own, first', async () => {
     const report = await runKbTests(k, { files: [], cases: [] }, { root: k.root, refusal: { file: 'assistant.md', line: 5, message: 'assistant.md:5: rules.md#refunds is not pinned' } });
     expect(report.summary).toMatchObject({ cases: 1, failed: 1 });
@@ -186,7 +196,7 @@ describe('runKbTests: references and the report', () => {
       'tests/b.yml': 'cases:\n  - question: hi\n    expect: { floor: false }\n  - question: hello\n    expect: { reply: { mentions: hi } }\n',
     });
     const on = turnKnowledgeOf(loadKnowledgeBase(root), { budget: 400, floor: 60 });
-    const suite = readKbTests(root);
+    const suite = await readKbTests(root);
     expect(suite.files).toEqual(['tests/a.yaml', 'tests/b.yml']);
     const report = await runKbTests(on, suite, { root });
     expect(report.summary).toEqual({ cases: 3, passed: 1, failed: 1, skipped: 1, expectations: 3, skippedExpectations: 1 });

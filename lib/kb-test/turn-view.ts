@@ -18,8 +18,9 @@ export class TurnView {
     this.sentIds = new Set(retrieval.selection.sentIds);
   }
 
-  resolve(ref: string): RefResolution {
-    return resolveRef(this.retrieval.selection.index, ref);
+  /** A reference in this turn's KB; `suggest: false` skips the search for the nearest names of one that names nothing. */
+  resolve(ref: string, suggest = true): RefResolution {
+    return resolveRef(this.retrieval.selection.index, ref, suggest);
   }
 
   get explanation() {

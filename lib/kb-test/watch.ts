@@ -35,7 +35,7 @@ const NO_REPLIER = 'the server does not call the model for tests (npm run kb:tes
 async function testsOf(knowledge: Knowledge): Promise<KbTestRun> {
   const loadedAt = knowledge.loadedAt.toISOString();
   try {
-    const suite = readKbTests(knowledge.path);
+    const suite = await readKbTests(knowledge.path);
     await knowledge.embeddings?.done;
     return { loadedAt, report: await runKbTests(knowledge, suite, { root: knowledge.kb.root }, { noReplier: NO_REPLIER }) };
   } catch (error) {

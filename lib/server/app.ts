@@ -9,10 +9,11 @@ import { watchKbTests, type KbTestWatch } from '../kb-test/watch';
 import { embeddingCacheFile } from '../knowledge/embedding-cache';
 import { SectionEmbedder } from '../knowledge/embeddings';
 import { KnowledgeHolder } from '../knowledge/holder';
+import { createHandoffLimits, type HandoffLimits } from '../handoff/limits';
 import { handoffSenders } from '../handoff/senders';
 import { createDeliveryWorker, type DeliveryWorker } from '../handoff/worker';
 import { createRedactor, type TraceRedactor } from '../privacy/redact';
-import { createRateLimiter, createWindowLimiter, type RateLimiter } from '../rate-limit/index';
+import { createRateLimiter, type RateLimiter } from '../rate-limit/index';
 import type { HandoffChannel } from '../traces/handoff-types';
 import { createPostgresPool, databaseLabel, PostgresTraceStore } from '../traces/postgres';
 import { startAuditRetention, startRetention, type RetentionJob } from '../traces/retention';
@@ -67,8 +68,8 @@ export interface HandoffParts {
   readonly channels: readonly HandoffChannel[];
   /** The delivery worker, started with the store; undefined without a channel. */
   readonly worker: DeliveryWorker | undefined;
-  /** The per-visitor limit (HANDOFF_RATE_LIMIT_PER_HOUR), shared through PostgreSQL like the chat's. */
-  limiter(): RateLimiter;
+  /** The limits per visitor, per address and per site (lib/handoff/limits.ts), shared through PostgreSQL like the chat's. */
+  limits(): HandoffLimits;
 }
 
 export interface AppLog {
@@ -138,8 +139,8 @@ export function createServerApp(env: Env, paths: ServerPaths, log: AppLog = cons
     handoffs: {
       channels: Object.keys(senders) as HandoffChannel[],
       worker,
-      limiter: onFirstUse(() =>
-        createWindowLimiter({ name: 'handoff', points: env.HANDOFF_RATE_LIMIT_PER_HOUR, durationSeconds: 3600, postgres: postgresOf(store()) }),
+      limits: onFirstUse(() =>
+        createHandoffLimits({ perVisitor: env.HANDOFF_RATE_LIMIT_PER_HOUR, perSite: env.HANDOFF_SITE_RATE_LIMIT_PER_HOUR, postgres: postgresOf(store()) }),
       ),
     },
   };

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createWindowLimiter } from '@/lib/rate-limit/index';
+import { createHandoffLimits } from '@/lib/handoff/limits';
 import type { HandoffPayload } from '@/lib/handoff/payload';
+import { PEER_HEADER } from '@/lib/rate-limit/client';
 import { chatRequest, cookieFrom, harness, TEST_VISITOR_SECRET, validBody } from '../chat/testing';
 import { createHandoffHandlers } from './handler';
 
@@ -9,31 +10,32 @@ import { createHandoffHandlers } from './handler';
  * chat handler (offline model), hand-offs by the hand-off handler, and the store is read back.
  */
 
-function setup(options: { channels?: ('webhook' | 'email')[]; perHour?: number } = {}) {
+function setup(options: { channels?: ('webhook' | 'email')[]; perHour?: number; perSite?: number; trustProxy?: number } = {}) {
   const chat = harness();
   const written = vi.fn();
   const handlers = createHandoffHandlers({
-    settings: () => ({ PUBLIC_URL: 'https://support.example.com', HANDOFF_RETRY_SECONDS: 86_400 }),
+    settings: () => ({ PUBLIC_URL: 'https://support.example.com', HANDOFF_RETRY_SECONDS: 86_400, TRUST_PROXY: options.trustProxy ?? 0 }),
     channels: () => options.channels ?? ['webhook', 'email'],
     store: () => chat.store,
     visitorSecret: () => TEST_VISITOR_SECRET,
-    limiter: () => limiter,
+    limits: () => limits,
     identity: () => chat.knowledge.kb.identity,
     written,
     now: () => new Date('2026-05-04T10:00:00.000Z'),
   });
-  const limiter = createWindowLimiter({ name: 'handoff-test', points: options.perHour ?? 100, durationSeconds: 3600 });
+  const limits = createHandoffLimits({ perVisitor: options.perHour ?? 100, perSite: options.perSite ?? 1000 });
   /** A conversation of a new visitor with one turn; its cookie. */
   async function conversation(id: string, question = 'can I get a refund?'): Promise<string> {
     const response = await chat.handle(chatRequest(validBody(question, id)));
     await response.text();
     return cookieFrom(response);
   }
-  const post = (body: unknown, cookie?: string) =>
+  /** POST /api/handoff as the visitor with `cookie`, from the connection address `from` (peer.ts's stamp) with any other headers. */
+  const post = (body: unknown, cookie?: string, from = '192.0.2.1', headers: Record<string, string> = {}) =>
     handlers.POST(
       new Request('http://127.0.0.1/api/handoff', {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+        headers: { 'content-type': 'application/json', [PEER_HEADER]: from, ...headers, ...(cookie ? { cookie } : {}) },
         body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
     );
@@ -134,6 +136,58 @@ describe('POST /api/handoff', () => {
     expect(await t.count()).toBe(3);
     const other = await t.conversation('conv-handoff-other');
     expect((await t.post(valid('conv-handoff-other'), other)).status).toBe(201);
+  });
+
+  /** One hand-off from each of `visitors` new visitors (a chat turn each, as a flood makes them), from `from`; the statuses. */
+  async function newVisitors(t: ReturnType<typeof setup>, name: string, visitors: number, from: string, headers: (i: number) => Record<string, string> = () => ({})): Promise<number[]> {
+    const statuses: number[] = [];
+    for (let i = 0; i < visitors; i++) {
+      const id = `conv-${name}-${i}`;
+      statuses.push((await t.post(valid(id), await t.conversation(id), from, headers(i))).status);
+    }
+    return statuses;
+  }
+
+  it('limits each client address to 4 visitors\' hand-offs: a new visitor per hand-off (and a forged X-Forwarded-For) does not get more', async () => {
+    const t = setup({ perHour: 2 }); // 2 a visitor, 8 an address
+    const statuses = await newVisitors(t, 'ho-address', 12, '203.0.113.7', (i) => ({ 'x-forwarded-for': `198.51.100.${i + 1}` }));
+    expect(statuses).toEqual([...Array(8).fill(201), ...Array(4).fill(429)]);
+    const cookie = await t.conversation('conv-ho-address-refused');
+    const refused = await t.post(valid('conv-ho-address-refused'), cookie, '203.0.113.7');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3000);
+    expect((await refused.json()).error).toMatch(/^Too many requests for a person from your network\. Please wait \d+ minutes? and try again\.$/);
+    // Nothing of the refused ones is written or sent.
+    expect(await t.count()).toBe(8);
+    expect(t.written).toHaveBeenCalledTimes(8);
+    // Another address is not limited by it; an IPv6 address is limited by its /64.
+    expect(await newVisitors(t, 'ho-address-other', 1, '198.51.100.20')).toEqual([201]);
+    expect(await newVisitors(t, 'ho-address-v6', 9, '2001:db8:1:2::1')).toEqual([...Array(8).fill(201), 429]);
+    expect(await newVisitors(t, 'ho-address-v6-same-64', 1, '2001:db8:1:2:ffff::9')).toEqual([429]);
+  });
+
+  it('behind a trusted proxy (TRUST_PROXY=1) limits the address the proxy saw, not the proxy', async () => {
+    const t = setup({ perHour: 1, trustProxy: 1 }); // 4 an address
+    const through = (address: string) => () => ({ 'x-forwarded-for': `10.9.9.9, ${address}` }); // the client's own hop, then the proxy's
+    expect(await newVisitors(t, 'ho-proxy-a', 5, '10.0.0.2', through('203.0.113.8'))).toEqual([201, 201, 201, 201, 429]);
+    expect(await newVisitors(t, 'ho-proxy-b', 1, '10.0.0.2', through('203.0.113.9'))).toEqual([201]);
+  });
+
+  it("limits the whole site (HANDOFF_SITE_RATE_LIMIT_PER_HOUR) across addresses; one address over its own limit does not use up the site's", async () => {
+    const t = setup({ perHour: 1, perSite: 6 }); // 4 an address
+    // One address floods: four get through, the rest are refused for the address and do not count for the site.
+    expect(await newVisitors(t, 'ho-site-flood', 10, '203.0.113.1')).toEqual([...Array(4).fill(201), ...Array(6).fill(429)]);
+    // Many addresses: the site lets two more through, then refuses every address.
+    const spread: number[] = [];
+    for (let i = 0; i < 4; i++) spread.push(...(await newVisitors(t, `ho-site-spread-${i}`, 1, `198.51.100.${i + 1}`)));
+    expect(spread).toEqual([201, 201, 429, 429]);
+    const cookie = await t.conversation('conv-ho-site-refused');
+    const refused = await t.post(valid('conv-ho-site-refused'), cookie, '192.0.2.200');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect((await refused.json()).error).toMatch(/^Too many requests for a person on this site right now\. Please wait \d+ minutes? and try again\.$/);
+    expect(await t.count()).toBe(6);
+    expect(t.written).toHaveBeenCalledTimes(6);
   });
 
   it('a conversation nobody has used yet can be handed off with a note (no question asked yet), not without one', async () => {

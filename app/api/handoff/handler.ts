@@ -4,7 +4,8 @@ import type { Env } from '@/lib/env';
 import { formatIssues } from '@/lib/format';
 import { buildPayload } from '@/lib/handoff/payload';
 import { bodyFailureResponse, json, jsonError, readJsonBody } from '@/lib/http';
-import type { RateLimiter } from '@/lib/rate-limit/index';
+import type { HandoffLimitDecision, HandoffLimits } from '@/lib/handoff/limits';
+import { clientKey } from '@/lib/rate-limit/client';
 import type { AssistantIdentity } from '@/lib/retrieval/index';
 import type { ConversationStore, HandoffChannel, HandoffReason, HandoffRecord, HandoffStore, TraceStore } from '@/lib/traces/types';
 import { HANDOFF_MAX_BODY_BYTES, handoffRequestSchema, NOTE_MAX_CHARS, type HandoffRequest } from './schema';
@@ -19,12 +20,13 @@ import { HANDOFF_MAX_BODY_BYTES, handoffRequestSchema, NOTE_MAX_CHARS, type Hand
  * - POST /api/handoff `{ conversationId, email, note?, reason, page? }` — written to the store
  *   with its deliveries *before* the answer (201), so a "sent" the customer sees is never lost;
  *   the delivery worker sends it. Refused, with nothing written or sent: 503 no channel set up;
- *   403 no visitor cookie; 429 over the visitor's limit (every request counts); 413 a body over
+ *   403 no visitor cookie; 429 over the visitor's, the address's or the site's limit
+ *   (lib/handoff/limits.ts); 413 a body over
  *   the cap; 400 a malformed body, email or note; 404 a conversation of another visitor; 409 a
  *   conversation handed off already (the first hand-off comes back).
  */
 
-export type HandoffSettings = Pick<Env, 'PUBLIC_URL' | 'HANDOFF_RETRY_SECONDS'>;
+export type HandoffSettings = Pick<Env, 'PUBLIC_URL' | 'HANDOFF_RETRY_SECONDS' | 'TRUST_PROXY'>;
 
 export interface HandoffDependencies {
   settings: () => HandoffSettings;
@@ -34,8 +36,8 @@ export interface HandoffDependencies {
   visitorSecret: () => Uint8Array;
   /** EMBED_IDENTITY_SECRET: a verified user of the embed hands off their conversations (lib/chat/owner.ts). */
   identitySecret?: () => string | undefined;
-  /** Per visitor (HANDOFF_RATE_LIMIT_PER_HOUR). */
-  limiter: () => RateLimiter;
+  /** Per visitor, per client address and per site (lib/handoff/limits.ts). */
+  limits: () => HandoffLimits;
   /** The KB's identity: the company, when a person answers, the contact text; the defaults without a KB. */
   identity: () => Pick<AssistantIdentity, 'company' | 'handoff' | 'handoffReplyTime'>;
   /** A hand-off was written: deliver it now (the worker's kick). */
@@ -52,6 +54,16 @@ export interface CustomerHandoff {
 }
 
 const customerView = (h: HandoffRecord): CustomerHandoff => ({ id: h.id, createdAt: h.createdAt, email: h.email, reason: h.reason });
+
+const FROM = { visitor: 'from this browser', address: 'from your network', site: 'on this site right now' } as const;
+
+/** 429 with Retry-After, saying which limit it is in words the customer can act on. */
+function limitRefusal(refused: Extract<HandoffLimitDecision, { allowed: false }>): Response {
+  const minutes = Math.ceil(refused.retryAfterSeconds / 60);
+  return jsonError(429, `Too many requests for a person ${FROM[refused.scope]}. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`, {
+    'retry-after': String(refused.retryAfterSeconds),
+  });
+}
 
 /** A hand-off id: also the webhook id and the email's Message-ID (letters and digits, 128 random bits). */
 export function newHandoffId(): string {
@@ -91,7 +103,7 @@ export function createHandoffHandlers(deps: HandoffDependencies) {
   }
 
   async function post(request: Request): Promise<Response> {
-    // 1. Guards before the body: hand-offs set up, a visitor, within the visitor's limit.
+    // 1. Guards before the body: hand-offs set up, a visitor, within the visitor's, the address's and the site's limits.
     const channels = deps.channels();
     if (channels.length === 0) {
       const contact = deps.identity().handoff;
@@ -101,13 +113,9 @@ export function createHandoffHandlers(deps: HandoffDependencies) {
     if (!who.ok) return jsonError(who.status, who.error);
     const visitor = ownerKey(who.owner);
     if (!visitor) return jsonError(403, 'no visitor cookie: ask for a person from the chat your conversation is in');
-    const decision = await deps.limiter().take(`visitor:${visitor}`);
-    if (!decision.allowed) {
-      const minutes = Math.ceil(decision.retryAfterSeconds / 60);
-      return jsonError(429, `Too many requests for a person from this browser. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`, {
-        'retry-after': String(decision.retryAfterSeconds),
-      });
-    }
+    const settings = deps.settings();
+    const decision = await deps.limits().take({ visitor, client: clientKey(request.headers, settings.TRUST_PROXY).key });
+    if (!decision.allowed) return limitRefusal(decision);
 
     // 2. The body: capped while read, then its shape, the email and the note.
     const body = await readJsonBody(request, HANDOFF_MAX_BODY_BYTES);
@@ -136,7 +144,6 @@ export function createHandoffHandlers(deps: HandoffDependencies) {
     // 4. Written with its deliveries before the answer; then delivered.
     const createdAt = now();
     const id = newHandoffId();
-    const settings = deps.settings();
     const payload = buildPayload({
       id,
       conversationId: asked.conversationId,

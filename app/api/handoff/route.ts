@@ -16,14 +16,14 @@ function identity() {
   }
 }
 
-/** The hand-off to a person (handler.ts), with the server's store, channels, limiter and delivery worker. */
+/** The hand-off to a person (handler.ts), with the server's store, channels, limits and delivery worker. */
 const handlers = createHandoffHandlers({
   settings: serverEnv,
   channels: () => serverApp().handoffs.channels,
   store: () => serverApp().store(),
   visitorSecret: () => serverApp().visitorSecret(),
   identitySecret: () => serverEnv().EMBED_IDENTITY_SECRET,
-  limiter: () => serverApp().handoffs.limiter(),
+  limits: () => serverApp().handoffs.limits(),
   identity,
   written: () => serverApp().handoffs.worker?.kick(),
 });
