@@ -26,6 +26,24 @@ describe('FailureDigest: failed sign-ins, one row per client per minute', () => 
     expect(rows[2]).toMatchObject({ failed: 1, reason: 'later' });
   });
 
+  it("writes the rest of each client's minute by itself, when that client's minute is over", async () => {
+    vi.useFakeTimers({ now: T0 });
+    try {
+      const { rows, digest: d } = digest();
+      await d.failed('ip:192.0.2.1', 'forged');
+      await vi.advanceTimersByTimeAsync(30_000);
+      await d.failed('ip:192.0.2.2', 'forged');
+      await d.failed('ip:192.0.2.1', 'forged again');
+      await d.throttled('ip:192.0.2.2');
+      await vi.advanceTimersByTimeAsync(30_000); // the first client's minute is over
+      expect(rows.map((r) => [r.client, r.failed, r.throttled])).toEqual([['ip:192.0.2.1', 1, 0], ['ip:192.0.2.2', 1, 0], ['ip:192.0.2.1', 1, 0]]);
+      await vi.advanceTimersByTimeAsync(30_000); // and the second's
+      expect(rows.slice(3).map((r) => [r.client, r.failed, r.throttled])).toEqual([['ip:192.0.2.2', 0, 1]]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('throttled requests alone make a row without a reason', async () => {
     const { rows, digest: d } = digest();
     await d.throttled('ip:198.51.100.1', T0);

@@ -46,7 +46,7 @@ export class FailureDigest {
   private readonly tallies = new Map<string, Tally>();
   private readonly windowMs: number;
   private readonly maxClients: number;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: { handle: NodeJS.Timeout; at: number } | undefined;
 
   constructor(private readonly options: FailureDigestOptions) {
     this.windowMs = options.windowMs ?? 60_000;
@@ -75,7 +75,7 @@ export class FailureDigest {
       else this.tallies.delete(client);
     }
     await Promise.all(writes);
-    if ([...this.tallies.values()].some((t) => t.failed + t.throttled > 0)) this.schedule();
+    for (const tally of this.tallies.values()) if (tally.failed + tally.throttled > 0) this.schedule(tally.writtenAt + this.windowMs, now);
   }
 
   private count(client: string, now: number, add: (tally: Tally) => void): Promise<void> {
@@ -85,7 +85,7 @@ export class FailureDigest {
     add(tally);
     tally.since ??= now;
     if (now - tally.writtenAt >= this.windowMs) return this.write(key, tally, now);
-    this.schedule();
+    this.schedule(tally.writtenAt + this.windowMs, now);
     return Promise.resolve();
   }
 
@@ -114,14 +114,16 @@ export class FailureDigest {
     }
   }
 
-  /** A flush once the current window is over (the timer never keeps the process alive). */
-  private schedule(): void {
-    if (this.timer) return;
-    this.timer = setTimeout(() => {
+  /** A flush at `at` (when a client's window is over), unless one comes sooner; the timer never keeps the process alive. */
+  private schedule(at: number, now: number): void {
+    if (this.timer && this.timer.at <= at) return;
+    if (this.timer) clearTimeout(this.timer.handle);
+    const handle = setTimeout(() => {
       this.timer = undefined;
       void this.flush();
-    }, this.windowMs);
-    this.timer.unref();
+    }, Math.max(0, at - now));
+    handle.unref();
+    this.timer = { handle, at };
   }
 }
 
