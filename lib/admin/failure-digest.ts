@@ -110,7 +110,7 @@ export class FailureDigest {
     try {
       await this.options.write(count);
     } catch (error) {
-      console.error(`[audit] could not record ${count.failed + count.throttled} failed sign-ins: ${error instanceof Error ? error.message : String(error)}`);
+      console.error(`[audit] could not record ${count.failed + count.throttled} failed sign-ins: ${logSafe(error instanceof Error ? error.message : String(error))}`);
     }
   }
 
