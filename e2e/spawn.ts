@@ -112,17 +112,23 @@ export function startStub(port: number): Promise<Server> {
   return launch([path.join(ROOT, 'e2e/stub/openai-stub.mjs')], { STUB_PORT: String(port) }, url, port, async () => ((await fetch(`${url}/`)).ok ? true : undefined), 10_000);
 }
 
+/** The production build's folder (NEXT_DIST_DIR or .next), built first when it has none; startApp serves it. */
+export function ensureProductionBuild(): string {
+  const distDir = process.env.NEXT_DIST_DIR || '.next';
+  if (!existsSync(path.join(ROOT, distDir, 'BUILD_ID'))) {
+    console.log(`== no production build in ${distDir}: building it`);
+    execFileSync(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'build'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  }
+  return distDir;
+}
+
 /**
  * What the load and crash scripts start from: the production build (built first when
  * NEXT_DIST_DIR or .next has none), the stub on `port + 2`, and the environment for an app on
  * `port` answered by the stub, with a fresh trace database and no rate limit.
  */
 export async function stubbedServerSetup(name: string, port: number): Promise<{ distDir: string; stub: Server; dbFile: string; env: Record<string, string> }> {
-  const distDir = process.env.NEXT_DIST_DIR || '.next';
-  if (!existsSync(path.join(ROOT, distDir, 'BUILD_ID'))) {
-    console.log(`== no production build in ${distDir}: building it`);
-    execFileSync(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'build'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
-  }
+  const distDir = ensureProductionBuild();
   const dbFile = path.join(mkdtempSync(path.join(tmpdir(), `${name}-`)), 'traces.db');
   const stub = await startStub(port + 2);
   const env = {

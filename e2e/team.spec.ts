@@ -45,10 +45,7 @@ test.beforeAll(async () => {
     pkce: { methods: ['S256'], required: () => true },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'groups'] },
     // Anyone may log in at this provider (its development form takes any login): the app decides who may enter.
-    findAccount: async (_ctx: unknown, id: string) => ({
-      accountId: id,
-      claims: async () => ({ sub: id, email: id, email_verified: true, name: id, groups: id.startsWith('ann@') ? ['support-admins'] : ['support'] }),
-    }),
+    findAccount: async (_ctx: unknown, id: string) => ({ accountId: id, claims: async () => accountClaims(id) }),
     cookies: { keys: ['e2e-provider-cookie-key'] },
     features: { devInteractions: { enabled: true } },
   });
@@ -83,6 +80,16 @@ test.afterAll(async () => {
   await app?.stop();
   await new Promise((resolve) => provider?.close(resolve));
 });
+
+/**
+ * The provider's accounts: the login is the email, verified — but `unverified:<email>` has
+ * `email_verified: false` and `unclaimed:<email>` no `email_verified` claim at all.
+ */
+function accountClaims(login: string): { sub: string; [claim: string]: unknown } {
+  const [, kind, email] = /^(?:(unverified|unclaimed):)?(.*)$/.exec(login)!;
+  const verified = kind === 'unclaimed' ? {} : { email_verified: kind !== 'unverified' };
+  return { sub: login, email, ...verified, name: email, groups: email!.startsWith('ann@') ? ['support-admins'] : ['support'] };
+}
 
 /** The provider's round trip in the browser: the inspector's button, the provider's login form and consent. */
 async function signInAtProvider(page: Page, login: string): Promise<void> {
@@ -244,4 +251,27 @@ test('data:delete for a visitor: no /debug page or API returns anything of their
   const [deletion] = JSON.parse(audit).entries as { actor: string; via: string; target: string; detail: Record<string, number> }[];
   expect(deletion).toMatchObject({ actor: expect.stringMatching(/^cli:/), via: 'cli', target: expect.stringMatching(/^visitor:[0-9a-f]{16}$/), detail: { turns: 1, conversations: 1, feedback: 1 } });
   expect(audit).not.toContain(a.visitor);
+});
+
+test("an unverified address is not a member: an account claiming a listed admin's email, unverified or without the claim, is refused", async ({ browser }) => {
+  const listed = await fetch(`${APP}/api/debug/members`, {
+    method: 'POST',
+    headers: { ...bearer(ADMIN_TOKEN), 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'boss@acme.test', role: 'admin' }),
+  });
+  expect(listed.status).toBe(200);
+  for (const login of ['unverified:boss@acme.test', 'unclaimed:boss@acme.test']) {
+    const page = await newPage(browser);
+    const back = page.waitForResponse((r) => r.url().startsWith(`${APP}/debug/sign-in`));
+    await signInAtProvider(page, login);
+    expect((await back).status(), login).toBe(403);
+    expect(await sessionCookie(page), login).toBeUndefined();
+    await page.context().close();
+  }
+  const audit = await fetch(`${APP}/api/debug/audit?actor=boss%40acme.test`, { headers: bearer(ADMIN_TOKEN) });
+  const { entries } = (await audit.json()) as { entries: { action: string; outcome: string; detail?: { reason?: string } }[] };
+  expect(entries.map((e) => [e.action, e.outcome, e.detail?.reason])).toEqual([
+    ['sign-in.failed', 'refused', 'the email address is not verified'],
+    ['sign-in.failed', 'refused', 'the email address is not verified'],
+  ]);
 });

@@ -39,6 +39,7 @@ describe('parseEnv', () => {
       HANDOFF_SITE_RATE_LIMIT_PER_HOUR: 100,
       OIDC_SCOPES: 'openid email profile',
       OIDC_GROUPS_CLAIM: 'groups',
+      OIDC_ASSUME_EMAIL_VERIFIED: false,
       AUDIT_RETENTION_DAYS: 365,
       TRACE_REDACT: 'store',
       TRACE_REDACT_PHONE_REGION: 'US',
@@ -51,6 +52,8 @@ describe('parseEnv', () => {
     expect(parseEnv({ ...oidc, OIDC_ISSUER: 'http://127.0.0.1:4460' }).OIDC_ISSUER).toBe('http://127.0.0.1:4460');
     expect(() => parseEnv({ ...oidc, OIDC_ISSUER: 'http://login.acme.test' })).toThrow(/OIDC_ISSUER must be https \(http only on loopback\)/);
     expect(() => parseEnv({ OIDC_ISSUER: 'https://login.acme.test' })).toThrow(/OIDC_CLIENT_ID is required with OIDC_ISSUER; OIDC_CLIENT_SECRET is required with OIDC_ISSUER/);
+    expect(parseEnv({ ...oidc, OIDC_ASSUME_EMAIL_VERIFIED: 'true' }).OIDC_ASSUME_EMAIL_VERIFIED).toBe(true);
+    expect(() => parseEnv({ ...oidc, OIDC_ASSUME_EMAIL_VERIFIED: 'yes' })).toThrow(/OIDC_ASSUME_EMAIL_VERIFIED must be true or false/);
     expect(() => parseEnv({ TRACE_REDACT: 'everything' })).toThrow(/TRACE_REDACT must be off, store or model/);
     expect(() => parseEnv({ TRACE_REDACT_PHONE_REGION: 'USA' })).toThrow(/TRACE_REDACT_PHONE_REGION must be a two-letter country code/);
     expect(parseEnv({ TRACE_REDACT_PHONE_REGION: 'gb' }).TRACE_REDACT_PHONE_REGION).toBe('GB');

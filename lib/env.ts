@@ -129,6 +129,15 @@ export const envSchema = z.object({
   OIDC_ADMIN_GROUPS: z.string().trim().transform(commaList).optional(),
   /** The ID token claim that lists a person's groups. */
   OIDC_GROUPS_CLAIM: z.string().trim().min(1).default('groups'),
+  /**
+   * Sign-in needs `email_verified: true` from the provider (lib/admin/membership.ts). `true`: a
+   * provider that never sends the claim (its addresses are all its own, e.g. a company
+   * directory) — a missing claim then counts as verified; `email_verified: false` still refuses.
+   */
+  OIDC_ASSUME_EMAIL_VERIFIED: z
+    .enum(['true', 'false'], { error: 'OIDC_ASSUME_EMAIL_VERIFIED must be true or false' })
+    .default('false')
+    .transform((value) => value === 'true'),
   /** Audit trail entries older than this many days are deleted (its own retention, apart from TRACE_RETENTION_DAYS). */
   AUDIT_RETENTION_DAYS: positiveInt('AUDIT_RETENTION_DAYS').default(365),
   /**

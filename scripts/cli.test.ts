@@ -55,7 +55,7 @@ async function pooled<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]
 describe('the CLIs: --help and bad flags', () => {
   it('lists every CLI of package.json', () => {
     expect(CLIS.map((c) => c.name).sort()).toEqual(
-      ['bench', 'bench:handoff-flood', 'bench:help', 'bench:kb-test', 'bench:languages', 'bench:load', 'bench:quick', 'bench:route', 'bench:traces', 'data:delete', 'db:migrate', 'eval', 'explain', 'kb:check', 'kb:impact', 'kb:test', 'load', 'test:crash'].sort(),
+      ['bench', 'bench:callback-flood', 'bench:handoff-flood', 'bench:help', 'bench:kb-test', 'bench:languages', 'bench:load', 'bench:quick', 'bench:route', 'bench:traces', 'data:delete', 'db:migrate', 'eval', 'explain', 'kb:check', 'kb:impact', 'kb:test', 'load', 'test:crash'].sort(),
     );
   });
 

@@ -5,7 +5,9 @@ import { API_KEY, secretHash } from './auth';
 /**
  * Named API keys (the ApiKeyStore port): created and revoked on /debug by an admin, each with
  * a role, shown once — the store keeps the SHA-256 of the key, its first characters to tell
- * keys apart, who made it and when it was last used. Sent as `Authorization: Bearer <key>`.
+ * keys apart, who made it (and with which key, if a key made it) and when it was last used.
+ * Sent as `Authorization: Bearer <key>`. A key follows its maker: team.ts revokes it when they
+ * lose the admin role, or when the key it was made with is revoked.
  */
 
 /** A key's name: what the admin calls it ("nightly export"), 1–60 printable characters. */
@@ -16,7 +18,7 @@ export function apiKeyNameProblem(name: string): string | undefined {
 }
 
 /** Makes a key; returns it whole once (never stored) with what is stored. */
-export async function createApiKey(store: ApiKeyStore, input: { name: string; role: Role; by: string; now?: number }): Promise<{ key: string; record: ApiKey }> {
+export async function createApiKey(store: ApiKeyStore, input: { name: string; role: Role; by: string; byKey?: string; now?: number }): Promise<{ key: string; record: ApiKey }> {
   const id = randomBytes(6).toString('hex');
   const key = `tsk_${id}_${randomBytes(32).toString('base64url')}`;
   const record: ApiKey = {
@@ -26,6 +28,7 @@ export async function createApiKey(store: ApiKeyStore, input: { name: string; ro
     prefix: key.slice(0, 12),
     createdAt: new Date(input.now ?? Date.now()).toISOString(),
     createdBy: input.by,
+    ...(input.byKey ? { createdByKey: input.byKey } : {}),
   };
   await store.createApiKey({ ...record, secretHash: secretHash(key) });
   return { key, record };

@@ -1,4 +1,5 @@
 import type { AuditEvent, AuditStore, Role } from '../traces/access-types';
+import { logSafe } from './log-safe';
 
 /**
  * The audit trail (the AuditStore port, append-only): sign-ins and failed ones, sign-outs,
@@ -17,16 +18,28 @@ export interface AuditActor {
   source: string;
 }
 
-/** An entry for what `who` did, now. */
+/** Longest text an entry keeps in any field (an email address is at most 320). */
+const MAX_FIELD_CHARS = 320;
+
+const bounded = (text: string) => logSafe(text, MAX_FIELD_CHARS);
+
+/**
+ * An entry for what `who` did, now. Every text in it is bounded and has its control
+ * characters escaped (log-safe.ts): much of it comes from outside — what a failed sign-in
+ * claimed, a provider's error text, a request's path.
+ */
 export function auditEvent(who: AuditActor, fields: AuditFields, now = Date.now()): AuditEvent {
+  const detail = fields.detail && Object.fromEntries(Object.entries(fields.detail).map(([k, v]) => [bounded(k), typeof v === 'string' ? bounded(v) : v]));
   return {
     at: new Date(now).toISOString(),
-    actor: who.actor,
+    actor: bounded(who.actor),
     ...(who.role ? { role: who.role } : {}),
-    via: who.via,
-    outcome: 'ok',
-    ...fields,
-    source: who.source,
+    via: bounded(who.via),
+    outcome: fields.outcome ?? 'ok',
+    action: fields.action,
+    ...(fields.target === undefined ? {} : { target: bounded(fields.target) }),
+    ...(detail ? { detail } : {}),
+    source: bounded(who.source),
   };
 }
 
@@ -40,6 +53,6 @@ export async function auditRefusal(store: AuditStore, who: AuditActor, fields: A
   try {
     await store.appendAudit(auditEvent(who, { outcome: 'refused', ...fields }));
   } catch (error) {
-    console.error(`[audit] could not record ${fields.action} by ${who.actor}: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`[audit] could not record ${logSafe(fields.action)} by ${logSafe(who.actor)}: ${logSafe(error instanceof Error ? error.message : String(error))}`);
   }
 }

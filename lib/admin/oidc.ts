@@ -44,6 +44,7 @@ export function oidcSettings(env: Env): OidcSettings | undefined {
       allowedGroups: env.OIDC_ALLOWED_GROUPS ?? [],
       adminGroups: env.OIDC_ADMIN_GROUPS ?? [],
       groupsClaim: env.OIDC_GROUPS_CLAIM,
+      assumeEmailVerified: env.OIDC_ASSUME_EMAIL_VERIFIED,
     },
   };
 }

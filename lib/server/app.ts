@@ -1,3 +1,4 @@
+import { oidcFailureDigest, type FailureDigest } from '../admin/failure-digest';
 import { createOidcSignIn, oidcSettings, type OidcSignIn } from '../admin/oidc';
 import { sessionKey } from '../admin/sessions';
 import { createEmbedder, embeddingModelFromEnv } from '../ai/embeddings';
@@ -53,6 +54,8 @@ export interface ServerApp {
   readonly redactor: TraceRedactor;
   /** Sign-in with the company's OpenID Connect provider (lib/admin/oidc.ts); undefined without OIDC_ISSUER. */
   readonly oidc: OidcSignIn | undefined;
+  /** Failed OpenID Connect callbacks, audited in bounded form (lib/admin/failure-digest.ts). */
+  readonly oidcFailures: FailureDigest;
   /** What the last KB reload changed for recorded questions (lib/kb-impact/reload-impact.ts). */
   readonly reloadImpact: ReloadImpactWatch;
   /** The KB's own tests (tests/*.yaml), run for every load put in service (lib/kb-test/watch.ts). */
@@ -132,6 +135,7 @@ export function createServerApp(env: Env, paths: ServerPaths, log: AppLog = cons
     visitorSecret,
     sessionKey: sessionKeyOnce,
     oidc: oidc && createOidcSignIn(oidc, sessionKeyOnce),
+    oidcFailures: oidcFailureDigest(() => store()),
     redactor: createRedactor({ mode: env.TRACE_REDACT, phoneRegion: env.TRACE_REDACT_PHONE_REGION }),
     reloadImpact,
     kbTests,

@@ -33,6 +33,14 @@ describe('ignoredSettings: what the chosen mode does not read is named at start'
     expect(out.join(' ')).not.toContain('sk-embed-secret');
   });
 
+  it('OIDC_* without OIDC_ISSUER: company sign-in is off (the secret never shown)', () => {
+    expect(warnings({ OIDC_ASSUME_EMAIL_VERIFIED: 'true', OIDC_CLIENT_SECRET: 'shh-oidc-secret' })).toEqual([
+      'OIDC_CLIENT_SECRET is set but ignored: sign-in with a company account is off (OIDC_ISSUER is unset)',
+      'OIDC_ASSUME_EMAIL_VERIFIED is set but ignored: sign-in with a company account is off (OIDC_ISSUER is unset)',
+    ]);
+    expect(warnings({ OIDC_ISSUER: 'https://login.acme.test', OIDC_CLIENT_ID: 'support', OIDC_CLIENT_SECRET: 'shh-oidc-secret', OIDC_ASSUME_EMAIL_VERIFIED: 'true' })).toEqual([]);
+  });
+
   it('EMBEDDING_* without EMBEDDING_MODEL: the semantic stage is off', () => {
     expect(warnings({ EMBEDDING_BASE_URL: 'http://127.0.0.1:9/v1', EMBEDDING_FUSE_BELOW: '1' })).toEqual([
       'EMBEDDING_BASE_URL is set but ignored: the semantic stage is off (EMBEDDING_MODEL is unset)',

@@ -30,6 +30,12 @@ export function ignoredSettings(settings: Env, set: ReadonlySet<string>, nodeEnv
     const embeddingsUseIt = model && !isLocalEmbeddingModel(model) && !settings.EMBEDDING_BASE_URL;
     if (!embeddingsUseIt) ignored(['OPENAI_BASE_URL'], 'without OPENAI_API_KEY the offline demo model answers');
   }
+  if (!settings.OIDC_ISSUER) {
+    ignored(
+      ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_REDIRECT_URI', 'OIDC_SCOPES', 'OIDC_ALLOWED_DOMAINS', 'OIDC_ALLOWED_GROUPS', 'OIDC_ADMIN_GROUPS', 'OIDC_GROUPS_CLAIM', 'OIDC_ASSUME_EMAIL_VERIFIED'],
+      'sign-in with a company account is off (OIDC_ISSUER is unset)',
+    );
+  }
   if (settings.DATABASE_URL) ignored(['TRACE_DB_PATH'], 'with DATABASE_URL everything is stored in PostgreSQL');
   if (settings.CHAT_RATE_LIMIT_PER_MINUTE === 0) ignored(['CHAT_RATE_LIMIT_BURST'], 'CHAT_RATE_LIMIT_PER_MINUTE=0 turns rate limiting off');
   if (!settings.EMBED_ALLOWED_ORIGINS?.length) ignored(['EMBED_IDENTITY_SECRET'], 'embedding is off (EMBED_ALLOWED_ORIGINS is unset)');

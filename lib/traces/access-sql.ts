@@ -2,6 +2,7 @@ import type { RedactionCounts } from '../privacy/redact';
 import type {
   AdminSession,
   ApiKey,
+  ApiKeyMaker,
   AuditEntry,
   AuditEvent,
   AuditFilter,
@@ -19,8 +20,8 @@ import type { Query } from './inspector-types';
  * ports of access-types.ts. Every write ends in RETURNING, so one `query` function (a
  * statement that returns rows) serves SQLite and PostgreSQL alike.
  *
- * The audit trail is append-only in the schema itself: a trigger refuses every UPDATE.
- * Rows go only by audit retention (deleteAuditBefore).
+ * The audit trail is append-only in the schema itself: triggers refuse every UPDATE, every
+ * DELETE but audit retention's, and (PostgreSQL) TRUNCATE — see ACCESS_KEEP_SQLITE_MIGRATION.
  */
 
 /**
@@ -135,6 +136,54 @@ export const ACCESS_POSTGRES_MIGRATION = `
   CREATE TRIGGER audit_log_append_only BEFORE UPDATE ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();
 `;
 
+/**
+ * SQLite schema version 8: the audit trail refuses DELETE as well, but for audit retention's.
+ * Retention declares its cutoff in `audit_retention` inside the transaction of its batch
+ * (auditRetentionSql) and removes it before the commit: the trigger lets an entry go only
+ * while such a declaration, older than the entry's cutoff, is there — so a stray
+ * `DELETE FROM audit_log`, even of old entries, is refused. It guards against the app's own
+ * mistakes and a stray statement, not against the database's owner, who may drop a trigger.
+ * And an API key remembers the key it was made with (`created_by_key`), so revoking a key
+ * revokes the keys made with it.
+ */
+export const ACCESS_KEEP_SQLITE_MIGRATION = `
+  CREATE TABLE audit_retention (cutoff TEXT NOT NULL);
+  CREATE TRIGGER audit_log_retention_only BEFORE DELETE ON audit_log
+  WHEN NOT EXISTS (SELECT 1 FROM audit_retention WHERE OLD.at < cutoff)
+  BEGIN
+    SELECT RAISE(ABORT, 'the audit trail is append-only: only its retention deletes entries');
+  END;
+  ALTER TABLE api_keys ADD COLUMN created_by_key TEXT;
+`;
+
+/** The same in PostgreSQL: its version 6; TRUNCATE (which skips row triggers) is refused outright. */
+export const ACCESS_KEEP_POSTGRES_MIGRATION = `
+  CREATE TABLE audit_retention (cutoff timestamptz NOT NULL);
+  CREATE FUNCTION audit_log_retention_only() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF NOT EXISTS (SELECT 1 FROM audit_retention WHERE OLD.at < cutoff) THEN
+      RAISE EXCEPTION 'the audit trail is append-only: only its retention deletes entries';
+    END IF;
+    RETURN OLD;
+  END $$;
+  CREATE TRIGGER audit_log_retention_only BEFORE DELETE ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_log_retention_only();
+  CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only();
+  ALTER TABLE api_keys ADD COLUMN created_by_key text;
+`;
+
+/**
+ * Audit retention's batch, three statements in one transaction (each store runs them in its
+ * own): declare the cutoff, delete up to a batch of entries older than it, take the
+ * declaration back.
+ */
+export function auditRetentionSql(p: (n: number) => string): { declare: string; deleteBatch: string; withdraw: string } {
+  return {
+    declare: `INSERT INTO audit_retention (cutoff) VALUES (${p(1)})`,
+    deleteBatch: `DELETE FROM audit_log WHERE seq IN (SELECT seq FROM audit_log WHERE at < ${p(1)} ORDER BY seq LIMIT ${p(2)})`,
+    withdraw: 'DELETE FROM audit_retention',
+  };
+}
+
 /** A turn's redaction counts as stored (JSON text), and back. */
 export function encodeRedactions(counts: RedactionCounts | undefined): string | null {
   return counts && Object.keys(counts).length > 0 ? JSON.stringify(counts) : null;
@@ -163,6 +212,7 @@ interface KeyRow {
   prefix: string;
   created_at: string;
   created_by: string;
+  created_by_key: string | null;
   last_used_at: string | null;
   revoked_at: string | null;
   revoked_by: string | null;
@@ -205,6 +255,7 @@ const apiKey = (r: KeyRow): ApiKey => ({
   prefix: r.prefix,
   createdAt: r.created_at,
   createdBy: r.created_by,
+  ...(r.created_by_key ? { createdByKey: r.created_by_key } : {}),
   ...(r.last_used_at ? { lastUsedAt: r.last_used_at } : {}),
   ...(r.revoked_at ? { revokedAt: r.revoked_at } : {}),
   ...(r.revoked_by ? { revokedBy: r.revoked_by } : {}),
@@ -225,7 +276,7 @@ const auditEntry = (r: AuditRow): AuditEntry => ({
   source: r.source,
 });
 
-const KEY_COLUMNS = 'id, name, role, prefix, created_at, created_by, last_used_at, revoked_at, revoked_by';
+const KEY_COLUMNS = 'id, name, role, prefix, created_at, created_by, created_by_key, last_used_at, revoked_at, revoked_by';
 const SESSION_COLUMNS = 'id, actor, role, via, created_at, expires_at, ended_at';
 
 /** `%value%` for LIKE, with the pattern characters escaped (ESCAPE '\'). */
@@ -284,9 +335,9 @@ export class AccessQueries {
   async createApiKey(k: ApiKey & { secretHash: string }): Promise<void> {
     const p = this.p;
     await this.query(
-      `INSERT INTO api_keys (id, secret_hash, name, role, prefix, created_at, created_by)
-       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}) RETURNING id`,
-      [k.id, k.secretHash, k.name, k.role, k.prefix, k.createdAt, k.createdBy],
+      `INSERT INTO api_keys (id, secret_hash, name, role, prefix, created_at, created_by, created_by_key)
+       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}) RETURNING id`,
+      [k.id, k.secretHash, k.name, k.role, k.prefix, k.createdAt, k.createdBy, k.createdByKey ?? null],
     );
   }
 
@@ -312,6 +363,18 @@ export class AccessQueries {
 
   async listApiKeys(): Promise<ApiKey[]> {
     return (await this.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at DESC, id`, [])).map(apiKey);
+  }
+
+  async revokeApiKeysMadeBy(maker: ApiKeyMaker, at: string, by: string): Promise<ApiKey[]> {
+    const makers = 'person' in maker ? [maker.person] : maker.keys;
+    if (makers.length === 0) return [];
+    const column = 'person' in maker ? 'created_by' : 'created_by_key';
+    const rows = await this.query<KeyRow>(
+      `UPDATE api_keys SET revoked_at = ${this.p(1)}, revoked_by = ${this.p(2)}
+       WHERE revoked_at IS NULL AND ${column} IN ${this.list(makers, 3)} RETURNING ${KEY_COLUMNS}`,
+      [at, by, ...makers],
+    );
+    return rows.map(apiKey).sort((a, b) => a.id.localeCompare(b.id));
   }
 
   async getMember(email: string): Promise<Member | undefined> {
@@ -366,14 +429,6 @@ export class AccessQueries {
     const offset = param((current - 1) * size);
     const rows = await this.query<AuditRow>(`SELECT * FROM audit_log ${whereSql} ORDER BY seq DESC LIMIT ${limit} OFFSET ${offset}`, params);
     return { entries: rows.map(auditEntry), total, page: current, pageSize: size, pages };
-  }
-
-  async deleteAuditBefore(cutoff: string, batchSize: number): Promise<number> {
-    const rows = await this.query(
-      `DELETE FROM audit_log WHERE seq IN (SELECT seq FROM audit_log WHERE at < ${this.p(1)} ORDER BY seq LIMIT ${this.p(2)}) RETURNING seq`,
-      [cutoff, batchSize],
-    );
-    return rows.length;
   }
 
   async findCustomerTurns(subject: DataSubject): Promise<SubjectLinks> {

@@ -2,6 +2,7 @@ import type {
   AdminSession,
   AdminSessionStore,
   ApiKey,
+  ApiKeyMaker,
   ApiKeyStore,
   AuditEvent,
   AuditFilter,
@@ -65,6 +66,9 @@ export abstract class SqlAccessStore extends SqlHandoffInspector implements Admi
   listApiKeys(): Promise<ApiKey[]> {
     return this.access.listApiKeys();
   }
+  revokeApiKeysMadeBy(maker: ApiKeyMaker, at: string, by: string): Promise<ApiKey[]> {
+    return this.access.revokeApiKeysMadeBy(maker, at, by);
+  }
 
   setMember(member: Member): Promise<Member | undefined> {
     return this.access.setMember(member);
@@ -85,9 +89,8 @@ export abstract class SqlAccessStore extends SqlHandoffInspector implements Admi
   listAudit(filter: AuditFilter, page: number, pageSize: number): Promise<AuditPage> {
     return this.access.listAudit(filter, page, pageSize);
   }
-  deleteAuditBefore(cutoff: string, batchSize: number): Promise<number> {
-    return this.access.deleteAuditBefore(cutoff, batchSize);
-  }
+  /** In one transaction of the store's own (access-sql.ts auditRetentionSql). */
+  abstract deleteAuditBefore(cutoff: string, batchSize: number): Promise<number>;
 
   findCustomerTurns(subject: DataSubject): Promise<SubjectLinks> {
     return this.access.findCustomerTurns(subject);

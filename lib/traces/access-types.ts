@@ -47,7 +47,10 @@ export interface ApiKey {
   /** The key's first characters, to tell keys apart (`tsk_3fa9…`). */
   prefix: string;
   createdAt: string;
+  /** Who made it: a person's email, `admin-token`, `key:<name>`. */
   createdBy: string;
+  /** The key it was made with, if a key made it: revoking that key revokes this one too. */
+  createdByKey?: string;
   lastUsedAt?: string;
   revokedAt?: string;
   revokedBy?: string;
@@ -64,7 +67,12 @@ export interface ApiKeyStore {
   revokeApiKey(id: string, at: string, by: string): Promise<ApiKey | undefined>;
   /** Every key, live and revoked, newest first. */
   listApiKeys(): Promise<ApiKey[]>;
+  /** Revokes the live keys a person made (`createdBy`), or that were made with these keys (`createdByKey`); returns them. */
+  revokeApiKeysMadeBy(maker: ApiKeyMaker, at: string, by: string): Promise<ApiKey[]>;
 }
+
+/** Whose keys to revoke: a person's (their email), or the keys made with these keys (by id). */
+export type ApiKeyMaker = { person: string } | { keys: readonly string[] };
 
 /** An entry of the members list an admin keeps: a person's role, or `none` (may not enter). */
 export interface Member {
@@ -123,7 +131,10 @@ export interface AuditStore {
   appendAudit(event: AuditEvent): Promise<void>;
   /** Newest first. */
   listAudit(filter: AuditFilter, page: number, pageSize: number): Promise<AuditPage>;
-  /** Audit retention (AUDIT_RETENTION_DAYS): deletes up to `batchSize` entries made before `cutoff`, oldest first. */
+  /**
+   * Audit retention (AUDIT_RETENTION_DAYS): deletes up to `batchSize` entries made before
+   * `cutoff`, oldest first — the one DELETE the schema lets through (access-sql.ts).
+   */
   deleteAuditBefore(cutoff: string, batchSize: number): Promise<number>;
 }
 

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { CustomerDataStore, DataSubject, SubjectLinks } from './access-types';
-import { ACCESS_POSTGRES_MIGRATION } from './access-sql';
+import { ACCESS_KEEP_POSTGRES_MIGRATION, ACCESS_POSTGRES_MIGRATION, auditRetentionSql } from './access-sql';
 import { SqlAccessStore } from './access-store';
 import type { TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
 import { textHash, type KbVersion, type PromptFrame } from './compact';
@@ -195,6 +195,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   HANDOFF_POSTGRES_MIGRATION,
   // 5: /debug's access (access-sql.ts, as SQLite's schema 7).
   ACCESS_POSTGRES_MIGRATION,
+  // 6: the audit trail refuses DELETE but its retention's, and TRUNCATE; a key remembers the key it was made with (as SQLite's schema 8).
+  ACCESS_KEEP_POSTGRES_MIGRATION,
 ];
 
 /** Advisory lock keys (any two 32-bit numbers; these spell "trst" and a purpose). */
@@ -601,6 +603,17 @@ export class PostgresTraceStore extends SqlAccessStore implements TraceStore, In
       client.release();
     }
     return SqlAccessStore.deletionCounts(rows);
+  }
+
+  async deleteAuditBefore(cutoff: string, batchSize: number): Promise<number> {
+    await this.migrated;
+    const sql = auditRetentionSql(PG_DIALECT.placeholder);
+    return this.inTransaction(async (client) => {
+      await client.query(sql.declare, [cutoff]);
+      const deleted = (await client.query(sql.deleteBatch, [cutoff, batchSize])).rowCount ?? 0;
+      await client.query(sql.withdraw);
+      return deleted;
+    });
   }
 
   /** Rows another transaction holds (a finishTurn in flight) are skipped, not waited for: that ending wins. */

@@ -70,8 +70,8 @@ export function startRetention(store: () => TraceStore, days: number, everyMs = 
 
 /**
  * AUDIT_RETENTION_DAYS: the audit trail's own retention, apart from the turns' — entries older
- * than that go in batches, 1 s after start and then every `everyMs`. Nothing else ever deletes
- * or changes an entry (access-sql.ts: the schema refuses updates).
+ * than that go in batches, 1 s after start and then every `everyMs`. Nothing else can delete
+ * or change an entry (access-sql.ts: the schema refuses UPDATE, and DELETE outside these batches).
  */
 export function startAuditRetention(store: () => AuditStore, days: number, everyMs = 600_000): void {
   const round = async () => {

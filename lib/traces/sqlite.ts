@@ -2,7 +2,7 @@ import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { CustomerDataStore, DataSubject, SubjectLinks } from './access-types';
-import { ACCESS_SQLITE_MIGRATION } from './access-sql';
+import { ACCESS_KEEP_SQLITE_MIGRATION, ACCESS_SQLITE_MIGRATION, auditRetentionSql } from './access-sql';
 import { SqlAccessStore } from './access-store';
 import type { TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
 import { storagePathProblem } from '../storage-path';
@@ -304,6 +304,8 @@ export const MIGRATIONS: readonly string[] = [
   // 7: /debug's access (access-sql.ts): sessions, API keys, members, the audit trail; a turn's
   // verified user and the personal data redacted from it.
   ACCESS_SQLITE_MIGRATION,
+  // 8: the audit trail refuses DELETE but its retention's; a key remembers the key it was made with (access-sql.ts).
+  ACCESS_KEEP_SQLITE_MIGRATION,
 ];
 
 /**
@@ -593,6 +595,15 @@ export class SqliteTraceStore extends SqlAccessStore implements TraceStore, Insp
     }
   }
 
+  async deleteAuditBefore(cutoff: string, batchSize: number): Promise<number> {
+    return this.db.transaction(() => {
+      this.sql.auditRetention.declare.run(cutoff);
+      const deleted = this.sql.auditRetention.deleteBatch.run(cutoff, batchSize).changes;
+      this.sql.auditRetention.withdraw.run();
+      return deleted;
+    })();
+  }
+
   async closePendingTurnsBefore(cutoff: string, reason: string, batchSize: number): Promise<number> {
     return this.sql.closePending.run(reason, new Date().toISOString(), cutoff, batchSize).changes;
   }
@@ -649,7 +660,13 @@ export class SqliteTraceStore extends SqlAccessStore implements TraceStore, Insp
 
 function statements(db: Database.Database) {
   const p = () => '?';
+  const auditRetention = auditRetentionSql(p);
   return {
+    auditRetention: {
+      declare: db.prepare(auditRetention.declare),
+      deleteBatch: db.prepare(auditRetention.deleteBatch),
+      withdraw: db.prepare(auditRetention.withdraw),
+    },
     insertHandoff: db.prepare(insertHandoffSql(p)),
     insertDelivery: db.prepare(insertDeliverySql(p)),
     claim: db.prepare(`

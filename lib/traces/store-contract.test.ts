@@ -678,6 +678,25 @@ describe.each(BACKENDS)('trace store contract: $name', (backend) => {
       expect((await store.listApiKeys()).map((k) => [k.id, k.revokedAt ?? null])).toEqual([['k3', null], ['k1', at(6)]]);
     });
 
+    it('API keys: revoked by who made them, and then those made with them', async () => {
+      const { store } = await backend.open();
+      const key = (id: string, createdBy: string, createdByKey?: string) => ({
+        id, secretHash: `kh-${id}`, name: `key ${id}`, role: 'admin' as const, prefix: `tsk_${id}`, createdAt: at(0), createdBy, ...(createdByKey ? { createdByKey } : {}),
+      });
+      await store.createApiKey(key('k1', 'ann@acme.test'));
+      await store.createApiKey(key('k2', 'key:key k1', 'k1')); // made with k1
+      await store.createApiKey(key('k3', 'admin-token'));
+      await store.createApiKey(key('k4', 'ann@acme.test'));
+      await store.revokeApiKey('k4', at(1), 'admin-token');
+      expect((await store.listApiKeys()).find((k) => k.id === 'k2')).toMatchObject({ createdBy: 'key:key k1', createdByKey: 'k1' });
+      expect((await store.revokeApiKeysMadeBy({ person: 'ann@acme.test' }, at(2), 'bo@acme.test')).map((k) => [k.id, k.revokedAt, k.revokedBy])).toEqual([['k1', at(2), 'bo@acme.test']]);
+      expect((await store.revokeApiKeysMadeBy({ keys: ['k1'] }, at(2), 'bo@acme.test')).map((k) => k.id)).toEqual(['k2']);
+      expect(await store.revokeApiKeysMadeBy({ keys: ['k2'] }, at(2), 'bo@acme.test')).toEqual([]);
+      expect(await store.revokeApiKeysMadeBy({ keys: [] }, at(2), 'bo@acme.test')).toEqual([]);
+      expect((await store.listApiKeys()).filter((k) => !k.revokedAt).map((k) => k.id)).toEqual(['k3']);
+      expect((await store.listApiKeys()).find((k) => k.id === 'k4')!.revokedAt).toBe(at(1)); // revoked before: kept as it was
+    });
+
     it('members: set (lowercased), changed, removed', async () => {
       const { store } = await backend.open();
       expect(await store.setMember({ email: 'Bo@Acme.test', role: 'viewer', updatedAt: at(0), updatedBy: 'admin-token' })).toBeUndefined();
@@ -712,6 +731,25 @@ describe.each(BACKENDS)('trace store contract: $name', (backend) => {
 
       expect(await store.deleteAuditBefore('2025-01-01T00:00:00.000Z', 10)).toBe(1);
       expect((await store.listAudit({}, 1, 10)).total).toBe(2);
+    });
+
+    it('refuses any DELETE but its retention, even of old entries; retention deletes only what is older than its cutoff', async () => {
+      const { store } = await backend.open();
+      const event = (at: string) => ({ at, actor: 'ann@acme.test', role: 'admin' as const, via: 'oidc', action: 'sign-in', outcome: 'ok' as const, source: 'ip:203.0.113.7' });
+      for (const at of ['2020-01-01T00:00:00.000Z', '2020-06-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z']) await store.appendAudit(event(at));
+      const refused = ['DELETE FROM audit_log', "DELETE FROM audit_log WHERE at < '2021-01-01T00:00:00.000Z'"];
+      if (store instanceof SqliteTraceStore) {
+        for (const sql of refused) expect(() => store.db.exec(sql), sql).toThrow(/append-only/);
+      } else {
+        const pool = (store as PostgresTraceStore).pool;
+        for (const sql of [...refused, 'TRUNCATE audit_log']) await expect(pool.query(sql), sql).rejects.toThrow(/append-only/);
+      }
+      expect((await store.listAudit({}, 1, 10)).total).toBe(3);
+      expect(await store.deleteAuditBefore('2020-03-01T00:00:00.000Z', 10)).toBe(1);
+      expect((await store.listAudit({}, 1, 10)).entries.map((e) => e.at)).toEqual(['2026-01-01T00:00:00.000Z', '2020-06-01T00:00:00.000Z']);
+      // Retention's leave ends with its batch: the next DELETE is refused again.
+      if (store instanceof SqliteTraceStore) expect(() => store.db.exec(refused[1]!)).toThrow(/append-only/);
+      else await expect((store as PostgresTraceStore).pool.query(refused[1]!)).rejects.toThrow(/append-only/);
     });
   });
 

@@ -23,7 +23,7 @@ export default inspectorPage(async function TeamPage() {
         </p>
       </div>
 
-      <Card title="API keys" description="For scripts: Authorization: Bearer <key>. Stored hashed; shown once when made. Revoking stops a key at once, on every instance." testId="api-keys">
+      <Card title="API keys" description="For scripts: Authorization: Bearer <key>. Stored hashed; shown once when made. Revoking stops a key at once, on every instance, and the keys made with it. A key follows who made it: a member set to viewer or none, or removed, loses the keys they made." testId="api-keys">
         <ActionForm method="POST" action="/api/debug/keys" show="key" className="mb-4 flex flex-wrap items-end gap-2" testId="create-key">
           <label className="flex flex-col text-xs text-slate-500">
             Name
@@ -82,7 +82,7 @@ export default inspectorPage(async function TeamPage() {
 
       <Card
         title="Members"
-        description="The role of a person who signs in with the company's account; it overrides the provider's groups. None: may not enter. A change applies to their open sessions at once."
+        description="The role of a person who signs in with the company's account; it overrides the provider's groups. None: may not enter. A change applies to their open sessions at once; any role but admin also revokes the API keys they made."
         testId="members"
       >
         <ActionForm method="POST" action="/api/debug/members" className="mb-4 flex flex-wrap items-end gap-2" testId="set-member">
