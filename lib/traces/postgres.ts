@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { CustomerDataStore, DataSubject, SubjectLinks } from './access-types';
+import type { CustomerDataStore, DataSubject, SubjectDeletion, SubjectLinks } from './access-types';
 import { ACCESS_POSTGRES_MIGRATION } from './access-sql';
 import { SqlAccessStore } from './access-store';
 import type { TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
@@ -592,7 +592,7 @@ export class PostgresTraceStore extends SqlAccessStore implements TraceStore, In
     }
   }
 
-  async deleteCustomerTurns(subject: DataSubject, links: SubjectLinks): Promise<{ turns: number; conversations: number; feedback: number }> {
+  async deleteCustomerTurns(subject: DataSubject, links: SubjectLinks): Promise<SubjectDeletion> {
     const rows = await this.access.customerTurnSeqs(subject, links);
     const client = await this.pool.connect();
     try {
@@ -600,7 +600,7 @@ export class PostgresTraceStore extends SqlAccessStore implements TraceStore, In
     } finally {
       client.release();
     }
-    return SqlAccessStore.deletionCounts(rows);
+    return SqlAccessStore.turnDeletion(rows);
   }
 
   /** Rows another transaction holds (a finishTurn in flight) are skipped, not waited for: that ending wins. */

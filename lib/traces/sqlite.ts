@@ -1,7 +1,7 @@
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { CustomerDataStore, DataSubject, SubjectLinks } from './access-types';
+import type { CustomerDataStore, DataSubject, SubjectDeletion, SubjectLinks } from './access-types';
 import { ACCESS_SQLITE_MIGRATION } from './access-sql';
 import { SqlAccessStore } from './access-store';
 import type { TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
@@ -570,10 +570,10 @@ export class SqliteTraceStore extends SqlAccessStore implements TraceStore, Insp
     return seqs.length;
   }
 
-  async deleteCustomerTurns(subject: DataSubject, links: SubjectLinks): Promise<{ turns: number; conversations: number; feedback: number }> {
+  async deleteCustomerTurns(subject: DataSubject, links: SubjectLinks): Promise<SubjectDeletion> {
     const rows = await this.access.customerTurnSeqs(subject, links);
     for (let i = 0; i < rows.length; i += 500) this.deleteSeqs(rows.slice(i, i + 500).map((r) => r.seq));
-    return SqlAccessStore.deletionCounts(rows);
+    return SqlAccessStore.turnDeletion(rows);
   }
 
   /** Deletes these turns (ascending seqs) with everything stored for them alone, in one transaction (see deleteTurnsBefore). */
