@@ -37,9 +37,15 @@ export function subjectRef(subject: DataSubject, key: Uint8Array): string {
   return `${subject.kind}:${createHmac('sha256', key).update(`${subject.kind}\0${value}`).digest('hex').slice(0, 16)}`;
 }
 
+/**
+ * Deletes the subject's data from every port, records it in the audit trail, then purges what
+ * was deleted from the store's files (CustomerDataStore.purgeDeleted: it throws if that has to
+ * wait, after the rows are gone and the deletion is on the record).
+ */
 export async function deleteCustomerData(store: ServerStore, key: Uint8Array, who: AuditActor, subject: DataSubject): Promise<Erasure> {
   const erased = await eraseCustomerData(customerDataDeleters(store), subject);
   await audit(store, who, { action: 'data.delete', target: subjectRef(subject, key), detail: { ...erased.counts, visitors: erased.visitors } });
+  await store.purgeDeleted();
   return erased;
 }
 

@@ -165,4 +165,11 @@ export interface CustomerDataStore {
    * id are kept. Counts: `turns`, `feedback`.
    */
   deleteCustomerTurns(subject: DataSubject, links: SubjectLinks): Promise<SubjectDeletion>;
+  /**
+   * After a deletion, makes what was deleted unreadable outside the store's queries too:
+   * SQLite checkpoints its WAL into the database file and truncates it (freed pages are zeroed:
+   * `secure_delete`); PostgreSQL vacuums the tables that hold customer text. Throws if that
+   * could not be done now (the rows are deleted all the same; running the deletion again retries it).
+   */
+  purgeDeleted(): Promise<void>;
 }

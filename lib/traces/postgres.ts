@@ -197,6 +197,11 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   ACCESS_POSTGRES_MIGRATION,
 ];
 
+/** The tables whose rows hold what customers wrote (their questions, votes, hand-offs), vacuumed after a customer's data is deleted. */
+const CUSTOMER_TEXT_TABLES = ['turns', 'turn_payloads', 'turn_feedback', 'handoffs', 'handoff_attempts'];
+/** How long that VACUUM may take: it reads the tables' pages that changed and their indexes. */
+const VACUUM_TIMEOUT_MS = 10 * 60_000;
+
 /** Advisory lock keys (any two 32-bit numbers; these spell "trst" and a purpose). */
 const MIGRATION_LOCK = [0x74727374, 1];
 const RETENTION_LOCK = [0x74727374, 2];
@@ -601,6 +606,20 @@ export class PostgresTraceStore extends SqlAccessStore implements TraceStore, In
       client.release();
     }
     return SqlAccessStore.turnDeletion(rows);
+  }
+
+  /**
+   * A deleted row stays in its table's file (a dead tuple) until VACUUM removes it: the tables
+   * that hold customer text are vacuumed now (plain VACUUM: reads and writes go on meanwhile).
+   * What it does not reach: a transaction older than the deletion that is still open keeps the
+   * rows it can see; the full-text index keeps the question's words as keys (without their
+   * rows) until it is rebuilt; the WAL and backups keep them for their own retention.
+   */
+  async purgeDeleted(): Promise<void> {
+    await this.migrated;
+    // node-postgres reads a query's own query_timeout (its types do not list it).
+    const vacuum: pg.QueryConfig & { query_timeout: number } = { text: `VACUUM ${CUSTOMER_TEXT_TABLES.join(', ')}`, query_timeout: VACUUM_TIMEOUT_MS };
+    await this.pool.query(vacuum);
   }
 
   /** Rows another transaction holds (a finishTurn in flight) are skipped, not waited for: that ending wins. */

@@ -1,8 +1,8 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { deleteCustomerData } from '../admin/customer-data';
+import { deleteCustomerData, exportCustomerData } from '../admin/customer-data';
 import { buildSystemPrompt } from '../ai/prompt';
 import { createRetrievalIndex, sectionsFromSources, selectContext, type RetrievalIndex } from '../retrieval/index';
 import { freshDatabase } from '../testing/pg-database';
@@ -33,7 +33,12 @@ interface Backend {
   name: string;
   /** A new, empty store; `reopen` gives another store object on the same database (a restart, or a second instance). */
   open(): Promise<{ store: Store; reopen(): Store }>;
+  /** What the database keeps of the tables that hold customer data: SQLite's file and its WAL, byte for byte; every row version (live or dead) in PostgreSQL's table pages (heap and TOAST). */
+  storedBytes(store: Store): Promise<Buffer>;
 }
+
+/** The tables whose rows hold what a customer wrote. */
+const CUSTOMER_TABLES = ['turns', 'turn_payloads', 'turn_feedback', 'handoffs', 'handoff_deliveries', 'handoff_attempts'];
 
 const opened: Store[] = [];
 afterAll(async () => {
@@ -51,6 +56,17 @@ const BACKENDS: Backend[] = [
       const file = path.join(mkdtempSync(path.join(tmpdir(), 'contract-')), 'traces.db');
       return { store: track(new SqliteTraceStore(file)), reopen: () => track(new SqliteTraceStore(file)) };
     },
+    async storedBytes(store) {
+      const file = (store as SqliteTraceStore).db.name;
+      const wal = (() => {
+        try {
+          return readFileSync(`${file}-wal`);
+        } catch {
+          return Buffer.alloc(0);
+        }
+      })();
+      return Buffer.concat([readFileSync(file), wal]);
+    },
   },
   {
     name: 'PostgreSQL',
@@ -58,6 +74,20 @@ const BACKENDS: Backend[] = [
       const url = await freshDatabase();
       const open = () => track(new PostgresTraceStore(createPostgresPool(url, { max: 4 })));
       return { store: open(), reopen: open };
+    },
+    async storedBytes(store) {
+      // Every row version in the tables' pages, live or dead (pageinspect): PostgreSQL does not zero
+      // the space a removed row leaves in its page (README "Deleting a customer's data").
+      const pool = (store as PostgresTraceStore).pool;
+      await pool.query('CREATE EXTENSION IF NOT EXISTS pageinspect');
+      const { rows } = await pool.query<{ t_data: Buffer }>(
+        `SELECT i.t_data FROM pg_class c
+         CROSS JOIN LATERAL generate_series(0, (pg_relation_size(c.oid) / current_setting('block_size')::int)::int - 1) AS page
+         CROSS JOIN LATERAL heap_page_items(get_raw_page(c.oid::regclass::text, page)) AS i
+         WHERE (c.relname = ANY($1) OR c.oid IN (SELECT reltoastrelid FROM pg_class WHERE relname = ANY($1))) AND i.t_data IS NOT NULL`,
+        [CUSTOMER_TABLES],
+      );
+      return Buffer.concat(rows.map((r) => r.t_data));
     },
   },
 ];
@@ -864,6 +894,60 @@ describe.each(BACKENDS)('trace store contract: $name', (backend) => {
       expect(await erase(store, { kind: 'visitor', value: 'visitor-nobody' })).toEqual({ counts: { turns: 0, conversations: 0, feedback: 0, 'hand-offs': 0 }, visitors: 0 });
     });
 
+    /** What customer Zed wrote (a verified user, zed-1), and what another customer wrote. */
+    const ZED = ['zanzibar quokka', 'zed@example.com', 'zedsnote weekdays', 'zedvote unhelpful', 'Zedtitle Account', 'zedpath-account'];
+    const KEPT = ['kiwi lemur', 'kim@example.com', 'kimsnote', 'kimvote', 'Kimtitle'];
+
+    async function zedAndKim(store: Store) {
+      const zed = { visitorId: 'user:zed-1', userId: 'zed-1', conversationId: 'conv-zed' };
+      await asked(store, 'zanzibar quokka refund for zed@example.com', { id: 'z1', ...zed, page: { url: 'https://shop.test/zedpath-account', title: 'Zedtitle Account' } });
+      await asked(store, 'and the annual plan?', { id: 'z2', ...zed });
+      await store.setFeedback('z1', { vote: 'down', reason: 'zedvote unhelpful', at: at() });
+      await store.createHandoff(handoff({ id: 'ho-z', conversationId: 'conv-zed', visitorId: 'user:zed-1', email: 'zed@example.com', note: 'zedsnote weekdays', page: { url: 'https://shop.test/zedpath-account', title: 'Zedtitle Account' } }));
+      // A hand-off in a conversation they asked nothing in.
+      await store.createHandoff(handoff({ id: 'ho-z0', conversationId: 'conv-zed-0', visitorId: 'user:zed-1', email: 'zed@example.com', note: 'zedsnote weekdays' }));
+      const claimed = await store.claimDeliveries(at(), at(60_000), 10);
+      for (const c of claimed) await store.finishAttempt(attempt(c, { status: 'failed', error: 'receiver down' }));
+
+      await asked(store, 'kiwi lemur refund for kim@example.com', { id: 'k1', visitorId: 'visitor-kim', conversationId: 'conv-kim', page: { url: 'https://shop.test/kim', title: 'Kimtitle' } });
+      await store.setFeedback('k1', { vote: 'up', reason: 'kimvote', at: at() });
+      await store.createHandoff(handoff({ id: 'ho-k', conversationId: 'conv-kim', visitorId: 'visitor-kim', email: 'kim@example.com', note: 'kimsnote' }));
+    }
+
+    /** Everything the store's reads return (the inspector, the conversation, hand-off and export reads), as one text. */
+    async function everyRead(store: Store): Promise<string> {
+      const reads = await Promise.all([
+        store.listTurns({}, 1, 100), store.listTurns({ text: 'zanzibar' }, 1, 100), store.listTurns({ feedback: 'any' }, 1, 100),
+        store.getTurn('z1'), store.getTurn('z2'), store.getTurn('k1'), store.listTurnsByConversation('conv-zed'), store.listVisitorConversation('conv-zed', 'user:zed-1'),
+        store.latestVisitorConversation('user:zed-1'), store.recentTurnScores(100), store.thinMatchTurns(), store.conversationTurns(100), store.recentQuestions(100),
+        store.turnLanguages(100), store.downVotedSections(100),
+        store.listHandoffs({}, 1, 100), store.getHandoff('ho-z'), store.getHandoff('ho-z0'), store.conversationHandoff('conv-zed', 'user:zed-1'),
+        store.conversationHandoff('conv-zed-0', 'user:zed-1'), store.handoffsByReason({ since: '2000-01-01T00:00:00.000Z' }),
+        ...(['visitor', 'user', 'email'] as const).map((kind) => exportCustomerData(store, key, who, { kind, value: { visitor: 'user:zed-1', user: 'zed-1', email: 'zed@example.com' }[kind] })),
+      ]);
+      return JSON.stringify(reads);
+    }
+
+    it.each([
+      { kind: 'visitor', value: 'user:zed-1' },
+      { kind: 'user', value: 'zed-1' },
+      { kind: 'email', value: 'Zed@Example.com' },
+    ] as const)('by $kind: no read of the store returns anything of theirs, nor does what the database keeps on disk', async (subject) => {
+      const { store } = await backend.open();
+      await zedAndKim(store);
+      const before = await everyRead(store);
+      for (const text of [...ZED, ...KEPT]) expect(before.includes(text), `${text} is read before`).toBe(true);
+
+      const erased = await erase(store, subject);
+      expect(erased).toEqual({ counts: { turns: 2, conversations: 2, feedback: 1, 'hand-offs': 2 }, visitors: 1 });
+
+      const after = await everyRead(store);
+      for (const text of ZED) expect(after.includes(text), `${text} is still read`).toBe(false);
+      for (const text of KEPT) expect(after.includes(text), `${text} is read after`).toBe(true);
+      const bytes = (await backend.storedBytes(store)).toString('latin1');
+      for (const text of [...ZED, 'zanzibar', 'quokka']) expect(bytes.includes(Buffer.from(text).toString('latin1')), `${text} is still on disk`).toBe(false);
+      for (const text of KEPT) expect(bytes.includes(Buffer.from(text).toString('latin1')), `${text} should be on disk`).toBe(true);
+    });
   });
 
   describe('redactions', () => {
