@@ -3,9 +3,11 @@
  *
  * Deletes one customer's data on request from the app's store — PostgreSQL at DATABASE_URL
  * when set, else the SQLite file at TRACE_DB_PATH: their conversations, turns and votes, and
- * what other ports hold of them (lib/traces/erase.ts), as /debug/customer-data does. The
- * deletion is recorded in the audit trail (who ran it, the counts, the subject as a keyed
- * hash — never the data), as `cli:<user>`.
+ * what other ports hold of them (lib/traces/erase.ts), as /debug/customer-data does, then
+ * purges it from the database's files (lib/admin/customer-data.ts). The deletion is recorded
+ * in the audit trail (who ran it, the counts, the subject as a keyed hash — never the data),
+ * as `cli:<user>`. A server running meanwhile drops their questions from its memory on its
+ * next /debug/health read.
  */
 import { userInfo } from 'node:os';
 import type { ServerStore } from '@/lib/traces/store';
@@ -17,16 +19,23 @@ const cli: Cli = {
 
 Deletes one customer's conversations, turns and votes (and what else the store holds of
 them, such as hand-offs) from the app's store: PostgreSQL at DATABASE_URL when set, else the
-SQLite file at TRACE_DB_PATH (default: data/traces.db). Recorded in the audit trail.
+SQLite file at TRACE_DB_PATH (default: data/traces.db); then purges them from the database's
+files (SQLite: its WAL checkpointed and truncated; PostgreSQL: VACUUM). Recorded in the audit trail.
 
   --visitor ID      the anonymous visitor (the id in their support_visitor cookie, or a turn's visitorId;
                     an id that starts with - as --visitor=ID)
-  --user ID         the verified user id your site passed with their conversations
-  --email ADDRESS   every visitor who wrote this address (and conversations with it that have no visitor)
+  --user ID         the verified user id your site passed: their conversations and hand-offs
+  --email ADDRESS   every visitor who wrote this exact address (any case, either form of an IDN domain)
+                    in a message, a vote reason, their page's title or URL, or a hand-off (its address,
+                    note or page); and conversations with it that have no visitor
   --json            the counts as one JSON document
   -h, --help        this text
 
-Exit status: 0 done (also when nothing was found), 1 the store is unreachable or the settings are invalid, 2 usage.`,
+The counts are of what was deleted: turns, conversations (with turns or a hand-off), feedback
+(votes, with their reasons), hand-offs, and the visitors they were of.
+
+Exit status: 0 done (also when nothing was found), 1 the store is unreachable, the settings are invalid
+or the purge could not finish (the data is deleted: run it again to retry the purge), 2 usage.`,
 };
 
 const { values } = parseCommandLineOrExit(cli, {

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 import type { ServerStore } from '../traces/store';
 import type { DataSubject } from '../traces/access-types';
+import { normalizeEmail } from '../traces/email-address';
 import { customerDataDeleters, eraseCustomerData, type Erasure } from '../traces/erase';
 import { audit, type AuditActor } from './audit';
 
@@ -14,20 +15,37 @@ import { audit, type AuditActor } from './audit';
  * handled without keeping who it was about), with the counts.
  */
 
-export const subjectSchema = z.object({
-  kind: z.enum(['visitor', 'user', 'email'], { error: 'kind must be visitor, user or email' }),
-  value: z.string().trim().min(1, 'give the visitor id, user id or email').max(320, 'at most 320 characters'),
-}).refine((s) => s.kind !== 'email' || /^[^@\s]+@[^@\s]+$/.test(s.value), { path: ['value'], message: 'not an email address' });
+/** An email subject is normalised (lowercase, the domain's IDN form: lib/traces/email-address.ts), so every form of one address is one subject. */
+export const subjectSchema = z
+  .object({
+    kind: z.enum(['visitor', 'user', 'email'], { error: 'kind must be visitor, user or email' }),
+    value: z.string().trim().min(1, 'give the visitor id, user id or email').max(320, 'at most 320 characters'),
+  })
+  .transform((s, context) => {
+    if (s.kind !== 'email') return s;
+    const address = /^[^@\s]+@[^@\s]+$/.test(s.value) ? normalizeEmail(s.value) : undefined;
+    if (!address) {
+      context.addIssue({ code: 'custom', path: ['value'], message: 'not an email address' });
+      return z.NEVER;
+    }
+    return { kind: s.kind, value: address };
+  });
 
 /** A keyed reference to the subject for the audit trail (HMAC with the server's session key: not reversible by guessing without it). */
 export function subjectRef(subject: DataSubject, key: Uint8Array): string {
-  const value = subject.kind === 'email' ? subject.value.toLowerCase() : subject.value;
+  const value = subject.kind === 'email' ? (normalizeEmail(subject.value) ?? subject.value.toLowerCase()) : subject.value;
   return `${subject.kind}:${createHmac('sha256', key).update(`${subject.kind}\0${value}`).digest('hex').slice(0, 16)}`;
 }
 
+/**
+ * Deletes the subject's data from every port, records it in the audit trail, then purges what
+ * was deleted from the store's files (CustomerDataStore.purgeDeleted: it throws if that has to
+ * wait, after the rows are gone and the deletion is on the record).
+ */
 export async function deleteCustomerData(store: ServerStore, key: Uint8Array, who: AuditActor, subject: DataSubject): Promise<Erasure> {
   const erased = await eraseCustomerData(customerDataDeleters(store), subject);
   await audit(store, who, { action: 'data.delete', target: subjectRef(subject, key), detail: { ...erased.counts, visitors: erased.visitors } });
+  await store.purgeDeleted();
   return erased;
 }
 

@@ -36,7 +36,5 @@ export function verifyIdentity(secret: string | undefined, claim: { userId: stri
   return { ok: true, userId };
 }
 
-/** The owner key a verified user's turns are recorded under (anonymous visitor ids never contain `:`). */
-export function userOwnerKey(userId: string): string {
-  return `user:${userId}`;
-}
+/** The owner key a verified user's turns are recorded under: defined by the store, which finds a user's data by it. */
+export { userOwnerKey } from '../traces/types';

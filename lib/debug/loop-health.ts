@@ -85,7 +85,7 @@ export async function loopHealth(): Promise<LoopHealth> {
       return { sectionId: d.sectionId, path: section ? headingPath(section) : d.sectionId, downVoted: d.turns, sent: t?.scored ?? 0 };
     }),
     synonyms: await synonymsPanel(knowledge),
-    reload: serverApp().reloadImpact.last(),
+    reload: await serverApp().reloadImpact.last(),
     kbTests: await serverApp().kbTests.of(knowledge),
   };
 }

@@ -100,26 +100,52 @@ export async function kbImpact(baseKb: ImpactKnowledge, workKb: ImpactKnowledge,
   });
   const impacts: QuestionImpact[] = [];
   for (const q of unique) impacts.push(await questionImpact(base, work, q));
+  const [healthBefore, healthAfter] = [budgetHealth(base.index), budgetHealth(work.index)];
+  const changed = impacts.filter((i) => i.gained.length || i.lost.length || i.newlyFloor);
+  return {
+    questions: unique.length,
+    changed,
+    ...tally(changed, { section: (id) => pathOf(id, work.index, base.index), rule: (id) => pathOf(id, base.index) }),
+    coverage: { base: healthBefore.coverage, work: healthAfter.coverage },
+    pinnedShare: { base: healthBefore.pinnedShare, work: healthAfter.pinnedShare },
+  };
+}
+
+/** What the changed questions add up to: the sections each gained and lost (most changed first), the questions that newly take the floor, the pinned rules lost. */
+function tally(changed: readonly QuestionImpact[], paths: { section(id: string): string; rule(id: string): string }): Pick<ImpactReport, 'sections' | 'newlyFloor' | 'lostRules'> {
   const sections = new Map<string, SectionChange>();
   const rules = new Map<string, LostRule>();
-  for (const impact of impacts) {
-    const change = (id: string) => sections.get(id) ?? sections.set(id, { sectionId: id, path: pathOf(id, work.index, base.index), gained: 0, lost: 0 }).get(id)!;
+  for (const impact of changed) {
+    const change = (id: string) => sections.get(id) ?? sections.set(id, { sectionId: id, path: paths.section(id), gained: 0, lost: 0 }).get(id)!;
     for (const id of impact.gained) change(id).gained++;
     for (const id of impact.lost) change(id).lost++;
     for (const id of impact.lostRules) {
-      const rule = rules.get(id) ?? rules.set(id, { sectionId: id, path: pathOf(id, base.index), questions: [] }).get(id)!;
+      const rule = rules.get(id) ?? rules.set(id, { sectionId: id, path: paths.rule(id), questions: [] }).get(id)!;
       rule.questions.push(impact.question);
     }
   }
-  const [healthBefore, healthAfter] = [budgetHealth(base.index), budgetHealth(work.index)];
   return {
-    questions: unique.length,
-    changed: impacts.filter((i) => i.gained.length || i.lost.length || i.newlyFloor),
     sections: [...sections.values()].sort((a, b) => b.gained + b.lost - (a.gained + a.lost) || a.sectionId.localeCompare(b.sectionId)),
-    newlyFloor: impacts.filter((i) => i.newlyFloor).length,
+    newlyFloor: changed.filter((i) => i.newlyFloor).length,
     lostRules: [...rules.values()],
-    coverage: { base: healthBefore.coverage, work: healthAfter.coverage },
-    pinnedShare: { base: healthBefore.pinnedShare, work: healthAfter.pinnedShare },
+  };
+}
+
+/**
+ * The report without the questions of turns no longer recorded (deleted on request, or by
+ * retention): their per-question results go, and the section and lost-rule tallies are counted
+ * again from the questions left. `questions` (how many were asked), coverage and the pinned
+ * share are of the KBs, and stay.
+ */
+export function withoutTurns(report: ImpactReport, kept: (turnId: string) => boolean): ImpactReport {
+  const changed = report.changed.filter((q) => q.turnId === undefined || kept(q.turnId));
+  if (changed.length === report.changed.length) return report;
+  const sectionPaths = new Map(report.sections.map((s) => [s.sectionId, s.path]));
+  const rulePaths = new Map(report.lostRules.map((r) => [r.sectionId, r.path]));
+  return {
+    ...report,
+    changed,
+    ...tally(changed, { section: (id) => sectionPaths.get(id) ?? id, rule: (id) => rulePaths.get(id) ?? id }),
   };
 }
 

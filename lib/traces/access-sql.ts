@@ -12,7 +12,9 @@ import type {
   Role,
   SubjectLinks,
 } from './access-types';
+import { decodedUrl, localPart, mentionsEmail, normalizeEmail } from './email-address';
 import type { Query } from './inspector-types';
+import { userOwnerKey } from './types';
 
 /**
  * The SQL of /debug's access (issue 27), once for both stores, as loop-sql.ts is for the
@@ -282,6 +284,43 @@ const SESSION_COLUMNS = 'id, actor, role, via, created_at, expires_at, ended_at'
 /** `%value%` for LIKE, with the pattern characters escaped (ESCAPE '\'). */
 const containing = (value: string) => `%${value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** Rows read at a time when turns are scanned for an email address. */
+const SCAN_PAGE = 500;
+
+/**
+ * The LIKE pattern that narrows a search for a normalised address: its local part when that is
+ * printable ASCII (which lower() folds alike in both stores), else any text with an `@` in it.
+ */
+export function likePattern(address: string): string {
+  const local = localPart(address);
+  return /^[\x21-\x7e]+$/.test(local) ? containing(local) : '%@%';
+}
+
+interface MentionRow {
+  seq: number;
+  visitor_id: string | null;
+  conversation_id: string;
+  question: string;
+  customer_messages: string;
+  page_title: string | null;
+  page_url: string | null;
+  vote_reason: string | null;
+}
+
+/** Whether a turn's customer text holds the address: the question or an earlier message, the vote reason, the page's title or URL. */
+function turnMentions(row: MentionRow, address: string): boolean {
+  const messages = JSON.parse(row.customer_messages) as string[];
+  return [row.question, ...messages, row.vote_reason, row.page_title, decodedUrl(row.page_url)].some((text) => mentionsEmail(text, address));
+}
+
+/** A turn deleteCustomerTurns deletes: its seq, whose and which conversation it was, and whether it has a vote. */
+export interface CustomerTurnRow {
+  seq: number;
+  visitor_id: string | null;
+  conversation_id: string;
+  voted: number;
+}
+
 /** The access ports' queries, with a store's query function and placeholders. */
 export class AccessQueries {
   constructor(
@@ -436,17 +475,13 @@ export class AccessQueries {
     let rows: { visitor_id: string | null; conversation_id: string }[];
     if (subject.kind === 'visitor') {
       rows = await this.query(`SELECT DISTINCT visitor_id, conversation_id FROM turns WHERE visitor_id = ${p(1)}`, [subject.value]);
-      return { visitors: [subject.value], conversations: [...new Set(rows.map((r) => r.conversation_id))] };
-    }
-    if (subject.kind === 'user') {
-      rows = await this.query(`SELECT DISTINCT visitor_id, conversation_id FROM turns WHERE user_id = ${p(1)}`, [subject.value]);
+    } else if (subject.kind === 'user') {
+      rows = await this.query(`SELECT DISTINCT visitor_id, conversation_id FROM turns WHERE user_id = ${p(1)} OR visitor_id = ${p(2)}`, [
+        subject.value,
+        userOwnerKey(subject.value),
+      ]);
     } else {
-      const like = containing(subject.value);
-      rows = await this.query(
-        `SELECT DISTINCT visitor_id, conversation_id FROM turns
-         WHERE lower(question) LIKE ${p(1)} ESCAPE '\\' OR lower(customer_messages) LIKE ${p(2)} ESCAPE '\\' OR lower(reply) LIKE ${p(3)} ESCAPE '\\'`,
-        [like, like, like],
-      );
+      rows = await this.turnsMentioning(subject.value);
     }
     return {
       visitors: [...new Set(rows.flatMap((r) => (r.visitor_id === null ? [] : [r.visitor_id])))],
@@ -454,8 +489,35 @@ export class AccessQueries {
     };
   }
 
+  /**
+   * The turns whose customer text — messages, vote reason, page title and URL — holds the
+   * address as a whole address (email-address.ts). SQL narrows them to the rows holding its
+   * local part (LIKE, ASCII case folded: every store's lower() does that much); the whole
+   * comparison is made here, a page at a time.
+   */
+  private async turnsMentioning(value: string): Promise<{ visitor_id: string | null; conversation_id: string }[]> {
+    const address = normalizeEmail(value);
+    if (!address) return [];
+    const p = this.p;
+    const like = likePattern(address);
+    const columns = ['t.question', 't.customer_messages', 't.page_title', 't.page_url', 'f.reason'];
+    const found: { visitor_id: string | null; conversation_id: string }[] = [];
+    for (let after = 0; ; ) {
+      const rows = await this.query<MentionRow>(
+        `SELECT t.seq, t.visitor_id, t.conversation_id, t.question, t.customer_messages, t.page_title, t.page_url, f.reason AS vote_reason
+         FROM turns t LEFT JOIN turn_feedback f ON f.turn_seq = t.seq
+         WHERE t.seq > ${p(1)} AND (${columns.map((c, i) => `lower(${c}) LIKE ${p(i + 2)} ESCAPE '\\'`).join(' OR ')})
+         ORDER BY t.seq LIMIT ${p(columns.length + 2)}`,
+        [after, ...columns.map(() => like), SCAN_PAGE],
+      );
+      for (const row of rows) if (turnMentions(row, address)) found.push(row);
+      if (rows.length < SCAN_PAGE) return found;
+      after = Number(rows.at(-1)!.seq);
+    }
+  }
+
   /** The turns deleteCustomerTurns deletes: seq, conversation and whether it has feedback. */
-  async customerTurnSeqs(subject: DataSubject, links: SubjectLinks): Promise<{ seq: number; conversation_id: string; voted: number }[]> {
+  async customerTurnSeqs(subject: DataSubject, links: SubjectLinks): Promise<CustomerTurnRow[]> {
     const params: unknown[] = [];
     const where: string[] = [];
     if (links.visitors.length) {
@@ -471,11 +533,11 @@ export class AccessQueries {
       where.push(`user_id = ${this.p(params.length)}`);
     }
     if (where.length === 0) return [];
-    const rows = await this.query<{ seq: number; conversation_id: string; voted: number }>(
-      `SELECT seq, conversation_id, (SELECT COUNT(*) FROM turn_feedback f WHERE f.turn_seq = turns.seq) AS voted
+    const rows = await this.query<CustomerTurnRow>(
+      `SELECT seq, visitor_id, conversation_id, (SELECT COUNT(*) FROM turn_feedback f WHERE f.turn_seq = turns.seq) AS voted
        FROM turns WHERE ${where.join(' OR ')} ORDER BY seq`,
       params,
     );
-    return rows.map((r) => ({ seq: Number(r.seq), conversation_id: r.conversation_id, voted: Number(r.voted) }));
+    return rows.map((r) => ({ seq: Number(r.seq), visitor_id: r.visitor_id, conversation_id: r.conversation_id, voted: Number(r.voted) }));
   }
 }

@@ -12,9 +12,10 @@ import type {
   Member,
   MemberStore,
   Role,
+  SubjectDeletion,
   SubjectLinks,
 } from './access-types';
-import { AccessQueries } from './access-sql';
+import { AccessQueries, type CustomerTurnRow } from './access-sql';
 import { SqlHandoffInspector } from './handoff-sql';
 import type { InspectorDialect } from './inspector';
 import type { Query } from './inspector-types';
@@ -96,8 +97,12 @@ export abstract class SqlAccessStore extends SqlHandoffInspector implements Admi
     return this.access.findCustomerTurns(subject);
   }
 
-  /** Counts of what deleteCustomerTurns removes, from the turns it found. */
-  protected static deletionCounts(rows: { conversation_id: string; voted: number }[]): { turns: number; conversations: number; feedback: number } {
-    return { turns: rows.length, conversations: new Set(rows.map((r) => r.conversation_id)).size, feedback: rows.reduce((n, r) => n + r.voted, 0) };
+  /** What deleteCustomerTurns removes, from the turns it found. */
+  protected static turnDeletion(rows: CustomerTurnRow[]): SubjectDeletion {
+    return {
+      counts: { turns: rows.length, feedback: rows.reduce((n, r) => n + r.voted, 0) },
+      visitors: [...new Set(rows.flatMap((r) => (r.visitor_id === null ? [] : [r.visitor_id])))],
+      conversations: [...new Set(rows.map((r) => r.conversation_id))],
+    };
   }
 }

@@ -1,4 +1,4 @@
-import type { CustomerDataStore, DataSubject, SubjectLinks } from './access-types';
+import type { CustomerDataStore, DataSubject, SubjectDeletion, SubjectLinks } from './access-types';
 import type { HandoffCustomerData } from './handoff-types';
 
 /**
@@ -12,8 +12,8 @@ export interface SubjectDeleter {
   /** What it deletes, as the counts name it: `turns`, `hand-offs`. */
   readonly name: string;
   find(subject: DataSubject): Promise<SubjectLinks>;
-  /** Deletes the subject's data in this port, given every port's links; returns counts by what went. */
-  delete(subject: DataSubject, links: SubjectLinks): Promise<Record<string, number>>;
+  /** Deletes the subject's data in this port, given every port's links; returns what went. */
+  delete(subject: DataSubject, links: SubjectLinks): Promise<SubjectDeletion>;
 }
 
 /** The turn log's deleter: turns (conversations) and their feedback, sections and payloads. */
@@ -21,7 +21,7 @@ export function turnsDeleter(store: CustomerDataStore): SubjectDeleter {
   return {
     name: 'turns',
     find: (subject) => store.findCustomerTurns(subject),
-    delete: async (subject, links) => ({ ...(await store.deleteCustomerTurns(subject, links)) }),
+    delete: (subject, links) => store.deleteCustomerTurns(subject, links),
   };
 }
 
@@ -30,7 +30,7 @@ export function handoffsDeleter(store: HandoffCustomerData): SubjectDeleter {
   return {
     name: 'hand-offs',
     find: (subject) => store.findCustomerHandoffs(subject),
-    delete: async (_subject, links) => ({ 'hand-offs': await store.deleteCustomerHandoffs(links) }),
+    delete: (_subject, links) => store.deleteCustomerHandoffs(links),
   };
 }
 
@@ -40,23 +40,31 @@ export function customerDataDeleters(store: CustomerDataStore & HandoffCustomerD
 }
 
 export interface Erasure {
-  /** Summed over the deleters: turns, conversations, feedback, … */
+  /**
+   * What went, summed over the deleters: `turns`, `conversations` (those any of the customer's
+   * data was in: turns or a hand-off), `feedback` (votes, with their reasons), `hand-offs`, …
+   */
   counts: Record<string, number>;
-  /** How many visitors and conversations the subject had. */
+  /** The visitors (owner keys) whose data went. */
   visitors: number;
-  conversations: number;
 }
 
-/** Finds the subject in every port, then deletes it from each. */
+/** Finds the subject in every port, then deletes it from each; the counts are of what was deleted. */
 export async function eraseCustomerData(deleters: readonly SubjectDeleter[], subject: DataSubject): Promise<Erasure> {
   const found = await Promise.all(deleters.map((d) => d.find(subject)));
   const links: SubjectLinks = {
     visitors: [...new Set(found.flatMap((f) => f.visitors))],
     conversations: [...new Set(found.flatMap((f) => f.conversations))],
   };
-  const counts: Record<string, number> = {};
+  const summed: Record<string, number> = {};
+  const visitors = new Set<string>();
+  const conversations = new Set<string>();
   for (const deleter of deleters) {
-    for (const [what, n] of Object.entries(await deleter.delete(subject, links))) counts[what] = (counts[what] ?? 0) + n;
+    const deleted = await deleter.delete(subject, links);
+    for (const [what, n] of Object.entries(deleted.counts)) summed[what] = (summed[what] ?? 0) + n;
+    for (const visitor of deleted.visitors) visitors.add(visitor);
+    for (const conversation of deleted.conversations) conversations.add(conversation);
   }
-  return { counts, visitors: links.visitors.length, conversations: links.conversations.length };
+  const { turns = 0, feedback = 0, ...others } = summed;
+  return { counts: { turns, conversations: conversations.size, feedback, ...others }, visitors: visitors.size };
 }

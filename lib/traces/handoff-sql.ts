@@ -17,9 +17,12 @@ import type {
   HandoffStart,
   SectionBeforeHandoff,
 } from './handoff-types';
-import type { DataSubject, SubjectLinks } from './access-types';
+import type { DataSubject, SubjectDeletion, SubjectLinks } from './access-types';
+import { likePattern } from './access-sql';
+import { decodedUrl, mentionsEmail, normalizeEmail } from './email-address';
 import { SqlInspector, type InspectorDialect } from './inspector';
 import type { Query } from './inspector-types';
+import { userOwnerKey } from './types';
 
 /**
  * The SQL of hand-offs (issue 24), in one place for both stores, as loop-sql.ts is for the
@@ -310,21 +313,44 @@ export class SqlHandoffInspector extends SqlInspector implements HandoffReports,
   }
 
   async findCustomerHandoffs(subject: DataSubject): Promise<SubjectLinks> {
-    if (subject.kind === 'user') return { visitors: [], conversations: [] }; // found by the visitor keys the turn log links to the user
-    const where = subject.kind === 'email' ? `LOWER(email) = ${this.p(1)}` : `visitor_id = ${this.p(1)}`;
-    const rows = await this.query<{ visitor_id: string; conversation_id: string }>(`SELECT visitor_id, conversation_id FROM handoffs WHERE ${where}`, [
-      subject.kind === 'email' ? subject.value.toLowerCase() : subject.value,
-    ]);
+    const rows =
+      subject.kind === 'email' ? await this.handoffsOfEmail(subject.value) : await this.handoffsOf(subject.kind === 'user' ? userOwnerKey(subject.value) : subject.value);
     return { visitors: [...new Set(rows.map((r) => r.visitor_id))], conversations: [...new Set(rows.map((r) => r.conversation_id))] };
   }
 
-  async deleteCustomerHandoffs(links: SubjectLinks): Promise<number> {
-    if (links.visitors.length === 0) return 0;
+  /** The hand-offs made under this owner key (a visitor id, or a verified user's `user:<id>`). */
+  private handoffsOf(ownerKey: string): Promise<{ visitor_id: string; conversation_id: string }[]> {
+    return this.query(`SELECT visitor_id, conversation_id FROM handoffs WHERE visitor_id = ${this.p(1)}`, [ownerKey]);
+  }
+
+  /** The hand-offs that gave this address (compared whole, normalised), or whose note or page holds it; narrowed in SQL as the turns are (access-sql.ts). */
+  private async handoffsOfEmail(value: string): Promise<{ visitor_id: string; conversation_id: string }[]> {
+    const address = normalizeEmail(value);
+    if (!address) return [];
+    const like = likePattern(address);
+    const columns = ['email', 'note', 'page_title', 'page_url'];
+    const rows = await this.query<{ visitor_id: string; conversation_id: string; email: string; note: string | null; page_title: string | null; page_url: string | null }>(
+      `SELECT visitor_id, conversation_id, email, note, page_title, page_url FROM handoffs
+       WHERE ${columns.map((c, i) => `lower(${c}) LIKE ${this.p(i + 1)} ESCAPE '\\'`).join(' OR ')}`,
+      columns.map(() => like),
+    );
+    return rows.filter(
+      (r) => normalizeEmail(r.email) === address || [r.note, r.page_title, decodedUrl(r.page_url)].some((text) => mentionsEmail(text, address)),
+    );
+  }
+
+  async deleteCustomerHandoffs(links: SubjectLinks): Promise<SubjectDeletion> {
+    if (links.visitors.length === 0) return { counts: { 'hand-offs': 0 }, visitors: [], conversations: [] };
     const seqs = `SELECT seq FROM handoffs WHERE visitor_id IN (${links.visitors.map((_, i) => this.p(i + 1)).join(', ')})`;
     // Children first: the same statements serve both stores, whatever their foreign-key setting.
     await this.query(`DELETE FROM handoff_attempts WHERE handoff_seq IN (${seqs}) RETURNING handoff_seq`, links.visitors);
     await this.query(`DELETE FROM handoff_deliveries WHERE handoff_seq IN (${seqs}) RETURNING handoff_seq`, links.visitors);
-    return (await this.query(`DELETE FROM handoffs WHERE seq IN (${seqs}) RETURNING seq`, links.visitors)).length;
+    const gone = await this.query<{ visitor_id: string; conversation_id: string }>(`DELETE FROM handoffs WHERE seq IN (${seqs}) RETURNING visitor_id, conversation_id`, links.visitors);
+    return {
+      counts: { 'hand-offs': gone.length },
+      visitors: [...new Set(gone.map((r) => r.visitor_id))],
+      conversations: [...new Set(gone.map((r) => r.conversation_id))],
+    };
   }
 
   async conversationHandoff(conversationId: string, visitorId: string): Promise<HandoffRecord | undefined> {

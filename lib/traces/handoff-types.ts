@@ -1,4 +1,4 @@
-import type { DataSubject, SubjectLinks } from './access-types';
+import type { DataSubject, SubjectDeletion, SubjectLinks } from './access-types';
 import type { PageContext } from './page';
 /**
  * Hand-offs to a person (issue 24): what the store keeps of them and the ports that read and
@@ -137,10 +137,14 @@ export interface HandoffStore {
 
 /** A customer's hand-offs, for deleting their data on request (lib/traces/erase.ts). */
 export interface HandoffCustomerData {
-  /** The visitors and conversations of the subject's hand-offs: by visitor id, or by the email address they gave (any case). */
+  /**
+   * The visitors and conversations of the subject's hand-offs: by visitor id; by a verified
+   * user's owner key (a hand-off made before any question is theirs too); or by email — the
+   * address they gave (compared whole, normalised), or one their note or page holds.
+   */
   findCustomerHandoffs(subject: DataSubject): Promise<SubjectLinks>;
-  /** Deletes the hand-offs of these visitors, with their deliveries and attempts; returns how many hand-offs went. */
-  deleteCustomerHandoffs(links: SubjectLinks): Promise<number>;
+  /** Deletes the hand-offs of these visitors, with their deliveries and attempts. Counts: `hand-offs`. */
+  deleteCustomerHandoffs(links: SubjectLinks): Promise<SubjectDeletion>;
 }
 
 /** One UTC day's conversations (by the day of their first turn) and how many were handed off. */

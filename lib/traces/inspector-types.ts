@@ -137,6 +137,8 @@ export interface InspectorStore {
   conversationTurns(maxTurns: number): Promise<ConversationTurn[]>;
   /** The newest `limit` turns' last two customer messages, newest first. */
   recentQuestions(limit: number): Promise<RecentQuestion[]>;
+  /** Those of these turn ids that are still recorded (not deleted on request or by retention). */
+  keptTurnIds(ids: readonly string[]): Promise<Set<string>>;
 }
 
 export type Query = <Row>(sql: string, params: unknown[]) => Promise<Row[]>;

@@ -218,4 +218,17 @@ export class SqlInspector implements InspectorStore {
   recentQuestions(limit: number): Promise<RecentQuestion[]> {
     return this.loop.recentQuestions(limit);
   }
+
+  async keptTurnIds(ids: readonly string[]): Promise<Set<string>> {
+    const kept = new Set<string>();
+    for (let i = 0; i < ids.length; i += ID_BATCH) {
+      const batch = ids.slice(i, i + ID_BATCH);
+      const rows = await this.query<{ id: string }>(`SELECT id FROM turns WHERE id IN (${batch.map((_, n) => this.dialect.placeholder(n + 1)).join(', ')})`, batch);
+      for (const row of rows) kept.add(row.id);
+    }
+    return kept;
+  }
 }
+
+/** Ids asked about in one statement (well under either store's limit on parameters). */
+const ID_BATCH = 500;

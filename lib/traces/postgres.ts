@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { CustomerDataStore, DataSubject, SubjectLinks } from './access-types';
+import type { CustomerDataStore, DataSubject, SubjectDeletion, SubjectLinks } from './access-types';
 import { ACCESS_KEEP_POSTGRES_MIGRATION, ACCESS_POSTGRES_MIGRATION, auditRetentionSql } from './access-sql';
 import { SqlAccessStore } from './access-store';
 import type { TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
@@ -198,6 +198,11 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   // 6: the audit trail refuses DELETE but its retention's, and TRUNCATE; a key remembers the key it was made with (as SQLite's schema 8).
   ACCESS_KEEP_POSTGRES_MIGRATION,
 ];
+
+/** The tables whose rows hold what customers wrote (their questions, votes, hand-offs), vacuumed after a customer's data is deleted. */
+const CUSTOMER_TEXT_TABLES = ['turns', 'turn_payloads', 'turn_feedback', 'handoffs', 'handoff_attempts'];
+/** How long that VACUUM may take: it reads the tables' pages that changed and their indexes. */
+const VACUUM_TIMEOUT_MS = 10 * 60_000;
 
 /** Advisory lock keys (any two 32-bit numbers; these spell "trst" and a purpose). */
 const MIGRATION_LOCK = [0x74727374, 1];
@@ -594,7 +599,7 @@ export class PostgresTraceStore extends SqlAccessStore implements TraceStore, In
     }
   }
 
-  async deleteCustomerTurns(subject: DataSubject, links: SubjectLinks): Promise<{ turns: number; conversations: number; feedback: number }> {
+  async deleteCustomerTurns(subject: DataSubject, links: SubjectLinks): Promise<SubjectDeletion> {
     const rows = await this.access.customerTurnSeqs(subject, links);
     const client = await this.pool.connect();
     try {
@@ -602,7 +607,21 @@ export class PostgresTraceStore extends SqlAccessStore implements TraceStore, In
     } finally {
       client.release();
     }
-    return SqlAccessStore.deletionCounts(rows);
+    return SqlAccessStore.turnDeletion(rows);
+  }
+
+  /**
+   * A deleted row stays in its table's file (a dead tuple) until VACUUM removes it: the tables
+   * that hold customer text are vacuumed now (plain VACUUM: reads and writes go on meanwhile).
+   * What it does not reach: a transaction older than the deletion that is still open keeps the
+   * rows it can see; the full-text index keeps the question's words as keys (without their
+   * rows) until it is rebuilt; the WAL and backups keep them for their own retention.
+   */
+  async purgeDeleted(): Promise<void> {
+    await this.migrated;
+    // node-postgres reads a query's own query_timeout (its types do not list it).
+    const vacuum: pg.QueryConfig & { query_timeout: number } = { text: `VACUUM ${CUSTOMER_TEXT_TABLES.join(', ')}`, query_timeout: VACUUM_TIMEOUT_MS };
+    await this.pool.query(vacuum);
   }
 
   async deleteAuditBefore(cutoff: string, batchSize: number): Promise<number> {

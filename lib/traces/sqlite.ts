@@ -1,7 +1,7 @@
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { CustomerDataStore, DataSubject, SubjectLinks } from './access-types';
+import type { CustomerDataStore, DataSubject, SubjectDeletion, SubjectLinks } from './access-types';
 import { ACCESS_KEEP_SQLITE_MIGRATION, ACCESS_SQLITE_MIGRATION, auditRetentionSql } from './access-sql';
 import { SqlAccessStore } from './access-store';
 import type { TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
@@ -328,7 +328,10 @@ export function openTraceDatabase(file: string): Database.Database {
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
     db.pragma('foreign_keys = ON');
+    // What is deleted is overwritten with zeros, not left in free space (a customer's data deleted on request, retention).
+    db.pragma('secure_delete = ON');
     migrate(db);
+    secureFullTextDelete(db);
     if (file !== ':memory:') for (const companion of ['-wal', '-shm']) keepPrivate(`${file}${companion}`);
   } catch (error) {
     db.close();
@@ -360,6 +363,17 @@ function keepPrivate(file: string): void {
   }
 }
 
+/**
+ * FTS5 keeps a deleted question's words in its index (marked deleted) until its segments are
+ * merged; with its `secure-delete` option a delete removes them at once. A setting of the index,
+ * kept in the database: set once (it costs a write, so not on every open). An index written
+ * before keeps what was deleted earlier until FTS5 merges it.
+ */
+function secureFullTextDelete(db: Database.Database): void {
+  const on = db.prepare("SELECT v FROM turns_question_fts_config WHERE k = 'secure-delete'").pluck().get();
+  if (Number(on) !== 1) db.prepare("INSERT INTO turns_question_fts (turns_question_fts, rank) VALUES ('secure-delete', 1)").run();
+}
+
 function migrate(db: Database.Database): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > MIGRATIONS.length) {
@@ -374,6 +388,9 @@ function migrate(db: Database.Database): void {
     })();
   }
 }
+
+/** Times a WAL checkpoint is tried after a customer's data is deleted (each waits up to busy_timeout for readers). */
+const CHECKPOINT_ATTEMPTS = 3;
 
 /** FTS5 for the inspector's question filter; `?` placeholders. */
 const SQLITE_DIALECT = {
@@ -572,10 +589,29 @@ export class SqliteTraceStore extends SqlAccessStore implements TraceStore, Insp
     return seqs.length;
   }
 
-  async deleteCustomerTurns(subject: DataSubject, links: SubjectLinks): Promise<{ turns: number; conversations: number; feedback: number }> {
+  async deleteCustomerTurns(subject: DataSubject, links: SubjectLinks): Promise<SubjectDeletion> {
     const rows = await this.access.customerTurnSeqs(subject, links);
     for (let i = 0; i < rows.length; i += 500) this.deleteSeqs(rows.slice(i, i + 500).map((r) => r.seq));
-    return SqlAccessStore.deletionCounts(rows);
+    return SqlAccessStore.turnDeletion(rows);
+  }
+
+  /**
+   * The deleted rows' bytes are zeroed in the pages that held them (`secure_delete`, set when
+   * the database is opened), but the WAL still holds the pages as they were until a checkpoint
+   * copies it into the database file: checkpointed here and truncated to nothing. A reader in
+   * another connection (a server reading while the CLI deletes) can hold the checkpoint back:
+   * it is tried for a few seconds (busy_timeout each time), then refused with a message.
+   */
+  async purgeDeleted(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const [result] = this.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[];
+      if (!result || result.busy === 0) return;
+      if (attempt === CHECKPOINT_ATTEMPTS) {
+        throw new Error(
+          `the data is deleted, but the database's write-ahead log (${this.db.name}-wal) still holds it: another connection kept it busy. Run the deletion again to retry.`,
+        );
+      }
+    }
   }
 
   /** Deletes these turns (ascending seqs) with everything stored for them alone, in one transaction (see deleteTurnsBefore). */

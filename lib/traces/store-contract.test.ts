@@ -1,7 +1,8 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { deleteCustomerData, exportCustomerData } from '../admin/customer-data';
 import { buildSystemPrompt } from '../ai/prompt';
 import { createRetrievalIndex, sectionsFromSources, selectContext, type RetrievalIndex } from '../retrieval/index';
 import { freshDatabase } from '../testing/pg-database';
@@ -14,6 +15,7 @@ import { customerDataDeleters, eraseCustomerData } from './erase';
 import { deleteExpiredTurns } from './retention';
 import { closeStaleTurns } from './stale';
 import { SqliteTraceStore } from './sqlite';
+import type { SubjectDeletion } from './access-types';
 import type { ServerStore } from './store';
 import type { AdminSession, AttemptResult, ClaimedDelivery, HandoffStart, TurnStart, TurnStatus } from './types';
 import { staleTurnReason } from './unrecorded';
@@ -31,7 +33,12 @@ interface Backend {
   name: string;
   /** A new, empty store; `reopen` gives another store object on the same database (a restart, or a second instance). */
   open(): Promise<{ store: Store; reopen(): Store }>;
+  /** What the database keeps of the tables that hold customer data: SQLite's file and its WAL, byte for byte; every row version (live or dead) in PostgreSQL's table pages (heap and TOAST). */
+  storedBytes(store: Store): Promise<Buffer>;
 }
+
+/** The tables whose rows hold what a customer wrote. */
+const CUSTOMER_TABLES = ['turns', 'turn_payloads', 'turn_feedback', 'handoffs', 'handoff_deliveries', 'handoff_attempts'];
 
 const opened: Store[] = [];
 afterAll(async () => {
@@ -49,6 +56,17 @@ const BACKENDS: Backend[] = [
       const file = path.join(mkdtempSync(path.join(tmpdir(), 'contract-')), 'traces.db');
       return { store: track(new SqliteTraceStore(file)), reopen: () => track(new SqliteTraceStore(file)) };
     },
+    async storedBytes(store) {
+      const file = (store as SqliteTraceStore).db.name;
+      const wal = (() => {
+        try {
+          return readFileSync(`${file}-wal`);
+        } catch {
+          return Buffer.alloc(0);
+        }
+      })();
+      return Buffer.concat([readFileSync(file), wal]);
+    },
   },
   {
     name: 'PostgreSQL',
@@ -56,6 +74,20 @@ const BACKENDS: Backend[] = [
       const url = await freshDatabase();
       const open = () => track(new PostgresTraceStore(createPostgresPool(url, { max: 4 })));
       return { store: open(), reopen: open };
+    },
+    async storedBytes(store) {
+      // Every row version in the tables' pages, live or dead (pageinspect): PostgreSQL does not zero
+      // the space a removed row leaves in its page (README "Deleting a customer's data").
+      const pool = (store as PostgresTraceStore).pool;
+      await pool.query('CREATE EXTENSION IF NOT EXISTS pageinspect');
+      const { rows } = await pool.query<{ t_data: Buffer }>(
+        `SELECT i.t_data FROM pg_class c
+         CROSS JOIN LATERAL generate_series(0, (pg_relation_size(c.oid) / current_setting('block_size')::int)::int - 1) AS page
+         CROSS JOIN LATERAL heap_page_items(get_raw_page(c.oid::regclass::text, page)) AS i
+         WHERE (c.relname = ANY($1) OR c.oid IN (SELECT reltoastrelid FROM pg_class WHERE relname = ANY($1))) AND i.t_data IS NOT NULL`,
+        [CUSTOMER_TABLES],
+      );
+      return Buffer.concat(rows.map((r) => r.t_data));
     },
   },
 ];
@@ -775,13 +807,14 @@ describe.each(BACKENDS)('trace store contract: $name', (backend) => {
       return store;
     }
     const remaining = async (store: Store) => (await store.listTurns({}, 1, 100)).turns.map((t) => t.id).sort();
+    const counted = (deleted: SubjectDeletion) => ({ ...deleted.counts, conversations: deleted.conversations.length });
 
     it('by visitor id: every conversation of theirs, their votes, nothing any inspector read returns; other visitors untouched', async () => {
       const store = await customers();
       const subject = { kind: 'visitor', value: 'visitor-a' } as const;
       const links = await store.findCustomerTurns(subject);
       expect({ visitors: links.visitors, conversations: [...links.conversations].sort() }).toEqual({ visitors: ['visitor-a'], conversations: ['conv-a', 'conv-a2'] });
-      expect(await store.deleteCustomerTurns(subject, links)).toEqual({ turns: 3, conversations: 2, feedback: 1 });
+      expect(counted(await store.deleteCustomerTurns(subject, links))).toEqual({ turns: 3, conversations: 2, feedback: 1 });
       expect(await remaining(store)).toEqual(['b1', 'b2', 'o1', 'u1']);
       for (const id of ['a1', 'a2', 'a3']) expect(await store.getTurn(id)).toBeUndefined();
       expect(await store.listVisitorConversation('conv-a', 'visitor-a')).toEqual([]);
@@ -795,7 +828,7 @@ describe.each(BACKENDS)('trace store contract: $name', (backend) => {
       // The ids as JSON strings: a KB version's hash in the rows may hold "a1" as letters.
       for (const gone of ['"a1"', '"a2"', '"a3"', 'visitor-a', 'annual plan', 'jane@example.com', 'live streaming']) expect(reads).not.toContain(gone);
       expect(await store.feedbackByDay({ since: '2000-01-01T00:00:00.000Z' })).toEqual([{ day: expect.any(String), turns: 4, up: 1, down: 0 }]);
-      expect(await store.deleteCustomerTurns(subject, await store.findCustomerTurns(subject))).toEqual({ turns: 0, conversations: 0, feedback: 0 });
+      expect(counted(await store.deleteCustomerTurns(subject, await store.findCustomerTurns(subject)))).toEqual({ turns: 0, conversations: 0, feedback: 0 });
     });
 
     it('by email: the visitors who wrote it (all their turns) and, for turns without a visitor, that conversation', async () => {
@@ -803,14 +836,14 @@ describe.each(BACKENDS)('trace store contract: $name', (backend) => {
       const subject = { kind: 'email', value: 'Jane@Example.com' } as const;
       const links = await store.findCustomerTurns(subject);
       expect(links.visitors).toEqual(['visitor-a']);
-      expect(await store.deleteCustomerTurns(subject, links)).toEqual({ turns: 4, conversations: 3, feedback: 1 });
+      expect(counted(await store.deleteCustomerTurns(subject, links))).toEqual({ turns: 4, conversations: 3, feedback: 1 });
       expect(await remaining(store)).toEqual(['b1', 'b2', 'u1']);
     });
 
     it('by verified user id', async () => {
       const store = await customers();
       const subject = { kind: 'user', value: 'user-42' } as const;
-      expect(await store.deleteCustomerTurns(subject, await store.findCustomerTurns(subject))).toEqual({ turns: 1, conversations: 1, feedback: 0 });
+      expect(counted(await store.deleteCustomerTurns(subject, await store.findCustomerTurns(subject)))).toEqual({ turns: 1, conversations: 1, feedback: 0 });
       expect(await remaining(store)).toEqual(['a1', 'a2', 'a3', 'b1', 'b2', 'o1']);
       expect(await store.findCustomerTurns({ kind: 'user', value: 'user-nobody' })).toEqual({ visitors: [], conversations: [] });
     });
@@ -831,6 +864,127 @@ describe.each(BACKENDS)('trace store contract: $name', (backend) => {
       expect(await store.getTurn('c1')).toBeUndefined();
       expect(JSON.stringify(await store.listHandoffs({}, 1, 50))).not.toContain('ho-c');
       expect((await store.getHandoff(kept.handoff.id))?.email).toBe('bo@example.com');
+    });
+  });
+
+  describe("deleting a customer's data, exactly and everywhere", () => {
+    const who = { actor: 'cli:test', via: 'cli', source: 'cli' };
+    const key = new Uint8Array(32);
+    const erase = (store: Store, subject: { kind: 'visitor' | 'user' | 'email'; value: string }) => deleteCustomerData(store, key, who, subject);
+    /** A finished turn. */
+    async function asked(store: Store, question: string, overrides: Partial<Omit<TestTurnStart, 'record'>>) {
+      const t = turn(question, overrides);
+      await store.startTurn(t);
+      await store.finishTurn(t.id, { status: 'ok', reply: `reply to ${t.id}`, totalMs: 1 });
+      return t.id;
+    }
+    const remaining = async (store: Store) => (await store.listTurns({}, 1, 100)).turns.map((t) => t.id).sort();
+
+    it('by email: an address is compared whole — not inside a longer one, nor another address of its domain; case and IDN forms are the same address', async () => {
+      const { store } = await backend.open();
+      await asked(store, 'refund for an@example.com please', { id: 'x-an', visitorId: 'visitor-an' });
+      await asked(store, 'refund for jan@example.com please', { id: 'x-jan', visitorId: 'visitor-jan' });
+      await asked(store, 'I wrote to support@lumacast.com twice', { id: 'x-support', visitorId: 'visitor-support' });
+      await asked(store, 'reach me at RT@LumaCast.COM', { id: 'x-rt', visitorId: 'visitor-rt' });
+      await asked(store, 'my address: Ün@Exämple.com', { id: 'x-idn', visitorId: 'visitor-idn' });
+      await asked(store, 'it is ün@xn--exmple-cua.com really', { id: 'x-puny', visitorId: 'visitor-puny' });
+      await store.createHandoff(handoff({ id: 'ho-jan', conversationId: 'conv-ho-jan', visitorId: 'visitor-jan2', email: 'JAN@example.com' }));
+      await store.createHandoff(handoff({ id: 'ho-an', conversationId: 'conv-ho-an', visitorId: 'visitor-an2', email: 'AN@EXAMPLE.COM' }));
+
+      expect(await erase(store, { kind: 'email', value: 'an@example.com' })).toEqual({ counts: { turns: 1, conversations: 2, feedback: 0, 'hand-offs': 1 }, visitors: 2 });
+      expect(await remaining(store)).toEqual(['x-idn', 'x-jan', 'x-puny', 'x-rt', 'x-support']);
+      expect(await store.getHandoff('ho-jan')).toBeDefined();
+      expect(await store.getHandoff('ho-an')).toBeUndefined();
+
+      expect((await erase(store, { kind: 'email', value: 'rt@lumacast.com' })).counts.turns).toBe(1);
+      expect(await remaining(store)).toEqual(['x-idn', 'x-jan', 'x-puny', 'x-support']);
+
+      expect((await erase(store, { kind: 'email', value: 'ÜN@exämple.COM' })).counts.turns).toBe(2);
+      expect(await remaining(store)).toEqual(['x-jan', 'x-support']);
+    });
+
+    it('by email: also in vote reasons, page titles and URLs, and hand-off notes and pages', async () => {
+      const { store } = await backend.open();
+      await asked(store, 'refund', { id: 'v1', visitorId: 'visitor-vote' });
+      await store.setFeedback('v1', { vote: 'down', reason: 'wrong, mail me: kim@example.com', at: at() });
+      await asked(store, 'refund', { id: 'p1', visitorId: 'visitor-title', page: { url: 'https://shop.test/account', title: 'Account of kim@example.com' } });
+      await asked(store, 'refund', { id: 'u1', visitorId: 'visitor-url', page: { url: 'https://shop.test/account?email=kim%40example.com' } });
+      await store.createHandoff(handoff({ id: 'ho-note', conversationId: 'conv-n', visitorId: 'visitor-note', email: 'other@example.com', note: 'or write to kim@example.com' }));
+      await store.createHandoff(handoff({ id: 'ho-page', conversationId: 'conv-p', visitorId: 'visitor-page', email: 'other@example.com', note: undefined, page: { url: 'https://shop.test/', title: 'kim@example.com — orders' } }));
+      await asked(store, 'refund', { id: 'k1', visitorId: 'visitor-kept', page: { url: 'https://shop.test/', title: 'joakim@example.com' } });
+      await store.setFeedback('k1', { vote: 'down', reason: 'ask tim@example.com', at: at() });
+
+      const erased = await erase(store, { kind: 'email', value: 'kim@example.com' });
+      expect(erased).toEqual({ counts: { turns: 3, conversations: 3, feedback: 1, 'hand-offs': 2 }, visitors: 5 });
+      expect(await remaining(store)).toEqual(['k1']);
+      expect((await store.listHandoffs({}, 1, 10)).total).toBe(0);
+    });
+
+    it('by verified user id: a hand-off they made before any question goes too, and the counts say what went', async () => {
+      const { store } = await backend.open();
+      await store.createHandoff(handoff({ id: 'ho-first', conversationId: 'conv-first', visitorId: 'user:user-77' }));
+      await store.createHandoff(handoff({ id: 'ho-other', conversationId: 'conv-other', visitorId: 'user:user-7' }));
+      expect(await erase(store, { kind: 'user', value: 'user-77' })).toEqual({ counts: { turns: 0, conversations: 1, feedback: 0, 'hand-offs': 1 }, visitors: 1 });
+      expect(await store.getHandoff('ho-first')).toBeUndefined();
+      expect(await store.getHandoff('ho-other')).toBeDefined();
+      // Nothing left of them: nothing found, nothing counted.
+      expect(await erase(store, { kind: 'user', value: 'user-77' })).toEqual({ counts: { turns: 0, conversations: 0, feedback: 0, 'hand-offs': 0 }, visitors: 0 });
+      expect(await erase(store, { kind: 'visitor', value: 'visitor-nobody' })).toEqual({ counts: { turns: 0, conversations: 0, feedback: 0, 'hand-offs': 0 }, visitors: 0 });
+    });
+
+    /** What customer Zed wrote (a verified user, zed-1), and what another customer wrote. */
+    const ZED = ['zanzibar quokka', 'zed@example.com', 'zedsnote weekdays', 'zedvote unhelpful', 'Zedtitle Account', 'zedpath-account'];
+    const KEPT = ['kiwi lemur', 'kim@example.com', 'kimsnote', 'kimvote', 'Kimtitle'];
+
+    async function zedAndKim(store: Store) {
+      const zed = { visitorId: 'user:zed-1', userId: 'zed-1', conversationId: 'conv-zed' };
+      await asked(store, 'zanzibar quokka refund for zed@example.com', { id: 'z1', ...zed, page: { url: 'https://shop.test/zedpath-account', title: 'Zedtitle Account' } });
+      await asked(store, 'and the annual plan?', { id: 'z2', ...zed });
+      await store.setFeedback('z1', { vote: 'down', reason: 'zedvote unhelpful', at: at() });
+      await store.createHandoff(handoff({ id: 'ho-z', conversationId: 'conv-zed', visitorId: 'user:zed-1', email: 'zed@example.com', note: 'zedsnote weekdays', page: { url: 'https://shop.test/zedpath-account', title: 'Zedtitle Account' } }));
+      // A hand-off in a conversation they asked nothing in.
+      await store.createHandoff(handoff({ id: 'ho-z0', conversationId: 'conv-zed-0', visitorId: 'user:zed-1', email: 'zed@example.com', note: 'zedsnote weekdays' }));
+      const claimed = await store.claimDeliveries(at(), at(60_000), 10);
+      for (const c of claimed) await store.finishAttempt(attempt(c, { status: 'failed', error: 'receiver down' }));
+
+      await asked(store, 'kiwi lemur refund for kim@example.com', { id: 'k1', visitorId: 'visitor-kim', conversationId: 'conv-kim', page: { url: 'https://shop.test/kim', title: 'Kimtitle' } });
+      await store.setFeedback('k1', { vote: 'up', reason: 'kimvote', at: at() });
+      await store.createHandoff(handoff({ id: 'ho-k', conversationId: 'conv-kim', visitorId: 'visitor-kim', email: 'kim@example.com', note: 'kimsnote' }));
+    }
+
+    /** Everything the store's reads return (the inspector, the conversation, hand-off and export reads), as one text. */
+    async function everyRead(store: Store): Promise<string> {
+      const reads = await Promise.all([
+        store.listTurns({}, 1, 100), store.listTurns({ text: 'zanzibar' }, 1, 100), store.listTurns({ feedback: 'any' }, 1, 100),
+        store.getTurn('z1'), store.getTurn('z2'), store.getTurn('k1'), store.listTurnsByConversation('conv-zed'), store.listVisitorConversation('conv-zed', 'user:zed-1'),
+        store.latestVisitorConversation('user:zed-1'), store.recentTurnScores(100), store.thinMatchTurns(), store.conversationTurns(100), store.recentQuestions(100),
+        store.turnLanguages(100), store.downVotedSections(100),
+        store.listHandoffs({}, 1, 100), store.getHandoff('ho-z'), store.getHandoff('ho-z0'), store.conversationHandoff('conv-zed', 'user:zed-1'),
+        store.conversationHandoff('conv-zed-0', 'user:zed-1'), store.handoffsByReason({ since: '2000-01-01T00:00:00.000Z' }),
+        ...(['visitor', 'user', 'email'] as const).map((kind) => exportCustomerData(store, key, who, { kind, value: { visitor: 'user:zed-1', user: 'zed-1', email: 'zed@example.com' }[kind] })),
+      ]);
+      return JSON.stringify(reads);
+    }
+
+    it.each([
+      { kind: 'visitor', value: 'user:zed-1' },
+      { kind: 'user', value: 'zed-1' },
+      { kind: 'email', value: 'Zed@Example.com' },
+    ] as const)('by $kind: no read of the store returns anything of theirs, nor does what the database keeps on disk', async (subject) => {
+      const { store } = await backend.open();
+      await zedAndKim(store);
+      const before = await everyRead(store);
+      for (const text of [...ZED, ...KEPT]) expect(before.includes(text), `${text} is read before`).toBe(true);
+
+      const erased = await erase(store, subject);
+      expect(erased).toEqual({ counts: { turns: 2, conversations: 2, feedback: 1, 'hand-offs': 2 }, visitors: 1 });
+
+      const after = await everyRead(store);
+      for (const text of ZED) expect(after.includes(text), `${text} is still read`).toBe(false);
+      for (const text of KEPT) expect(after.includes(text), `${text} is read after`).toBe(true);
+      const bytes = (await backend.storedBytes(store)).toString('latin1');
+      for (const text of [...ZED, 'zanzibar', 'quokka']) expect(bytes.includes(Buffer.from(text).toString('latin1')), `${text} is still on disk`).toBe(false);
+      for (const text of KEPT) expect(bytes.includes(Buffer.from(text).toString('latin1')), `${text} should be on disk`).toBe(true);
     });
   });
 

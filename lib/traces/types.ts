@@ -34,11 +34,19 @@ export interface TurnUsage {
   [detail: string]: unknown;
 }
 
+/**
+ * The owner key a verified user's turns and hand-offs are recorded under (`TurnStart.visitorId`,
+ * lib/chat/owner.ts): the same on every device. Anonymous visitor ids never contain `:`.
+ */
+export function userOwnerKey(userId: string): string {
+  return `user:${userId}`;
+}
+
 /** Everything known when the turn starts, before the model is called. */
 export interface TurnStart {
   id: string;
   conversationId: string;
-  /** The anonymous visitor the turn came from (lib/chat/visitor.ts); the conversation is theirs. */
+  /** The owner the turn came from: the anonymous visitor (lib/chat/visitor.ts), or a verified user's userOwnerKey; the conversation is theirs. */
   visitorId?: string;
   /** ISO 8601, UTC, ms precision. */
   createdAt: string;
