@@ -1,7 +1,7 @@
 import { domainToASCII } from 'node:url';
 
 /**
- * Email addresses as a deletion request names them (README "Deleting a customer's data"):
+ * Email addresses as a deletion request names them (docs/security.md "Deleting a customer's data"):
  * compared whole after normalising — the local part lowercased, the domain in its ASCII
  * (IDN, punycode) form — and found in free text only as a whole address, so
  * `an@example.com` is not in `jan@example.com` and `rt@lumacast.com` is not in

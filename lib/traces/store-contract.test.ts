@@ -77,7 +77,7 @@ const BACKENDS: Backend[] = [
     },
     async storedBytes(store) {
       // Every row version in the tables' pages, live or dead (pageinspect): PostgreSQL does not zero
-      // the space a removed row leaves in its page (README "Deleting a customer's data").
+      // the space a removed row leaves in its page (docs/security.md "Deleting a customer's data").
       const pool = (store as PostgresTraceStore).pool;
       await pool.query('CREATE EXTENSION IF NOT EXISTS pageinspect');
       const { rows } = await pool.query<{ t_data: Buffer }>(
