@@ -11,11 +11,15 @@ import { startApp, type Server } from './spawn';
  * OpenTelemetry export: an app started with OTEL_EXPORTER_OTLP_ENDPOINT pointing at a local
  * OTLP/HTTP receiver (JSON protocol) that records what is posted to /v1/traces. After a refund
  * question the exported spans hold the turn, its retrieval span (GenAI retrieval conventions +
- * support_chat.* attributes) and the AI SDK's model-call spans under the turn.
+ * support_chat.* attributes) and the AI SDK's model-call spans under the turn. A request span
+ * carries its path without the query (lib/telemetry/request-span.ts) — with content capture on,
+ * the query with its personal data redacted; a second app, content capture off, exports to
+ * the same receiver under /off.
  */
 
 const APP_PORT = EXTRA_PORT + 6;
 const RECEIVER_PORT = EXTRA_PORT + 7;
+const NO_CONTENT_APP_PORT = EXTRA_PORT + 80;
 
 type AnyValue = { stringValue?: string; boolValue?: boolean; intValue?: number | string; doubleValue?: number; arrayValue?: { values?: AnyValue[] } };
 interface OtlpSpan {
@@ -42,10 +46,11 @@ function valueOf(v: AnyValue): unknown {
 const posts: { path: string; contentType: string; body: string }[] = [];
 let receiver: HttpServer;
 let app: Server;
+let noContentApp: Server;
 
-function exportedSpans(): Span[] {
+function exportedSpans(path = '/v1/traces'): Span[] {
   return posts
-    .filter((p) => p.path === '/v1/traces')
+    .filter((p) => p.path === path)
     .flatMap((p) => (JSON.parse(p.body) as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] }).resourceSpans)
     .flatMap((r) => r.scopeSpans.flatMap((s) => s.spans))
     .map((s) => ({ ...s, attributes: Object.fromEntries((s.attributes ?? []).map((a) => [a.key, valueOf(a.value)])) }));
@@ -71,10 +76,18 @@ test.beforeAll(async () => {
     OTEL_BSP_SCHEDULE_DELAY: '100',
     OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true',
   });
+  noContentApp = await startApp(NO_CONTENT_APP_PORT, {
+    OPENAI_API_KEY: '',
+    TRACE_DB_PATH: path.join(mkdtempSync(path.join(tmpdir(), `e2e-otel-${NO_CONTENT_APP_PORT}-`)), 'traces.db'),
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${RECEIVER_PORT}/off`,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_BSP_SCHEDULE_DELAY: '100',
+  });
 });
 
 test.afterAll(async () => {
   await app?.stop();
+  await noContentApp?.stop();
   await new Promise((resolve) => receiver?.close(resolve));
 });
 
@@ -124,4 +137,16 @@ test('a refund question exports the turn, its retrieval span (refund rule pinned
   expect(doStream!.attributes['ai.model.provider']).toBe('offline');
   expect(turn!.attributes['gen_ai.conversation.id']).toBe('conv-otel-0001');
   expect(turn!.attributes['support_chat.turn.status']).toBe('ok');
+});
+
+test('a request span carries the path without the query: with content capture on, the query with its personal data redacted', async () => {
+  const PAGE = '/help/no-such-page-for-otel'; // a path nothing else requests (the start-up probes ask /api/health)
+  const QUERY = '?email=jan.kowalski%40example.com&plan=pro';
+  for (const server of [noContentApp, app]) expect((await fetch(`${server.url}${PAGE}${QUERY}`)).status).toBe(404);
+  // Next.js's request spans (the proxy's own span has only the path already).
+  const targetsOf = (path: string) => [
+    ...new Set(exportedSpans(path).filter((s) => s.attributes['next.span_type'] === 'BaseServer.handleRequest' && String(s.attributes['http.target']).startsWith(PAGE)).map((s) => s.attributes['http.target'])),
+  ];
+  await expect.poll(() => [targetsOf('/off/v1/traces'), targetsOf('/v1/traces')], { timeout: 15_000 }).toEqual([[PAGE], [`${PAGE}?email=%5Bemail%5D&plan=pro`]]);
+  expect(posts.map((p) => p.body).join('\n')).not.toContain('kowalski');
 });

@@ -187,10 +187,12 @@ test('each step is in the audit trail: who, what, when, from where', async ({ br
   const keyPrefix = entries.find((e) => e.action === 'key.create')!.detail!.key as string;
   expect(steps).toEqual([
     ['sign-in', 'vera@acme.test', 'ok', expect.any(String), 'allowed domain'],
+    ['turn.list', 'vera@acme.test', 'ok', '', ''],
     ['turn.view', 'vera@acme.test', 'ok', customers.a.turnId, ''],
     ['access.refused', 'vera@acme.test', 'refused', 'POST /api/debug/keys', ''],
     ['access.refused', 'vera@acme.test', 'refused', '/debug/team', ''],
     ['sign-in', 'ann@acme.test', 'ok', expect.any(String), 'admin group'],
+    ['turn.list', 'ann@acme.test', 'ok', '', ''],
     ['key.create', 'ann@acme.test', 'ok', 'e2e export', ''],
     ['turn.view', 'key:e2e export', 'ok', customers.a.turnId, ''],
     ['key.revoke', 'ann@acme.test', 'ok', 'e2e export', ''],

@@ -4,10 +4,10 @@ import { FeedbackBadge, UnverifiedBadge } from '@/components/debug/reply-review'
 import { MakeTestLink } from '@/components/debug/make-test-link';
 import { splitParts, TokenBar } from '@/components/debug/token-bar';
 import { FaultNotice, inspectorPage } from '@/components/debug/inspector-page';
-import { getInspector, knowledgeOrFault } from '@/lib/debug/data';
+import { knowledgeOrFault } from '@/lib/debug/data';
 import { parseTurnFilter, turnFilterQuery } from '@/lib/debug/filters';
 import { requireAdmin } from '@/lib/debug/access';
-import { auditConversationView } from '@/lib/debug/views';
+import { readTurnList } from '@/lib/debug/views';
 import { RedactedBadge } from '@/components/debug/redacted-badge';
 import { formatNumber } from '@/lib/format';
 import { headingPath } from '@/lib/retrieval/index';
@@ -24,8 +24,7 @@ export default inspectorPage(async function TurnsPage({ searchParams }: { search
   const principal = await requireAdmin(); // before anything is read: see lib/debug/access.ts
   const params = await searchParams;
   const { filter, page } = parseTurnFilter(params);
-  const result = await getInspector().listTurns(filter, page, PAGE_SIZE);
-  if (filter.conversationId) await auditConversationView(principal, filter.conversationId, result.total);
+  const result = await readTurnList(principal, filter, page, PAGE_SIZE);
   // The turns are in the database: they are listed without a KB too, only the section filter needs one.
   const kb = knowledgeOrFault();
   const sections = kb.knowledge?.index.sections ?? [];

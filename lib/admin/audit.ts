@@ -3,9 +3,9 @@ import { logSafe } from './log-safe';
 
 /**
  * The audit trail (the AuditStore port, append-only): sign-ins and failed ones, sign-outs,
- * key and member changes, every view of a conversation's turns, every export and deletion.
- * What an action did is written before its answer is sent; a view whose entry cannot be
- * written is not shown (the store is the same one the data comes from).
+ * key and member changes, every read of customer data by a member (lib/debug/views.ts), every
+ * export and deletion. What an action did is written before its answer is sent; a view whose
+ * entry cannot be written is not shown (the store is the same one the data comes from).
  */
 
 export type AuditFields = Pick<AuditEvent, 'action'> & Partial<Pick<AuditEvent, 'target' | 'outcome' | 'detail'>>;

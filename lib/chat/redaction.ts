@@ -1,5 +1,7 @@
 import type { Knowledge } from '../knowledge/load';
 import type { Redacted, TraceRedactor } from '../privacy/redact';
+import { redactUrl } from '../privacy/url';
+import type { PageContext } from '../traces/page';
 import type { ChatText } from './turn';
 
 /**
@@ -7,7 +9,9 @@ import type { ChatText } from './turn';
  * touches it: the customer's new message is redacted before anything is built from it (the
  * history lookup, the retrieval query, the trace), the reply before it is stored, and — in
  * `store` mode — the model still gets the customer's own words for the message it answers.
- * Earlier messages come from the store, so the model gets them as they were stored.
+ * Earlier messages come from the store, so the model gets them as they were stored. The other
+ * texts a customer controls are stored redacted too: the page the chat was used on (its title,
+ * and its URL without query or fragment: lib/privacy/url.ts) and a vote's reason.
  *
  * Addresses and numbers the knowledge base itself states (the company's support email, its
  * phone line) are company data, not personal: they are kept.
@@ -33,11 +37,14 @@ export interface TurnRedaction {
   forModel(messages: readonly ChatText[]): ChatText[];
   /** The reply as it is stored. */
   reply(text: string): Redacted;
+  /** The page the chat was used on, as it is stored. */
+  page(page: PageContext): PageContext;
 }
 
 export function turnRedaction(redactor: TraceRedactor, question: string, knowledge: Pick<Knowledge, 'index'>): TurnRedaction {
   const keep = redactor.mode === 'off' ? undefined : knownToKnowledge(knowledge);
   const redacted = redactor.redact(question, keep);
+  const text = (value: string) => redactor.redact(value, keep).text;
   return {
     question: redacted,
     forModel(messages) {
@@ -45,6 +52,23 @@ export function turnRedaction(redactor: TraceRedactor, question: string, knowled
       const last = messages.at(-1);
       return last?.role === 'user' ? [...messages.slice(0, -1), { ...last, text: question }] : [...messages];
     },
-    reply: (text) => redactor.redact(text, keep),
+    reply: (reply) => redactor.redact(reply, keep),
+    page: (page) => redactPage(redactor, page, text),
   };
+}
+
+function redactPage(redactor: TraceRedactor, page: PageContext, text: (value: string) => string): PageContext {
+  return redactor.mode === 'off' ? page : { url: redactUrl(page.url, text), ...(page.title === undefined ? {} : { title: text(page.title) }) };
+}
+
+/** The page a customer asked for a person from (a hand-off's `page`), as it is stored and delivered: as a turn's page. */
+export function pageRedaction(redactor: TraceRedactor, knowledge: Pick<Knowledge, 'index'> | undefined): (page: PageContext) => PageContext {
+  const text = customerTextRedaction(redactor, knowledge);
+  return (page) => redactPage(redactor, page, text);
+}
+
+/** A text the customer wrote outside their messages (a vote's reason) as it is stored; values the knowledge base states are kept. */
+export function customerTextRedaction(redactor: TraceRedactor, knowledge: Pick<Knowledge, 'index'> | undefined): (text: string) => string {
+  const keep = redactor.mode === 'off' || !knowledge ? undefined : knownToKnowledge(knowledge);
+  return (text) => redactor.redact(text, keep).text;
 }

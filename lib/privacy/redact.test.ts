@@ -115,3 +115,70 @@ describe('redact', () => {
     expect(addCounts({ email: 1 }, { email: 2, card: 1 }, {})).toEqual({ email: 3, card: 1 });
   });
 });
+
+describe('written another way (issue 46): folded before matching, the whole span as written replaced', () => {
+  it.each([
+    ['the international prefix 0044', 'call 0044 20 7946 0958 please', 'call [phone] please'],
+    ['the international prefix 0049', 'ruf 0049 30 901820 an', 'ruf [phone] an'],
+    ['the international prefix 00, spaced', 'call 00 44 20 7946 0958', 'call [phone]'],
+    ['Devanagari digits', 'call +९१ ९८७६५ ४३२१०', 'call [phone]'],
+    ['thin spaces in a phone number', 'call +44\u200920\u20097946\u20090958', 'call [phone]'],
+  ])('phone: %s', (_what, text, expected) => expect(r(text)).toBe(expected));
+
+  it.each([
+    ['no-break spaces', 'card 4111\u00a01111\u00a01111\u00a01111 thanks', 'card [card] thanks'],
+    ['double spaces', 'card 4111  1111  1111  1111', 'card [card]'],
+    ['slashes', 'card 4111/1111/1111/1111', 'card [card]'],
+    ['dots', 'card 4111.1111.1111.1111.', 'card [card].'],
+    ['en dashes', 'card 4111–1111–1111–1111', 'card [card]'],
+    ['right after Visa-', 'Visa-4111-1111-1111-1111', 'Visa-[card]'],
+    ['right after Visa-, in one run', 'Visa-4111111111111111', 'Visa-[card]'],
+    ['fullwidth digits', 'card ４１１１ １１１１ １１１１ １１１１', 'card [card]'],
+    ['Arabic-Indic digits', 'card ٤١١١١١١١١١١١١١١١', 'card [card]'],
+    ['followed by its expiry', 'card 4111 1111 1111 1111 12/27', 'card [card] 12/27'],
+  ])('card: %s', (_what, text, expected) => expect(r(text)).toBe(expected));
+
+  it.each([
+    ['no-break spaces', 'IBAN DE89\u00a03704\u00a00044\u00a00532\u00a00130\u00a000', 'IBAN [iban]'],
+    ['narrow no-break spaces', 'IBAN DE89\u202f3704\u202f0044\u202f0532\u202f0130\u202f00', 'IBAN [iban]'],
+    ['double spaces', 'IBAN DE89  3704  0044  0532  0130  00', 'IBAN [iban]'],
+    ['slashes', 'IBAN DE89/3704/0044/0532/0130/00', 'IBAN [iban]'],
+    ['dots', 'IBAN DE89.3704.0044.0532.0130.00.', 'IBAN [iban].'],
+    ['dashes', 'IBAN DE89-3704-0044-0532-0130-00', 'IBAN [iban]'],
+    ['fullwidth', 'IBAN ＤＥ８９ ３７０４ ００４４ ０５３２ ０１３０ ００', 'IBAN [iban]'],
+  ])('IBAN: %s', (_what, text, expected) => expect(r(text)).toBe(expected));
+
+  it.each([
+    ['an IDN domain', 'mail jürgen@müller.de', 'mail [email]'],
+    ['a Unicode local part (no jü left)', 'mail jürgen@example.com', 'mail [email]'],
+    ['a decomposed ü', 'mail ju\u0308rgen@example.com', 'mail [email]'],
+    ['Greek', 'δοκιμή@παράδειγμα.δοκιμή', '[email]'],
+    ['Chinese', '邮箱 用户@例子.广告', '邮箱 [email]'],
+    ['a Chinese domain', 'user@例子.广告', '[email]'],
+    ['fullwidth @', 'jan＠example.com', '[email]'],
+    ['a zero-width space inside', 'jan\u200b@example.com', '[email]'],
+  ])('email: %s', (_what, text, expected) => expect(r(text)).toBe(expected));
+
+  it.each([
+    ['an IPv6 address ending in a dotted quad (no .0.2.1 left)', 'from ::ffff:192.0.2.1 again', 'from [ip] again'],
+    ['fullwidth digits and dots', 'IP １９２．１６８．１．１０', 'IP [ip]'],
+  ])('IP: %s', (_what, text, expected) => expect(r(text)).toBe(expected));
+
+  it('an address in text without spaces takes none of the words around it', () => {
+    expect(r('请发到jan@example.com谢谢')).toBe('请发到[email]谢谢');
+    expect(r('jan@example.com으로 보내주세요')).toBe('[email]으로 보내주세요');
+  });
+
+  it.each([
+    'a decimal 38.96067810058594',
+    'pay 1.234.567.890.123 total',
+    'since 15.01.2026 14.30',
+    'on 2026/01/15',
+    'meet 12:00 15 people',
+    'at 00:30 2 times',
+    'James 007 movie',
+    '€ 1 299,00',
+    'ticket 0044 20 7946 0958',
+    'total 4111111111111111,50',
+  ])('leaves %s', (text) => expect(r(text)).toBe(text));
+});

@@ -99,7 +99,7 @@ export interface AuditEvent {
   role?: Role;
   /** How the actor was identified: token, key, oidc, cli, development. */
   via: string;
-  /** `sign-in`, `sign-in.failed`, `sign-out`, `session.end`, `key.create`, `key.revoke`, `member.set`, `member.remove`, `turn.view`, `conversation.view`, `data.export`, `data.delete`, `access.refused`. */
+  /** `sign-in`, `sign-in.failed`, `sign-out`, `session.end`, `key.create`, `key.revoke`, `member.set`, `member.remove`, `turn.list`, `turn.view`, `conversation.view`, `handoff.list`, `handoff.view`, `handoff.retry`, `health.view`, `data.export`, `data.delete`, `access.refused`. */
   action: string;
   /** What it was done to: a turn or conversation id, a key's name, a member's email, a deletion's subject kind. Never customer text. */
   target?: string;

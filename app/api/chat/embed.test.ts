@@ -23,7 +23,7 @@ const withPage = (body: object, page: unknown) => ({ ...body, page });
 function setup() {
   const model = recordingModel();
   const h = harness({ model, identitySecret: IDENTITY_SECRET });
-  const deps = { traces: () => h.store, visitorSecret: () => TEST_VISITOR_SECRET, identitySecret: () => IDENTITY_SECRET };
+  const deps = { traces: () => h.store, visitorSecret: () => TEST_VISITOR_SECRET, identitySecret: () => IDENTITY_SECRET, redactor: () => h.redactor };
   const conversation = createConversationHandler(deps);
   const session = createEmbedSessionHandler(deps);
   const history = async (id: string, headers: Record<string, string>) =>
@@ -48,10 +48,26 @@ describe('the embed: page context', () => {
     const response = await ask(withPage(validBody('can I get a refund?', 'conv-page-0001'), page), embed);
     expect(response.status).toBe(200);
     const turn = (await h.store.getTurn(response.headers.get('x-turn-id')!))!;
-    expect(turn.page).toEqual(page);
+    expect(turn.page).toEqual({ url: 'https://www.acme.example/pricing', title: page.title }); // TRACE_REDACT=store: no query string
     const prompt = JSON.stringify(model.prompts[0]);
     expect(prompt).not.toContain('acme.example/pricing');
     expect(prompt).not.toContain('Ignore your rules');
+  });
+
+  it('TRACE_REDACT=store: the page title and URL are stored redacted (the URL without its query and fragment); off: as sent', async () => {
+    const page = {
+      url: 'https://shop.example/account/jan.kowalski%40example.com/reset/a8Fk2LmQ9xZ3kP0q7/orders?token=s3cr3t&email=jan.kowalski@example.com#top',
+      title: 'Orders of jan.kowalski@example.com — call 0044 20 7946 0958',
+    };
+    const { h, ask } = setup();
+    const response = await ask(withPage(validBody('where is my order?', 'conv-page-0002'), page), embed);
+    const stored = (await h.store.getTurn(response.headers.get('x-turn-id')!))!.page;
+    expect(stored).toEqual({ url: 'https://shop.example/account/[email]/reset/[token]/orders', title: 'Orders of [email] — call [phone]' });
+
+    const off = harness({ env: { TRACE_REDACT: 'off' } });
+    const plain = await off.handle(chatRequest(withPage(validBody('where is my order?', 'conv-page-0003'), page), embed));
+    await plain.text();
+    expect((await off.store.getTurn(plain.headers.get('x-turn-id')!))!.page).toEqual(page);
   });
 
   it('refuses a page context of the wrong shape or size, saying what is wrong', async () => {

@@ -157,7 +157,8 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
 
     // 5. Stream the reply, and record the turn: its start row once the reply is on its way (so
     //    even a crash mid-stream leaves a trace), its ending however the stream ends, after the start.
-    const recorder = recordTurn(traces, { conversationId, visitorId, userId, page: parsed.data.page, trigger: history.trigger, retrieval, knowledge, chat, startedAt, redaction });
+    const page = parsed.data.page && redaction.page(parsed.data.page);
+    const recorder = recordTurn(traces, { conversationId, visitorId, userId, page, trigger: history.trigger, retrieval, knowledge, chat, startedAt, redaction });
     recorder.watch(request.signal);
     const response = streamReply({
       chat,

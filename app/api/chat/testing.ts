@@ -10,7 +10,7 @@ import { withRetry } from '@/lib/ai/retry';
 import { withSilenceTimeout } from '@/lib/ai/timeout';
 import { parseEnv } from '@/lib/env';
 import { loadKnowledge, type Knowledge } from '@/lib/knowledge/load';
-import { createRedactor } from '@/lib/privacy/redact';
+import { createRedactor, type TraceRedactor } from '@/lib/privacy/redact';
 import { createRateLimiter, type RateLimiter } from '@/lib/rate-limit/index';
 import { SqliteTraceStore } from '@/lib/traces/sqlite';
 import { createChatHandler, type ChatDependencies } from './handler';
@@ -65,6 +65,8 @@ export interface Harness {
   handle: (request: Request) => Promise<Response>;
   store: SqliteTraceStore;
   knowledge: Knowledge;
+  /** TRACE_REDACT as the handler applies it (the default: store). */
+  redactor: TraceRedactor;
 }
 
 export function harness(
@@ -96,7 +98,7 @@ export function harness(
     identitySecret: () => options.identitySecret,
     redactor: () => redactor,
   });
-  return { handle, store, knowledge };
+  return { handle, store, knowledge, redactor };
 }
 
 export const TEST_VISITOR_SECRET = new Uint8Array(32).fill(7);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createConversationHandler } from '../conversations/[id]/handler';
 import { chatRequest, cookieFrom, harness, TEST_VISITOR_SECRET, validBody } from '../chat/testing';
 import { signVisitor } from '@/lib/chat/visitor';
+import { exportCustomerData } from '@/lib/admin/customer-data';
 import { createFeedbackHandler } from './handler';
 
 /** Feedback on replies: the visitor's own replies only, one vote each, changeable; bad bodies say what is wrong. */
@@ -11,7 +12,7 @@ async function setUp() {
   await reply.text();
   const turnId = reply.headers.get('x-turn-id')!;
   const cookie = cookieFrom(reply);
-  const vote = createFeedbackHandler({ traces: () => h.store, visitorSecret: () => TEST_VISITOR_SECRET });
+  const vote = createFeedbackHandler({ traces: () => h.store, visitorSecret: () => TEST_VISITOR_SECRET, redactor: () => h.redactor, knowledge: () => h.knowledge });
   const post = async (body: unknown, headers: Record<string, string> = { cookie }) => {
     const response = await vote(new Request('http://127.0.0.1/api/feedback', {
       method: 'POST',
@@ -36,6 +37,27 @@ describe('POST /api/feedback', () => {
     const { messages } = (await read.json()) as { messages: { role: string; feedback?: unknown; sources?: { page: string; url?: string }[] }[] };
     expect(messages[1]!.feedback).toEqual({ vote: 'down', reason: 'the price was wrong' });
     expect(messages[1]!.sources?.map((s) => s.page)).toContain('billing/refund-policy.md');
+  });
+
+  it('TRACE_REDACT=store: the reason is stored, exported and answered with its personal data redacted; the address the KB states stays', async () => {
+    const { h, turnId, post } = await setUp();
+    const reason = 'wrong — write to support@lumacast.com or me, jürgen@müller.de, +44 20 7946 0958';
+    const stored = 'wrong — write to support@lumacast.com or me, [email], [phone]';
+    expect(await post({ turnId, vote: 'down', reason })).toEqual({ status: 200, body: { turnId, vote: 'down', reason: stored } });
+    expect((await h.store.getTurn(turnId))!.feedback).toMatchObject({ vote: 'down', reason: stored });
+    const exported = await exportCustomerData(h.store, new Uint8Array(32), { actor: 'test', via: 'cli', source: 'cli' }, { kind: 'visitor', value: (await h.store.getTurn(turnId))!.visitorId! });
+    expect(exported.turns[0]!.feedback).toEqual({ vote: 'down', reason: stored });
+  });
+
+  it('TRACE_REDACT=off: the reason is stored as written', async () => {
+    const h = harness({ env: { TRACE_REDACT: 'off' } });
+    const reply = await h.handle(chatRequest(validBody('can I get a refund?', 'conv-feedback-02')));
+    await reply.text();
+    const vote = createFeedbackHandler({ traces: () => h.store, visitorSecret: () => TEST_VISITOR_SECRET, redactor: () => h.redactor });
+    const turnId = reply.headers.get('x-turn-id')!;
+    const body = JSON.stringify({ turnId, vote: 'down', reason: 'mail me at jan@example.com' });
+    await vote(new Request('http://127.0.0.1/api/feedback', { method: 'POST', headers: { 'content-type': 'application/json', cookie: cookieFrom(reply) }, body }));
+    expect((await h.store.getTurn(turnId))!.feedback).toMatchObject({ reason: 'mail me at jan@example.com' });
   });
 
   it("refuses another visitor's reply (404, as for an unknown id) and a request without a visitor cookie (403)", async () => {

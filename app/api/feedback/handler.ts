@@ -1,4 +1,7 @@
 import { conversationOwner, ownerKey } from '@/lib/chat/owner';
+import { customerTextRedaction } from '@/lib/chat/redaction';
+import type { Knowledge } from '@/lib/knowledge/load';
+import type { TraceRedactor } from '@/lib/privacy/redact';
 import { formatIssues } from '@/lib/format';
 import { bodyFailureResponse, json, jsonError, readJsonBody } from '@/lib/http';
 import type { FeedbackStore, TraceStore } from '@/lib/traces/types';
@@ -9,13 +12,18 @@ export interface FeedbackDependencies {
   visitorSecret: () => Uint8Array;
   /** EMBED_IDENTITY_SECRET: a verified user votes on their own replies (lib/chat/owner.ts). */
   identitySecret?: () => string | undefined;
+  /** TRACE_REDACT: the reason is stored redacted, as the question is. */
+  redactor: () => TraceRedactor;
+  /** The KB in service, if one is loaded: the addresses it states are kept in a reason (lib/chat/redaction.ts). */
+  knowledge?: () => Pick<Knowledge, 'index'> | undefined;
 }
 
 const MAX_BODY_BYTES = 4096;
 
 /**
  * POST /api/feedback — a thumbs up or down (and an optional short reason) on one reply.
- * One vote per reply: voting again replaces it. Only the visitor whose conversation the reply
+ * One vote per reply: voting again replaces it. The reason is stored (and answered) with its
+ * personal data redacted (TRACE_REDACT). Only the visitor whose conversation the reply
  * is in can vote on it (their signed cookie, the embed's credential or a verified user:
  * lib/chat/owner.ts); for anyone else the reply
  * does not exist (404), the same answer as for an id nobody used.
@@ -30,12 +38,13 @@ export function createFeedbackHandler(deps: FeedbackDependencies) {
     if (!body.ok) return bodyFailureResponse(body);
     const parsed = feedbackSchema.safeParse(body.value);
     if (!parsed.success) return jsonError(400, formatIssues(parsed.error.issues, 'body'));
-    const { turnId, vote, reason } = parsed.data;
+    const { turnId, vote } = parsed.data;
 
     const who = conversationOwner(request, { visitor: deps.visitorSecret(), identity: deps.identitySecret?.() });
     if (!who.ok) return jsonError(who.status, who.error);
     const visitor = ownerKey(who.owner);
     if (!visitor) return jsonError(403, 'no visitor cookie: vote from the chat the reply was shown in');
+    const reason = parsed.data.reason && customerTextRedaction(deps.redactor(), deps.knowledge?.())(parsed.data.reason);
     try {
       const traces = deps.traces();
       const turn = await traces.getTurn(turnId);

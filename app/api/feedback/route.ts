@@ -9,6 +9,14 @@ const handle = createFeedbackHandler({
   traces: () => serverApp().store(),
   visitorSecret: () => serverApp().visitorSecret(),
   identitySecret: () => serverEnv().EMBED_IDENTITY_SECRET,
+  redactor: () => serverApp().redactor,
+  knowledge: () => {
+    try {
+      return serverApp().knowledge.get();
+    } catch {
+      return undefined; // no KB loaded: nothing of it to keep
+    }
+  },
 });
 
 /** A vote on one of the visitor's replies (handler.ts). */

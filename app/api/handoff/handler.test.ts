@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
+import { pageRedaction } from '@/lib/chat/redaction';
 import { createHandoffLimits } from '@/lib/handoff/limits';
+import { createRedactor } from '@/lib/privacy/redact';
 import type { HandoffPayload } from '@/lib/handoff/payload';
 import { PEER_HEADER } from '@/lib/rate-limit/client';
 import { chatRequest, cookieFrom, harness, TEST_VISITOR_SECRET, validBody } from '../chat/testing';
@@ -20,6 +22,7 @@ function setup(options: { channels?: ('webhook' | 'email')[]; perHour?: number; 
     visitorSecret: () => TEST_VISITOR_SECRET,
     limits: () => limits,
     identity: () => chat.knowledge.kb.identity,
+    pageAsStored: pageRedaction(createRedactor({ mode: 'store' }), chat.knowledge),
     written,
     now: () => new Date('2026-05-04T10:00:00.000Z'),
   });
@@ -48,6 +51,18 @@ function setup(options: { channels?: ('webhook' | 'email')[]; perHour?: number; 
 const valid = (conversationId: string, more: Record<string, unknown> = {}) => ({ conversationId, email: 'kim@example.com', note: 'Charged twice.', reason: 'asked', ...more });
 
 describe('POST /api/handoff', () => {
+  it('stores and delivers the page it was asked from redacted, as a turn\'s page (TRACE_REDACT=store)', async () => {
+    const t = setup();
+    const cookie = await t.conversation('conv-handoff-page');
+    const page = { url: 'https://lumacast.com/account/reset/6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a6b?email=kim%40example.com#x', title: 'Account of kim@example.com' };
+    const response = await t.post(valid('conv-handoff-page', { page }), cookie);
+    expect(response.status).toBe(201);
+    const stored = (await t.chat.store.getHandoff((await response.json()).handoff.id))!;
+    expect(stored.page).toEqual({ url: 'https://lumacast.com/account/reset/[token]', title: 'Account of [email]' });
+    expect(JSON.stringify(stored)).not.toContain('kim%40example.com');
+    expect(stored.payload).not.toContain('6f1c2a9e');
+  });
+
   it('writes the hand-off with a delivery per channel before answering 201, and asks for it to be delivered', async () => {
     const t = setup();
     const cookie = await t.conversation('conv-handoff-ok');

@@ -8,6 +8,7 @@ import type { HandoffLimitDecision, HandoffLimits } from '@/lib/handoff/limits';
 import { clientKey } from '@/lib/rate-limit/client';
 import type { AssistantIdentity } from '@/lib/retrieval/index';
 import type { ConversationStore, HandoffChannel, HandoffReason, HandoffRecord, HandoffStore, TraceStore } from '@/lib/traces/types';
+import type { PageContext } from '@/lib/traces/page';
 import { HANDOFF_MAX_BODY_BYTES, handoffRequestSchema, NOTE_MAX_CHARS, type HandoffRequest } from './schema';
 
 /**
@@ -40,6 +41,8 @@ export interface HandoffDependencies {
   limits: () => HandoffLimits;
   /** The KB's identity: the company, when a person answers, the contact text; the defaults without a KB. */
   identity: () => Pick<AssistantIdentity, 'company' | 'handoff' | 'handoffReplyTime'>;
+  /** The page the customer asked from, as it is stored and delivered (TRACE_REDACT, as a turn's page: lib/chat/redaction.ts). */
+  pageAsStored: (page: PageContext) => PageContext;
   /** A hand-off was written: deliver it now (the worker's kick). */
   written: () => void;
   now?: () => Date;
@@ -144,6 +147,7 @@ export function createHandoffHandlers(deps: HandoffDependencies) {
     // 4. Written with its deliveries before the answer; then delivered.
     const createdAt = now();
     const id = newHandoffId();
+    const page = asked.page && deps.pageAsStored(asked.page);
     const payload = buildPayload({
       id,
       conversationId: asked.conversationId,
@@ -151,7 +155,7 @@ export function createHandoffHandlers(deps: HandoffDependencies) {
       reason: asked.reason as HandoffReason,
       email: asked.email,
       note: asked.note || undefined,
-      page: asked.page,
+      page,
       turns,
       publicUrl: settings.PUBLIC_URL!,
     });
@@ -165,7 +169,7 @@ export function createHandoffHandlers(deps: HandoffDependencies) {
         reason: asked.reason as HandoffReason,
         email: asked.email,
         ...(asked.note ? { note: asked.note } : {}),
-        ...(asked.page ? { page: asked.page } : {}),
+        ...(page ? { page } : {}),
         payload: JSON.stringify(payload),
         channels: [...channels],
         retryUntil: new Date(createdAt.getTime() + settings.HANDOFF_RETRY_SECONDS * 1000).toISOString(),

@@ -1,3 +1,4 @@
+import { pageRedaction } from '@/lib/chat/redaction';
 import { defaultIdentity } from '@/lib/retrieval/index';
 import { devHostRefusal } from '@/lib/security/dev-host';
 import { serverEnv } from '@/lib/server/registry';
@@ -7,14 +8,17 @@ import { createHandoffHandlers } from './handler';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-/** The identity of the KB in service; the neutral one while none is loaded (the form still works). */
-function identity() {
+/** The KB in service, or undefined while none is loaded (the form still works). */
+function knowledge() {
   try {
-    return serverApp().knowledge.get().kb.identity;
+    return serverApp().knowledge.get();
   } catch {
-    return defaultIdentity();
+    return undefined;
   }
 }
+
+/** The identity of the KB in service; the neutral one while none is loaded. */
+const identity = () => knowledge()?.kb.identity ?? defaultIdentity();
 
 /** The hand-off to a person (handler.ts), with the server's store, channels, limits and delivery worker. */
 const handlers = createHandoffHandlers({
@@ -25,6 +29,7 @@ const handlers = createHandoffHandlers({
   identitySecret: () => serverEnv().EMBED_IDENTITY_SECRET,
   limits: () => serverApp().handoffs.limits(),
   identity,
+  pageAsStored: (page) => pageRedaction(serverApp().redactor, knowledge())(page),
   written: () => serverApp().handoffs.worker?.kick(),
 });
 

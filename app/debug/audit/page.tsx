@@ -21,7 +21,7 @@ export default inspectorPage(async function AuditPage({ searchParams }: { search
       <div>
         <h1 className="text-xl font-semibold text-slate-900">Audit trail</h1>
         <p className="text-sm text-slate-500">
-          Sign-ins and failed ones, sign-outs, key, member and session changes, every view of a conversation&apos;s turns, every export and deletion: who, what, when,
+          Sign-ins and failed ones, sign-outs, key, member and session changes, every read of customer data (turns, searches, hand-offs, health), every export and deletion: who, what, when,
           from where. Append-only; kept {serverApp().env.AUDIT_RETENTION_DAYS} days (AUDIT_RETENTION_DAYS).
         </p>
       </div>

@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { DeliveryBadge, HandoffReasonBadge, RetryNowButton } from '@/components/debug/handoff-badges';
 import { inspectorPage } from '@/components/debug/inspector-page';
 import { requireAdmin } from '@/lib/debug/access';
-import { handoffList } from '@/lib/debug/handoffs';
+import { readHandoffList } from '@/lib/debug/views';
 import { formatNumber } from '@/lib/format';
 import type { DeliveryStatus } from '@/lib/traces/handoff-types';
 
@@ -14,11 +14,11 @@ const STATUSES: readonly DeliveryStatus[] = ['pending', 'sent', 'failed'];
 const when = (iso: string) => new Date(iso).toISOString().replace('T', ' ').slice(0, 19);
 
 export default inspectorPage(async function HandoffsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requireAdmin(); // before anything is read: see lib/debug/access.ts
+  const principal = await requireAdmin(); // before anything is read: see lib/debug/access.ts
   const params = await searchParams;
   const status = STATUSES.find((s) => s === params.status);
   const page = Math.max(1, Number(params.page) || 1);
-  const result = await handoffList(status ? { status } : {}, page, PAGE_SIZE);
+  const result = await readHandoffList(principal, status, page, PAGE_SIZE);
   const link = (p: number) => `/debug/handoffs?${new URLSearchParams({ ...(status ? { status } : {}), page: String(p) })}`;
 
   return (

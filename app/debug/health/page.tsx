@@ -4,11 +4,9 @@ import { FeedbackHealth } from '@/components/debug/health-feedback';
 import { ReloadImpactCard } from '@/components/debug/health-reload';
 import { KbTestsCard } from '@/components/debug/health-kb-tests';
 import { SynonymCandidates } from '@/components/debug/health-synonyms';
-import { loopHealth } from '@/lib/debug/loop-health';
 import { HandoffHealthPanel } from '@/components/debug/health-handoffs';
-import { handoffHealth } from '@/lib/debug/handoffs';
 import { SemanticAdvicePanel } from '@/components/debug/semantic-advice-panel';
-import { healthReport } from '@/lib/debug/data';
+import { readHealth } from '@/lib/debug/views';
 import { requireAdmin } from '@/lib/debug/access';
 import { formatNumber as n, formatPercent as pct } from '@/lib/format';
 import { LanguagesCard } from './languages-card';
@@ -39,10 +37,8 @@ function PinnedShareBar({ share }: { share: number }) {
 }
 
 export default inspectorPage(async function HealthPage() {
-  await requireAdmin(); // before anything is read: see lib/debug/access.ts
-  const report = await healthReport();
-  const loop = await loopHealth();
-  const handoffs = await handoffHealth();
+  const principal = await requireAdmin(); // before anything is read: see lib/debug/access.ts
+  const { report, loop, handoffs } = await readHealth(principal);
   const { budget } = report;
   const neverSentShare = report.neverSent.length / Math.max(1, budget.sections);
   const neverSentTokenShare = report.neverSentTokens / Math.max(1, budget.kbTokens);

@@ -1,6 +1,6 @@
-import { refuseNonAdmin } from '@/lib/debug/access';
+import { guardApi } from '@/lib/debug/access';
 import { faultSafe } from '@/lib/debug/faults';
-import { handoffList } from '@/lib/debug/handoffs';
+import { readHandoffList } from '@/lib/debug/views';
 import { json } from '@/lib/http';
 import type { DeliveryStatus } from '@/lib/traces/handoff-types';
 
@@ -11,9 +11,9 @@ const STATUSES: readonly DeliveryStatus[] = ['pending', 'sent', 'failed'];
 
 /** GET /api/debug/handoffs?status=&page=&pageSize= — hand-offs newest first, with their deliveries. */
 export async function GET(request: Request) {
-  const refused = await refuseNonAdmin();
+  const { refused, principal } = await guardApi();
   if (refused) return refused;
   const params = new URL(request.url).searchParams;
   const status = STATUSES.find((s) => s === params.get('status'));
-  return faultSafe(async () => json(await handoffList(status ? { status } : {}, Number(params.get('page')) || 1, Number(params.get('pageSize')) || 25)));
+  return faultSafe(async () => json(await readHandoffList(principal, status, Number(params.get('page')) || 1, Number(params.get('pageSize')) || 25)));
 }

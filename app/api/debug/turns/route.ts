@@ -1,7 +1,6 @@
 import { guardApi } from '@/lib/debug/access';
-import { auditConversationView } from '@/lib/debug/views';
+import { readTurnList } from '@/lib/debug/views';
 import { faultSafe } from '@/lib/debug/faults';
-import { getInspector } from '@/lib/debug/data';
 import { parseTurnFilter } from '@/lib/debug/filters';
 import { json } from '@/lib/http';
 
@@ -16,8 +15,6 @@ export async function GET(request: Request) {
   const { filter, page } = parseTurnFilter(params);
   const pageSize = Number.parseInt(params.pageSize ?? '25', 10);
   return faultSafe(async () => {
-    const result = await getInspector().listTurns(filter, page, Number.isFinite(pageSize) ? pageSize : 25);
-    if (filter.conversationId) await auditConversationView(principal, filter.conversationId, result.total);
-    return json(result);
+    return json(await readTurnList(principal, filter, page, Number.isFinite(pageSize) ? pageSize : 25));
   });
 }

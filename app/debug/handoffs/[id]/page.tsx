@@ -5,14 +5,14 @@ import { DeliveryBadge, HandoffReasonBadge, RetryNowButton } from '@/components/
 import { inspectorPage } from '@/components/debug/inspector-page';
 import { roleAllows } from '@/lib/admin/principal';
 import { requireAdmin } from '@/lib/debug/access';
-import { handoffDetail } from '@/lib/debug/handoffs';
+import { readHandoff } from '@/lib/debug/views';
 
 export const dynamic = 'force-dynamic';
 
 export default inspectorPage(async function HandoffPage({ params }: { params: Promise<{ id: string }> }) {
   const principal = await requireAdmin(); // before anything is read: see lib/debug/access.ts
   const { id } = await params;
-  const h = await handoffDetail(decodeURIComponent(id));
+  const h = await readHandoff(principal, decodeURIComponent(id));
   if (!h) notFound();
   const transcript = h.document?.data.transcript ?? [];
 

@@ -8,10 +8,9 @@ import { MakeTest } from '@/components/debug/make-test';
 import { ReplyReview } from '@/components/debug/reply-review';
 import { TurnOrigin } from '@/components/debug/turn-origin';
 import { SPLIT_COLORS, TokenBar } from '@/components/debug/token-bar';
-import { turnDetail } from '@/lib/debug/data';
 import { testCaseFromTurn } from '@/lib/kb-test/from-turn';
 import { requireAdmin } from '@/lib/debug/access';
-import { auditTurnView } from '@/lib/debug/views';
+import { readTurn } from '@/lib/debug/views';
 import { addCounts } from '@/lib/privacy/redact';
 import { RedactedBadge } from '@/components/debug/redacted-badge';
 import { formatNumber as n } from '@/lib/format';
@@ -25,9 +24,8 @@ export default inspectorPage(async function TurnPage({ params, searchParams }: {
   const principal = await requireAdmin(); // before anything is read: see lib/debug/access.ts
   const { id } = await params;
   const { test } = await searchParams;
-  const detail = await turnDetail(decodeURIComponent(id));
+  const detail = await readTurn(principal, decodeURIComponent(id));
   if (!detail) notFound();
-  await auditTurnView(principal, detail.trace);
   const { trace, split } = detail;
   const e = trace.explanation;
   const requestParts = [

@@ -1,6 +1,6 @@
-import { refuseNonAdmin } from '@/lib/debug/access';
+import { guardApi } from '@/lib/debug/access';
 import { faultSafe } from '@/lib/debug/faults';
-import { handoffDetail } from '@/lib/debug/handoffs';
+import { readHandoff } from '@/lib/debug/views';
 import { json, jsonError } from '@/lib/http';
 
 export const runtime = 'nodejs';
@@ -8,11 +8,11 @@ export const dynamic = 'force-dynamic';
 
 /** GET /api/debug/handoffs/:id — one hand-off: its deliveries, every attempt, and what was sent. */
 export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
-  const refused = await refuseNonAdmin();
+  const { refused, principal } = await guardApi();
   if (refused) return refused;
   const { id } = await params;
   return faultSafe(async () => {
-    const detail = await handoffDetail(id);
+    const detail = await readHandoff(principal, id);
     return detail ? json(detail) : jsonError(404, `no hand-off with id "${id}"`);
   });
 }

@@ -1,7 +1,6 @@
 import { guardApi } from '@/lib/debug/access';
-import { auditTurnView } from '@/lib/debug/views';
+import { readTurn } from '@/lib/debug/views';
 import { faultSafe } from '@/lib/debug/faults';
-import { turnDetail } from '@/lib/debug/data';
 import { json, jsonError } from '@/lib/http';
 
 export const runtime = 'nodejs';
@@ -13,9 +12,7 @@ export async function GET(_request: Request, { params }: { params: Promise<{ id:
   if (refused) return refused;
   const { id } = await params;
   return faultSafe(async () => {
-    const detail = await turnDetail(id);
-    if (!detail) return jsonError(404, `no turn with id "${id}"`);
-    await auditTurnView(principal, detail.trace);
-    return json(detail);
+    const detail = await readTurn(principal, id);
+    return detail ? json(detail) : jsonError(404, `no turn with id "${id}"`);
   });
 }
