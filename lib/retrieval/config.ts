@@ -20,19 +20,8 @@ export const retrievalConfigSchema = z.object({
   k1: z.number().min(0).max(10).default(1.2),
   /** BM25 length normalisation. 0 = none, 1 = full. */
   b: z.number().min(0).max(1).default(0.75),
-  /**
-   * How much a section's heading path counts, relative to its body (1 = same as body text): the
-   * heading field's weight w_f with `headingField`, else how many times its words are counted in the body.
-   */
+  /** How many times a section's heading path counts, relative to its body (1 = same as body text): its words are counted that many times in the section's terms. */
   titleWeight: z.number().int().min(1).max(10).default(2),
-  /**
-   * Score the heading path as its own field (BM25F: its own length normalisation `headingB`,
-   * weight `titleWeight`, saturated once with the body) instead of counting its words
-   * `titleWeight` times in the body.
-   */
-  headingField: z.boolean().default(false),
-  /** Length normalisation of the heading field (with `headingField`): 0 = none, 1 = full. */
-  headingB: z.number().min(0).max(1).default(0.75),
   /**
    * Score a synonym group's terms as one pseudo-term (Lucene's SynonymQuery: frequencies summed,
    * one idf, one saturation) instead of as separate terms that each add their own score.
