@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EnvError, ENV_VARIABLES, parseEnv } from './env';
+import { RETIRED_VARIABLES } from './server/ignored-settings';
 
 describe('parseEnv', () => {
   it('fills in defaults on an empty environment (offline, content/, data/traces.db)', () => {
@@ -144,8 +145,6 @@ describe('parseEnv', () => {
     expect(parseEnv({ DEV_ALLOWED_HOSTS: ' My-Laptop.local, 192.168.1.20 ,[::1],' }).DEV_ALLOWED_HOSTS).toEqual(['my-laptop.local', '192.168.1.20', '[::1]']);
     expect(() => parseEnv({ DEV_ALLOWED_HOSTS: 'http://my-laptop.local' })).toThrow(/DEV_ALLOWED_HOSTS must be host names separated by commas/);
     expect(() => parseEnv({ DEV_ALLOWED_HOSTS: 'my-laptop.local:3000' })).toThrow(/DEV_ALLOWED_HOSTS must be host names/);
-    expect(parseEnv({ BENCH_BASELINE_ROUTE: '1' }).BENCH_BASELINE_ROUTE).toBe('1');
-    expect(() => parseEnv({ BENCH_BASELINE_ROUTE: 'yes' })).toThrow(/BENCH_BASELINE_ROUTE must be 1 or unset/);
   });
 
   it('EMBED_ALLOWED_ORIGINS: origins separated by commas or spaces; a path, a trailing slash, a wildcard or another scheme is refused', () => {
@@ -223,8 +222,11 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ HANDOFF_SITE_RATE_LIMIT_PER_HOUR: '-1' })).toThrow(/HANDOFF_SITE_RATE_LIMIT_PER_HOUR/);
   });
 
-  it('ignores variables it does not know', () => {
+  it('ignores variables it does not know, and those that are no longer settings, whatever their value', () => {
     expect(() => parseEnv({ PATH: '/bin', HOME: '/root' })).not.toThrow();
     expect(ENV_VARIABLES).toContain('TRACE_DB_PATH');
+    const retired = Object.fromEntries(Object.keys(RETIRED_VARIABLES).map((name) => [name, 'not-a-number']));
+    expect(parseEnv(retired)).toEqual(parseEnv({}));
+    for (const name of Object.keys(RETIRED_VARIABLES)) expect(ENV_VARIABLES, name).not.toContain(name);
   });
 });

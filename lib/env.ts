@@ -272,11 +272,6 @@ export const envSchema = z.object({
    * (lib/chat/identity.ts). Unset: identity is not accepted and every customer is anonymous.
    */
   EMBED_IDENTITY_SECRET: z.string().trim().min(32, 'EMBED_IDENTITY_SECRET must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
-  /**
-   * 1: serves the benchmarks' yardstick route, app/api/bench/baseline (`npm run load --
-   * --baseline` starts its server so), to an admin credential only. Unset: that route is 404.
-   */
-  BENCH_BASELINE_ROUTE: z.literal('1', { error: 'BENCH_BASELINE_ROUTE must be 1 or unset' }).optional(),
   // Hand-off to a person (lib/handoff, docs/handoff.md).
   /**
    * The app's address as the support team reaches it (https://support.example.com): the base of

@@ -1,14 +1,30 @@
-import { isLocalEmbeddingModel } from '../env';
+import { isLocalEmbeddingModel, setVariables } from '../env';
 import type { Env } from '../env';
+
+/**
+ * Variables that were settings and are not any more, each with what holds now (the value is a
+ * constant beside the code that uses it, with the reason for it). lib/env.ts does not read them;
+ * still set, each is named in a warning at start; docs/configuration.md lists them.
+ */
+export const RETIRED_VARIABLES: Readonly<Record<string, string>> = {
+  BENCH_BASELINE_ROUTE: 'the benchmarks\' baseline route is not part of the app any more: `npm run load -- --baseline` starts a baseline server of its own',
+};
+
+/** The names set in `source` (empty counts as unset) of the variables the app reads (lib/env.ts) or once read (RETIRED_VARIABLES). */
+export function setNames(source: Record<string, string | undefined>): Set<string> {
+  const names = new Set(Object.keys(setVariables(source)));
+  for (const name of Object.keys(RETIRED_VARIABLES)) if (source[name]?.trim()) names.add(name);
+  return names;
+}
 
 /**
  * Settings that are set but that the chosen mode does not read: a warning each at start
  * (startup.ts), never a failure — e.g. EMBEDDING_BASE_URL with a `local:` model, which runs in
- * process, would otherwise be ignored without a word. A warning names the setting and why,
- * never its value (EMBEDDING_API_KEY is a secret).
+ * process, would otherwise be ignored without a word. So is a variable that is no longer a
+ * setting (RETIRED_VARIABLES), with what holds instead. A warning names the setting
+ * and why, never its value (EMBEDDING_API_KEY is a secret).
  *
- * `set` holds the names given in the environment (lib/env.ts setVariables): a default is
- * never "set".
+ * `set` holds the names given in the environment (setNames): a default is never "set".
  */
 export function ignoredSettings(settings: Env, set: ReadonlySet<string>, nodeEnv: string | undefined = process.env.NODE_ENV): string[] {
   const warnings: string[] = [];
@@ -45,5 +61,6 @@ export function ignoredSettings(settings: Env, set: ReadonlySet<string>, nodeEnv
   if (!settings.HANDOFF_WEBHOOK_URL && !settings.SMTP_URL) {
     ignored(['HANDOFF_RETRY_SECONDS', 'HANDOFF_RETRY_MAX_INTERVAL_SECONDS', 'HANDOFF_DELIVERY_TIMEOUT_MS'], 'no hand-off channel is set (HANDOFF_WEBHOOK_URL, SMTP_URL)');
   }
+  for (const [name, now] of Object.entries(RETIRED_VARIABLES)) ignored([name], `it is no longer a setting: ${now}`);
   return warnings;
 }
