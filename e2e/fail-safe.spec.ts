@@ -55,7 +55,7 @@ test('TRACE_DB_PATH under /proc, or on a device, stops the server at once (it us
   expect(device).toMatch(/THE SERVER WILL NOT START: TRACE_DB_PATH must be a regular file \(it is a character device\)/);
 });
 
-test('no benchmark route in the app; the trace files are 0600; settings the mode ignores, and a variable no longer a setting, are named at start', async () => {
+test('no benchmark route in the app; the trace files are 0600; settings the mode ignores, and variables no longer settings, are named at start', async () => {
   // The load benchmark's baseline is a server of its own (bench/baseline-server.mts), not a route of the app.
   expect((await fetch(`${APP_URL}/api/bench/baseline`, { method: 'POST', body: '{}' })).status).toBe(404);
 
@@ -67,6 +67,7 @@ test('no benchmark route in the app; the trace files are 0600; settings the mode
     TRACE_DB_PATH: path.join(dir, 'traces.db'),
     EMBEDDING_BASE_URL: 'http://127.0.0.1:9/v1',
     BENCH_BASELINE_ROUTE: '1',
+    MODEL_MAX_RETRIES: '3',
   });
 
   // A chat turn writes the database (WAL) and the visitor secret: all private to the server's user.
@@ -80,6 +81,7 @@ test('no benchmark route in the app; the trace files are 0600; settings the mode
   const output = server.output();
   expect(output).toContain('[env] EMBEDDING_BASE_URL is set but ignored: the semantic stage is off (EMBEDDING_MODEL is unset)');
   expect(output).toMatch(/\[env\] BENCH_BASELINE_ROUTE is set but ignored: it is no longer a setting: /);
+  expect(output).toContain('[env] MODEL_MAX_RETRIES is set but ignored: it is no longer a setting: a failed model call (429, 5xx, network) is retried once');
 });
 
 test('a local: embedding model names EMBEDDING_BASE_URL and EMBEDDING_API_KEY as ignored at start, without the key', async () => {

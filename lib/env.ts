@@ -90,8 +90,6 @@ export const envSchema = z.object({
    * Past it the turn fails with a "took too long" error (it is not a cap on a long answer).
    */
   MODEL_TIMEOUT_MS: positiveInt('MODEL_TIMEOUT_MS').default(30_000),
-  /** Retries of a failed model call (5xx, 429, network), with the SDK's backoff. */
-  MODEL_MAX_RETRIES: nonNegativeInt('MODEL_MAX_RETRIES').default(1),
   /** Most messages (customer + assistant) in a conversation: in one request, and in the server's record of it. */
   CHAT_MAX_MESSAGES: positiveInt('CHAT_MAX_MESSAGES').default(40),
   /**
@@ -154,12 +152,6 @@ export const envSchema = z.object({
     .toUpperCase()
     .regex(/^[A-Z]{2}$/, 'TRACE_REDACT_PHONE_REGION must be a two-letter country code such as US, GB or DE')
     .default('US'),
-  /** Failed admin tokens (sign-in form, Bearer, Basic) per minute per client address, also the burst (lib/admin/throttle.ts). */
-  ADMIN_FAILURES_PER_MINUTE: positiveInt('ADMIN_FAILURES_PER_MINUTE').default(5),
-  /** Failed admin tokens per minute across all clients, also the burst. */
-  ADMIN_FAILURES_GLOBAL_PER_MINUTE: positiveInt('ADMIN_FAILURES_GLOBAL_PER_MINUTE').default(30),
-  /** A new connection must send a complete request head within this many ms, or it is closed (lib/server/timeouts.ts). */
-  SERVER_HEADERS_TIMEOUT_MS: positiveInt('SERVER_HEADERS_TIMEOUT_MS').default(10_000),
   /** A request body must arrive whole within this many ms of the request head, or the connection is closed (a stalled upload). */
   SERVER_REQUEST_TIMEOUT_MS: positiveInt('SERVER_REQUEST_TIMEOUT_MS').default(15_000),
   /**
@@ -197,11 +189,6 @@ export const envSchema = z.object({
    */
   TRUST_PROXY: nonNegativeInt('TRUST_PROXY').default(0),
   /**
-   * Longest Retry-After (ms) the app waits for before retrying a 429/5xx from the model;
-   * a provider asking for a longer pause gets no retry and the customer is told to try later.
-   */
-  MODEL_RETRY_MAX_WAIT_MS: nonNegativeInt('MODEL_RETRY_MAX_WAIT_MS').default(5000),
-  /**
    * How often (ms) the knowledge base files are checked for changes; a changed KB is reloaded
    * once it has stayed unchanged for one interval. 0: never reloaded while running.
    */
@@ -220,8 +207,6 @@ export const envSchema = z.object({
   EMBEDDING_API_KEY: optionalText,
   /** How long a turn waits for its query embedding, ms; past it the turn runs on BM25 alone (and its trace says so). */
   EMBEDDING_TIMEOUT_MS: positiveInt('EMBEDDING_TIMEOUT_MS').default(1500),
-  /** How many sections the semantic list holds (the most similar to the query). */
-  EMBEDDING_TOP_K: positiveInt('EMBEDDING_TOP_K').default(10),
   /** Least cosine similarity a section needs to enter the semantic list; depends on the model (docs/retrieval.md "How it ranks"). */
   EMBEDDING_MIN_SIMILARITY: z.coerce
     .number({ error: 'EMBEDDING_MIN_SIMILARITY must be a number' })
@@ -299,14 +284,8 @@ export const envSchema = z.object({
   HANDOFF_RETRY_MAX_INTERVAL_SECONDS: positiveInt('HANDOFF_RETRY_MAX_INTERVAL_SECONDS').default(900),
   /** How long one delivery attempt may take (the webhook's request, the SMTP conversation), ms. */
   HANDOFF_DELIVERY_TIMEOUT_MS: positiveInt('HANDOFF_DELIVERY_TIMEOUT_MS').default(10_000),
-  /** The chat offers the hand-off after this many thin turns in a conversation (floor used, or BM25 confidence under HANDOFF_THIN_CONFIDENCE); 0: never for thin turns. */
+  /** The chat offers the hand-off after this many thin turns in a conversation (floor used, or BM25 confidence under 0.2: lib/handoff/offer.ts); 0: never for thin turns. */
   HANDOFF_OFFER_AFTER_THIN_TURNS: nonNegativeInt('HANDOFF_OFFER_AFTER_THIN_TURNS').default(2),
-  /** BM25 confidence (0–1) under which a turn counts as thin. */
-  HANDOFF_THIN_CONFIDENCE: z.coerce
-    .number({ error: 'HANDOFF_THIN_CONFIDENCE must be a number' })
-    .min(0, 'HANDOFF_THIN_CONFIDENCE must be between 0 and 1')
-    .max(1, 'HANDOFF_THIN_CONFIDENCE must be between 0 and 1')
-    .default(0.2),
   /**
    * Hand-offs a visitor may send per hour (every request counts, refused ones too); a client
    * address may send 4 times as many (lib/handoff/limits.ts). 0 turns both limits off.

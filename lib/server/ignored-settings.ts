@@ -8,6 +8,13 @@ import type { Env } from '../env';
  */
 export const RETIRED_VARIABLES: Readonly<Record<string, string>> = {
   BENCH_BASELINE_ROUTE: 'the benchmarks\' baseline route is not part of the app any more: `npm run load -- --baseline` starts a baseline server of its own',
+  MODEL_MAX_RETRIES: 'a failed model call (429, 5xx, network) is retried once',
+  MODEL_RETRY_MAX_WAIT_MS: 'a retry waits at most 5000 ms for the Retry-After the provider asks; a longer pause fails the turn at once ("busy")',
+  ADMIN_FAILURES_PER_MINUTE: 'wrong admin tokens are throttled to 5 per minute per client address (also the burst)',
+  ADMIN_FAILURES_GLOBAL_PER_MINUTE: 'wrong admin tokens are throttled to 30 per minute from all clients together (also the burst)',
+  SERVER_HEADERS_TIMEOUT_MS: 'a new connection must send a complete request head within 10 s, or it is closed',
+  HANDOFF_THIN_CONFIDENCE: 'a turn is thin when its BM25 confidence is under 0.2 (or the floor filled in)',
+  EMBEDDING_TOP_K: 'the semantic list holds the 10 sections most similar to the query',
 };
 
 /** The names set in `source` (empty counts as unset) of the variables the app reads (lib/env.ts) or once read (RETIRED_VARIABLES). */
@@ -34,7 +41,7 @@ export function ignoredSettings(settings: Env, set: ReadonlySet<string>, nodeEnv
   const model = settings.EMBEDDING_MODEL;
   if (!model) {
     ignored(
-      ['EMBEDDING_BASE_URL', 'EMBEDDING_API_KEY', 'EMBEDDING_TIMEOUT_MS', 'EMBEDDING_TOP_K', 'EMBEDDING_MIN_SIMILARITY', 'EMBEDDING_FUSE_BELOW'],
+      ['EMBEDDING_BASE_URL', 'EMBEDDING_API_KEY', 'EMBEDDING_TIMEOUT_MS', 'EMBEDDING_MIN_SIMILARITY', 'EMBEDDING_FUSE_BELOW'],
       'the semantic stage is off (EMBEDDING_MODEL is unset)',
     );
   } else if (isLocalEmbeddingModel(model)) {

@@ -5,7 +5,7 @@ import { stampPeerAddresses } from '../rate-limit/peer';
 import { installOnce, serverEnv } from './registry';
 import { openStore } from './app';
 import { serverApp } from './server-app';
-import { enforceReceiveTimeouts } from './timeouts';
+import { enforceReceiveTimeouts, SERVER_HEADERS_TIMEOUT_MS } from './timeouts';
 
 /**
  * The server's first steps (instrumentation.ts, Node.js runtime only, before Next.js says
@@ -27,7 +27,7 @@ export function prepareServer(): void {
   if (storage.length > 0) refuseToStart(storage.join('; '));
   for (const warning of ignoredSettings(settings, setNames(process.env))) console.warn(`[env] ${warning}`);
   installOnce('receive-timeouts', () =>
-    enforceReceiveTimeouts({ headersTimeoutMs: settings.SERVER_HEADERS_TIMEOUT_MS, requestTimeoutMs: settings.SERVER_REQUEST_TIMEOUT_MS }),
+    enforceReceiveTimeouts({ headersTimeoutMs: SERVER_HEADERS_TIMEOUT_MS, requestTimeoutMs: settings.SERVER_REQUEST_TIMEOUT_MS }),
   );
   installOnce('peer-addresses', stampPeerAddresses);
 }
