@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EnvError, ENV_VARIABLES, parseEnv } from './env';
+import { ADVANCED_VARIABLES, EnvError, ENV_VARIABLES, envSchema, MAIN_VARIABLES, parseEnv, SETTING_GROUPS, settingDocs } from './env';
 import { RETIRED_VARIABLES } from './server/ignored-settings';
 
 describe('parseEnv', () => {
@@ -218,5 +218,15 @@ describe('parseEnv', () => {
     const retired = Object.fromEntries(Object.keys(RETIRED_VARIABLES).map((name) => [name, 'not-a-number']));
     expect(parseEnv(retired)).toEqual(parseEnv({}));
     for (const name of Object.keys(RETIRED_VARIABLES)) expect(ENV_VARIABLES, name).not.toContain(name);
+  });
+
+  it('documents every variable beside its definition: a group and a description, in the main section (at most 25) or the advanced one', () => {
+    expect(MAIN_VARIABLES.length).toBeLessThanOrEqual(25);
+    expect([...MAIN_VARIABLES, ...ADVANCED_VARIABLES].sort()).toEqual([...ENV_VARIABLES].sort());
+    for (const name of ENV_VARIABLES) {
+      const doc = settingDocs.get(envSchema.shape[name]);
+      expect(doc?.description, name).toMatch(/\S/);
+      expect(SETTING_GROUPS, name).toContain(doc?.group);
+    }
   });
 });
