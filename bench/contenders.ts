@@ -13,17 +13,21 @@ import { eng as englishStopWords } from 'stopword';
 import {
   buildQuery,
   createRetrievalIndex,
+  explain,
   parseSynonyms,
   rankMatches,
   scoreInto,
+  scoreQuery,
   sectionsFromSources,
   select,
   selectContext,
+  selectScored,
   type RetrievalIndex,
+  type Selection,
   type SynonymGroup,
 } from '@/lib/retrieval/index';
-import { ASSISTANT_INSTRUCTIONS } from '@/lib/ai/prompt';
-import { lexicalRetrieval, type TurnKnowledge, type TurnRetrieval } from '@/lib/knowledge/retrieve';
+import { ASSISTANT_INSTRUCTIONS, systemPromptOf, type PromptLayout } from '@/lib/ai/prompt';
+import { replySources, type ReplySource } from '@/lib/knowledge/sources';
 import { compactTurn, kbVersionOf, type KbVersion, type TurnRecord } from '@/lib/traces/compact';
 import { turnInsertValues, turnSectionReasons } from '@/lib/traces/rows';
 import { turnRecordOf } from '@/lib/traces/turn-record';
@@ -136,13 +140,38 @@ export const oursSelect = ours(
   (index, question) => select(index, [question]),
 );
 
+/** What a chat turn's retrieval gives the reply and the trace (lib/knowledge/retrieve.ts TurnRetrieval, without the semantic stage). */
+interface BenchRetrieval {
+  selection: Selection;
+  systemPrompt: string;
+  promptLayout: PromptLayout;
+  sources: ReplySource[];
+  selectionUs: number;
+  confidence: number;
+}
+
+/**
+ * The steps of retrieveForTurn (lib/knowledge/retrieve.ts) with the semantic stage off, in the
+ * same order and synchronously, so that each question is timed on its own: the query scored,
+ * the sections packed, the system prompt and the reply's sources built from what was sent.
+ */
+function turnRetrieval(index: RetrievalIndex, question: string): BenchRetrieval {
+  const started = process.hrtime.bigint();
+  const scored = scoreQuery(index, [question]);
+  const selection = selectScored(index, scored);
+  const selectionUs = Number(process.hrtime.bigint() - started) / 1000;
+  const prompt = systemPromptOf(selection, index.pinnedContext, ASSISTANT_INSTRUCTIONS);
+  return { selection, systemPrompt: prompt.text, promptLayout: prompt.layout, sources: replySources(selection, NO_PAGES), selectionUs, confidence: scored.confidence };
+}
+const NO_PAGES: ReadonlyMap<string, never> = new Map<string, never>();
+
 /**
  * A whole chat turn's computing from its question, the database write aside: the retrieval the
- * reply needs (lexicalRetrieval: selection, system prompt, sources), then what the trace store
+ * reply needs (turnRetrieval: selection, system prompt, sources), then what the trace store
  * writes (the explanation's record, `record(…)`; the prompt frame's text; turnInsertValues: the
  * row's columns, the query and selection encoded; turnSectionReasons: the inspector's rows).
  */
-function turnContender(name: ContenderName, description: string, record: (retrieval: TurnRetrieval, kb: KbVersion) => TurnRecord): Contender {
+function turnContender(name: ContenderName, description: string, record: (retrieval: BenchRetrieval, kb: KbVersion) => TurnRecord): Contender {
   return {
     name,
     description,
@@ -150,20 +179,19 @@ function turnContender(name: ContenderName, description: string, record: (retrie
       const phases: Record<string, number> = {};
       const index = buildOurIndex(input, phases);
       const t = performance.now();
-      const knowledge: TurnKnowledge = { index, instructions: ASSISTANT_INSTRUCTIONS, pages: new Map() };
-      const kb = kbVersionOf(index, knowledge.instructions); // once per KB version, as the server does
+      const kb = kbVersionOf(index, ASSISTANT_INSTRUCTIONS); // once per KB version, as the server does
       phases['KB version (the trace store’s)'] = performance.now() - t;
       let n = 0;
       return {
         phases,
         query(question) {
-          const retrieval = lexicalRetrieval(knowledge, [question]);
+          const retrieval = turnRetrieval(index, question);
           const turn: TurnStart = {
             id: `turn-${++n}`,
             conversationId: 'conv-bench',
             createdAt: '2026-01-01T00:00:00.000Z',
             trigger: 'submit-message',
-            customerMessages: retrieval.customerMessages,
+            customerMessages: [question],
             question,
             record: record(retrieval, kb),
             kb,
@@ -191,7 +219,7 @@ export const oursTurn = turnContender(
 export const oursTurnExplained = turnContender(
   'ours: turn via explain',
   "the same turn with the trace row made as before the packed record: the whole explanation (explain), then its compact record (compactTurn) and that record's encoding",
-  (retrieval, kb) => compactTurn(retrieval.explanation, retrieval.systemPrompt, kb),
+  (retrieval, kb) => compactTurn(explain(retrieval.selection), retrieval.systemPrompt, kb),
 );
 
 // ---------------------------------------------------------------------------

@@ -1,18 +1,16 @@
 import { statSync } from 'node:fs';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { APP_URL, EXTRA_PORT, STUB_URL } from './env';
-import { question, readChatStream, stub } from './helpers';
+import { question, readChatStream } from './helpers';
 import { startApp, type Server } from './spawn';
 
 /**
  * The production server failing safe (issue 21): a bad setting stops it with the setting and
  * the rule named, never the value; a trace database path it cannot use stops it before it
- * serves; the benchmarks' baseline route is for admins only and reads a capped body; what it
- * stores is private to its user; settings the mode ignores are named at start. One server at a
- * time, on a port of its own.
+ * serves; what it stores is private to its user; settings the mode ignores, and variables that
+ * are no longer settings, are named at start. One server at a time, on a port of its own.
  */
 
 const PORT = EXTRA_PORT + 10;
@@ -57,50 +55,20 @@ test('TRACE_DB_PATH under /proc, or on a device, stops the server at once (it us
   expect(device).toMatch(/THE SERVER WILL NOT START: TRACE_DB_PATH must be a regular file \(it is a character device\)/);
 });
 
-/** POST to the baseline route with node:http (a declared length, or chunks as they are written). */
-function postBaseline(url: string, { headers = {}, chunks = [] as Buffer[] } = {}): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(`${url}/api/bench/baseline`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (response) => {
-      let body = '';
-      response.on('data', (d: Buffer) => (body += d.toString()));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-    });
-    request.on('error', reject);
-    for (const chunk of chunks) request.write(chunk);
-    request.end();
-  });
-}
+test('no benchmark route in the app; the trace files are 0600; settings the mode ignores, and variables no longer settings, are named at start', async () => {
+  // The load benchmark's baseline is a server of its own (bench/baseline-server.mts), not a route of the app.
+  expect((await fetch(`${APP_URL}/api/bench/baseline`, { method: 'POST', body: '{}' })).status).toBe(404);
 
-test('the baseline route: 404 unless enabled; then an admin credential only, and a capped body; the trace files are 0600', async () => {
-  expect((await postBaseline(APP_URL)).status).toBe(404);
-
-  const dir = dataDir('baseline');
-  const token = 'e2e-fail-safe-admin-token';
+  const dir = dataDir('files');
   server = await startApp(PORT, {
-    BENCH_BASELINE_ROUTE: '1',
-    ADMIN_TOKEN: token,
-    CHAT_MAX_BODY_BYTES: '4096',
     OPENAI_API_KEY: 'test',
     OPENAI_BASE_URL: `${STUB_URL}/v1`,
     OPENAI_MODEL: 'stub-model',
     TRACE_DB_PATH: path.join(dir, 'traces.db'),
     EMBEDDING_BASE_URL: 'http://127.0.0.1:9/v1',
+    BENCH_BASELINE_ROUTE: '1',
+    MODEL_MAX_RETRIES: '3',
   });
-  await stub.reset();
-  const bearer = { authorization: `Bearer ${token}` };
-  const small = [Buffer.from(JSON.stringify({ q: 'hi' }))];
-  expect((await postBaseline(server.url, { chunks: small })).status).toBe(401);
-  expect((await postBaseline(server.url, { headers: { authorization: 'Bearer not-the-token-at-all' }, chunks: small })).status).toBe(401);
-  // 200 MB announced: refused before a byte is read; 1 MB sent in chunks (no length): refused past the cap
-  const announced = await postBaseline(server.url, { headers: { ...bearer, 'content-length': String(200 * 1024 * 1024) } });
-  expect(announced).toEqual({ status: 413, body: JSON.stringify({ error: 'the body is too large: at most 4096 bytes' }) });
-  const chunked = await postBaseline(server.url, { headers: bearer, chunks: Array.from({ length: 16 }, () => Buffer.alloc(64 * 1024, 'a')) }).catch((error: Error) => ({ status: -1, body: error.message }));
-  expect(chunked.status).toBe(413);
-  expect(await stub.requests()).toHaveLength(0);
-  const ok = await postBaseline(server.url, { headers: bearer, chunks: small });
-  expect(ok.status).toBe(200);
-  expect(ok.body).toContain('"type":"finish"');
-  expect(await stub.requests()).toHaveLength(1);
 
   // A chat turn writes the database (WAL) and the visitor secret: all private to the server's user.
   const chat = await fetch(`${server.url}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(question('conv-fail-safe-1', 'can I get a refund?')) });
@@ -109,8 +77,11 @@ test('the baseline route: 404 unless enabled; then an admin credential only, and
   const mode = (name: string) => (statSync(path.join(dir, name)).mode & 0o777).toString(8);
   expect(['traces.db', 'traces.db-wal', 'traces.db-shm', 'visitor-secret'].map(mode)).toEqual(['600', '600', '600', '600']);
 
-  // Settings the mode ignores were named at start, without their values.
-  expect(server.output()).toContain('[env] EMBEDDING_BASE_URL is set but ignored: the semantic stage is off (EMBEDDING_MODEL is unset)');
+  // Settings the mode ignores, and variables that are no longer settings, were named at start, without their values.
+  const output = server.output();
+  expect(output).toContain('[env] EMBEDDING_BASE_URL is set but ignored: the semantic stage is off (EMBEDDING_MODEL is unset)');
+  expect(output).toMatch(/\[env\] BENCH_BASELINE_ROUTE is set but ignored: it is no longer a setting: /);
+  expect(output).toContain('[env] MODEL_MAX_RETRIES is set but ignored: it is no longer a setting: a failed model call (429, 5xx, network) is retried once');
 });
 
 test('a local: embedding model names EMBEDDING_BASE_URL and EMBEDDING_API_KEY as ignored at start, without the key', async () => {

@@ -106,10 +106,19 @@ export function startApp(port: number, env: Record<string, string> = {}, timeout
   );
 }
 
+/**
+ * A Node script that serves HTTP on 127.0.0.1:`port` (`env` tells it the port), with `nodeArgs`
+ * (e.g. `--import tsx` for a TypeScript one); ready once `GET /` answers 2xx.
+ */
+export function startNodeScript(script: string, port: number, env: Record<string, string | undefined>, nodeArgs: string[] = []): Promise<Server> {
+  const url = `http://127.0.0.1:${port}`;
+  const given = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return launch([...nodeArgs, path.resolve(ROOT, script)], given, url, port, async () => ((await fetch(`${url}/`)).ok ? true : undefined), 10_000);
+}
+
 /** The OpenAI-compatible stub (e2e/stub/openai-stub.mjs) on 127.0.0.1:`port`. */
 export function startStub(port: number): Promise<Server> {
-  const url = `http://127.0.0.1:${port}`;
-  return launch([path.join(ROOT, 'e2e/stub/openai-stub.mjs')], { STUB_PORT: String(port) }, url, port, async () => ((await fetch(`${url}/`)).ok ? true : undefined), 10_000);
+  return startNodeScript('e2e/stub/openai-stub.mjs', port, { STUB_PORT: String(port) });
 }
 
 /** The production build's folder (NEXT_DIST_DIR or .next), built first when it has none; startApp serves it. */

@@ -31,7 +31,7 @@ import { selectorMethod, type GoldenQuestion, type Method } from './evaluate';
 
 export const SEMANTIC_MODEL = LOCAL_EMBEDDING_MODELS[0];
 const CACHE_FILE = path.join(REPO_ROOT, 'node_modules/.cache/eval-embeddings.json');
-const DEFAULTS = { EMBEDDING_TIMEOUT_MS: 60_000, EMBEDDING_TOP_K: SEMANTIC_DEFAULTS.topK, EMBEDDING_MIN_SIMILARITY: SEMANTIC_DEFAULTS.minSimilarity, EMBEDDING_FUSE_BELOW: SEMANTIC_DEFAULTS.fuseBelow };
+const DEFAULTS = { EMBEDDING_TIMEOUT_MS: 60_000, EMBEDDING_MIN_SIMILARITY: SEMANTIC_DEFAULTS.minSimilarity, EMBEDDING_FUSE_BELOW: SEMANTIC_DEFAULTS.fuseBelow };
 
 const embedder = createEmbedder(localEmbeddingModel(SEMANTIC_MODEL), DEFAULTS);
 /** The same model fusing every turn (EMBEDDING_FUSE_BELOW=1), for the row that shows what the confidence gate saves and costs. */

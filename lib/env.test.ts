@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EnvError, ENV_VARIABLES, parseEnv } from './env';
+import { ADVANCED_VARIABLES, EnvError, ENV_VARIABLES, envSchema, MAIN_VARIABLES, parseEnv, SETTING_GROUPS, settingDocs } from './env';
+import { RETIRED_VARIABLES } from './server/ignored-settings';
 
 describe('parseEnv', () => {
   it('fills in defaults on an empty environment (offline, content/, data/traces.db)', () => {
@@ -10,31 +11,24 @@ describe('parseEnv', () => {
       TRACE_DB_PATH: 'data/traces.db',
       TRACE_PENDING_LIMIT_MINUTES: 15,
       MODEL_TIMEOUT_MS: 30_000,
-      MODEL_MAX_RETRIES: 1,
       CHAT_MAX_MESSAGES: 40,
       CHAT_MAX_MESSAGE_CHARS: 4000,
       CHAT_MAX_BODY_BYTES: 524_288,
       CHAT_RATE_LIMIT_PER_MINUTE: 20,
       EMBEDDING_MIN_SIMILARITY: 0.3,
       EMBEDDING_TIMEOUT_MS: 1500,
-      EMBEDDING_TOP_K: 10,
       EMBEDDING_FUSE_BELOW: 0.2,
       CHAT_RATE_LIMIT_BURST: 10,
       HELP_RATE_LIMIT_PER_MINUTE: 120,
       HELP_RATE_LIMIT_BURST: 30,
       HELP_RATE_LIMIT_WAIT_MS: 5000,
-      ADMIN_FAILURES_PER_MINUTE: 5,
-      ADMIN_FAILURES_GLOBAL_PER_MINUTE: 30,
-      SERVER_HEADERS_TIMEOUT_MS: 10_000,
       SERVER_REQUEST_TIMEOUT_MS: 15_000,
       TRUST_PROXY: 0,
-      MODEL_RETRY_MAX_WAIT_MS: 5000,
       KB_RELOAD_INTERVAL_MS: 2000,
       HANDOFF_RETRY_SECONDS: 86_400,
       HANDOFF_RETRY_MAX_INTERVAL_SECONDS: 900,
       HANDOFF_DELIVERY_TIMEOUT_MS: 10_000,
       HANDOFF_OFFER_AFTER_THIN_TURNS: 2,
-      HANDOFF_THIN_CONFIDENCE: 0.2,
       HANDOFF_RATE_LIMIT_PER_HOUR: 5,
       HANDOFF_SITE_RATE_LIMIT_PER_HOUR: 100,
       OIDC_SCOPES: 'openid email profile',
@@ -81,9 +75,8 @@ describe('parseEnv', () => {
       KB_BUDGET: '5000',
       KB_FLOOR: '0',
       MODEL_TIMEOUT_MS: '3000',
-      MODEL_MAX_RETRIES: '0',
     });
-    expect(env).toMatchObject({ OPENAI_API_KEY: 'sk-test', KB_BUDGET: 5000, KB_FLOOR: 0, MODEL_TIMEOUT_MS: 3000, MODEL_MAX_RETRIES: 0 });
+    expect(env).toMatchObject({ OPENAI_API_KEY: 'sk-test', KB_BUDGET: 5000, KB_FLOOR: 0, MODEL_TIMEOUT_MS: 3000 });
   });
 
   it('names every bad variable and the rule it broke, never its value', () => {
@@ -144,8 +137,6 @@ describe('parseEnv', () => {
     expect(parseEnv({ DEV_ALLOWED_HOSTS: ' My-Laptop.local, 192.168.1.20 ,[::1],' }).DEV_ALLOWED_HOSTS).toEqual(['my-laptop.local', '192.168.1.20', '[::1]']);
     expect(() => parseEnv({ DEV_ALLOWED_HOSTS: 'http://my-laptop.local' })).toThrow(/DEV_ALLOWED_HOSTS must be host names separated by commas/);
     expect(() => parseEnv({ DEV_ALLOWED_HOSTS: 'my-laptop.local:3000' })).toThrow(/DEV_ALLOWED_HOSTS must be host names/);
-    expect(parseEnv({ BENCH_BASELINE_ROUTE: '1' }).BENCH_BASELINE_ROUTE).toBe('1');
-    expect(() => parseEnv({ BENCH_BASELINE_ROUTE: 'yes' })).toThrow(/BENCH_BASELINE_ROUTE must be 1 or unset/);
   });
 
   it('EMBED_ALLOWED_ORIGINS: origins separated by commas or spaces; a path, a trailing slash, a wildcard or another scheme is refused', () => {
@@ -166,7 +157,6 @@ describe('parseEnv', () => {
     expect(parseEnv({ EMBEDDING_MODEL: 'text-embedding-3-small', OPENAI_API_KEY: 'sk-test' })).toMatchObject({
       EMBEDDING_MODEL: 'text-embedding-3-small',
       EMBEDDING_TIMEOUT_MS: 1500,
-      EMBEDDING_TOP_K: 10,
       EMBEDDING_MIN_SIMILARITY: 0.3,
     });
     expect(parseEnv({ EMBEDDING_MODEL: 'nomic-embed-text', EMBEDDING_API_KEY: 'local', EMBEDDING_BASE_URL: 'http://127.0.0.1:11434/v1' }).EMBEDDING_BASE_URL).toBe(
@@ -214,7 +204,6 @@ describe('parseEnv', () => {
     }
     expect(message).toMatch(/SMTP_URL must be smtp:/);
     expect(message).not.toContain('pa55word');
-    expect(() => parseEnv({ HANDOFF_THIN_CONFIDENCE: '1.5' })).toThrow(/HANDOFF_THIN_CONFIDENCE must be between 0 and 1/);
     expect(parseEnv({ HANDOFF_RATE_LIMIT_PER_HOUR: '0', HANDOFF_SITE_RATE_LIMIT_PER_HOUR: '0', HANDOFF_OFFER_AFTER_THIN_TURNS: '0' })).toMatchObject({
       HANDOFF_RATE_LIMIT_PER_HOUR: 0,
       HANDOFF_SITE_RATE_LIMIT_PER_HOUR: 0,
@@ -223,8 +212,21 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ HANDOFF_SITE_RATE_LIMIT_PER_HOUR: '-1' })).toThrow(/HANDOFF_SITE_RATE_LIMIT_PER_HOUR/);
   });
 
-  it('ignores variables it does not know', () => {
+  it('ignores variables it does not know, and those that are no longer settings, whatever their value', () => {
     expect(() => parseEnv({ PATH: '/bin', HOME: '/root' })).not.toThrow();
     expect(ENV_VARIABLES).toContain('TRACE_DB_PATH');
+    const retired = Object.fromEntries(Object.keys(RETIRED_VARIABLES).map((name) => [name, 'not-a-number']));
+    expect(parseEnv(retired)).toEqual(parseEnv({}));
+    for (const name of Object.keys(RETIRED_VARIABLES)) expect(ENV_VARIABLES, name).not.toContain(name);
+  });
+
+  it('documents every variable beside its definition: a group and a description, in the main section (at most 25) or the advanced one', () => {
+    expect(MAIN_VARIABLES.length).toBeLessThanOrEqual(25);
+    expect([...MAIN_VARIABLES, ...ADVANCED_VARIABLES].sort()).toEqual([...ENV_VARIABLES].sort());
+    for (const name of ENV_VARIABLES) {
+      const doc = settingDocs.get(envSchema.shape[name]);
+      expect(doc?.description, name).toMatch(/\S/);
+      expect(SETTING_GROUPS, name).toContain(doc?.group);
+    }
   });
 });

@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runInProcess, type CliMain } from './cli';
+import { main as docsConfigMain } from './docs-config.mts';
 import { main as explainMain } from './explain.mts';
 import { main as kbCheckMain } from './kb-check.mts';
 import { main as kbImpactMain } from './kb-impact.mts';
@@ -55,13 +56,13 @@ async function pooled<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]
 describe('the CLIs: --help and bad flags', () => {
   it('lists every CLI of package.json', () => {
     expect(CLIS.map((c) => c.name).sort()).toEqual(
-      ['bench', 'bench:callback-flood', 'bench:handoff-flood', 'bench:help', 'bench:kb-test', 'bench:languages', 'bench:load', 'bench:quick', 'bench:route', 'bench:traces', 'data:delete', 'db:migrate', 'eval', 'explain', 'kb:check', 'kb:impact', 'kb:test', 'load', 'test:crash'].sort(),
+      ['bench', 'bench:callback-flood', 'bench:handoff-flood', 'bench:help', 'bench:kb-test', 'bench:languages', 'bench:load', 'bench:quick', 'bench:route', 'bench:traces', 'data:delete', 'db:migrate', 'docs:config', 'eval', 'explain', 'kb:check', 'kb:impact', 'kb:test', 'load', 'test:crash'].sort(),
     );
   });
 
   it('each: --help prints its usage and exits 0; an unknown flag prints the problem and the usage and exits 2', { timeout: 180_000 }, async () => {
     // The CLIs that export `main` are run in process (their own tests spawn them once); the others as npm runs them.
-    const inProcess: Record<string, CliMain> = { explain: explainMain, 'kb:check': kbCheckMain, 'kb:impact': kbImpactMain, 'kb:test': kbTestMain };
+    const inProcess: Record<string, CliMain> = { 'docs:config': docsConfigMain, explain: explainMain, 'kb:check': kbCheckMain, 'kb:impact': kbImpactMain, 'kb:test': kbTestMain };
     const jobs = CLIS.flatMap(({ name, file }) => {
       const main = inProcess[name];
       return main ? [() => runInProcess(main, ['--help']), () => runInProcess(main, ['--no-such-flag'])] : [() => run(file, ['--help']), () => run(file, ['--no-such-flag'])];

@@ -13,7 +13,7 @@
  *                                scripts/ensure-debian-docs.sh installs them)
  *   npm run eval -- --languages  only the translated Debian documentation (the "Languages" tables)
  *   npm run eval -- --write      also write eval/results.md
- *   npm run eval -- --set k1=0.9 --set headingField=false   selector settings other than the defaults (a sweep)
+ *   npm run eval -- --set k1=0.9 --set titleWeight=3   selector settings other than the defaults (a sweep)
  *   npm run eval -- --record "X" also append the selector's rows to eval/history.json as step "X"
  *                                (with the commit it ran on), for the before/after table of ranking changes
  */

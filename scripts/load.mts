@@ -21,10 +21,10 @@
  * the streamed reply), non-2xx answers, replies that did not complete (no finish event, or
  * an error event), the server's memory, and checks the trace store: every request that got
  * a 2xx has a trace, every completed reply's trace is `ok`, none is left `pending`.
- * With `--baseline`, the same bounded run is repeated against the smallest AI SDK route
- * (app/api/bench/baseline: streamText on the same stub, nothing else) in the same server,
- * and the two are compared: turns/s, and server CPU per turn (from /proc: user + system).
- * That route serves admins only: the server gets a random ADMIN_TOKEN, which its requests send.
+ * With `--baseline`, the same bounded run is repeated against the smallest AI SDK chat server
+ * (bench/baseline-server.mts: node:http and streamText on the same stub, nothing else), which
+ * this script starts beside the app on PORT + 1, and the two are compared: turns/s, and server
+ * CPU per turn (from /proc: user + system).
  *
  * With `--database postgres` (and `--instances N`): the same bounded run three times in one
  * run, each on fresh servers — one instance on SQLite, one on PostgreSQL, N instances on one
@@ -33,7 +33,6 @@
  * a multi-instance run are its worst instance's.
  * Exits 1 if a trace is missing or anything failed, or the soak's RSS check is not met.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -59,7 +58,7 @@ const cli: Cli = {
   --node-options=FLAGS   more node flags for the server, space-separated (with "=": the value starts
                          with "--"), e.g. --node-options=--max-old-space-size=512
   --port PORT            the server's port; the stub gets PORT + 2 (default: 3700)
-  --baseline             also the smallest streamText route (app/api/bench/baseline), compared
+  --baseline             also the smallest streamText server (bench/baseline-server.mts), compared
   --database NAME        sqlite, or postgres: one instance on SQLite, one and --instances on PostgreSQL (default: sqlite)
   --instances N          instances on one PostgreSQL, with --database postgres (default: 1)
   --json FILE            also write the figures as JSON
@@ -102,13 +101,13 @@ const { default: autocannon } = await import('autocannon');
 const { default: Database } = await import('better-sqlite3');
 const { default: pg } = await import('pg');
 const { question } = await import('@/e2e/helpers');
-const { startApp, stubbedServerSetup } = await import('@/e2e/spawn');
+const { startApp, startNodeScript, stubbedServerSetup } = await import('@/e2e/spawn');
 const { startPostgres } = await import('@/lib/testing/postgres');
 
 /** The server's memory probe (process.memoryUsage() every second, heap snapshots on SIGUSR2): preloaded by this script only. */
 const MEMORY_PROBE = path.join(import.meta.dirname, 'memory-probe.mjs');
 
-const BASELINE_PATH = '/api/bench/baseline';
+const BASELINE_SERVER = path.join(import.meta.dirname, '../bench/baseline-server.mts');
 const QUESTIONS = ['can I get a refund?', 'how do I start a live stream?', 'why does my video keep buffering?', 'what does the Pro plan cost?', 'hi, I need some help'];
 const SYLLABLES = ['ba', 'ko', 'mi', 'tu', 're', 'sa', 'lo', 'vi', 'ne', 'du', 'fa', 'zo', 'pi', 'gu', 'he', 'wy'];
 
@@ -187,17 +186,12 @@ function postgresTally(pool: Pool): Tally {
     (await pool.query<{ status: string; n: number }>('SELECT status, COUNT(*)::int AS n FROM turns WHERE conversation_id LIKE $1 GROUP BY status', [`${prefix}%`])).rows;
 }
 
-/** The admin credential of the server the baseline route runs on (it serves admins only). */
-const BASELINE_TOKEN = randomBytes(24).toString('hex');
-
 interface RunOptions {
   /** Requests to send, or else… */
   amount?: number;
   /** …seconds to run for. */
   duration?: number;
   connections: number;
-  /** The route (default /api/chat). */
-  path?: string;
   /** Every question with a made-up word of its own (caches keyed by words see a new word each turn). */
   distinct?: boolean;
 }
@@ -208,18 +202,17 @@ interface RunOptions {
  * one-second tick after the last answer, which moved a 20 s run's requests/s by up to 5%.
  */
 async function cannon(app: Server, name: string, options: RunOptions, next: () => number): Promise<Cannon> {
-  const baseline = options.path === BASELINE_PATH;
   const started = performance.now();
   let lastAnswer = started;
   const result = await autocannon({
-    url: `${app.url}${options.path ?? '/api/chat'}`,
+    url: `${app.url}/api/chat`,
     connections: options.connections,
     ...(options.amount ? { amount: options.amount } : { duration: options.duration }),
     timeout: 30,
     requests: [
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(baseline ? { authorization: `Bearer ${BASELINE_TOKEN}` } : {}) },
+        headers: { 'content-type': 'application/json' },
         setupRequest: (request: Record<string, unknown>) => {
           const i = next();
           return {
@@ -339,7 +332,7 @@ function print(f: RunFigures): void {
 const failedRun = (f: RunFigures) =>
   f.tracesLost > 0 || f.traces.pending > 0 || f.non2xx > 0 || f.errors > 0 || f.incomplete > 0 || f.memory?.steadiness?.met === false;
 
-/** The default run: one instance on SQLite — bounded, then the baseline route (--baseline), then the soak. */
+/** The default run: one instance on SQLite — bounded, then the baseline server (--baseline), then the soak. */
 async function singleInstance(): Promise<RunFigures[]> {
   const { distDir, stub, dbFile, env } = await stubbedServerSetup('load', PORT);
   await fetch(`${stub.url}/__mode`, { method: 'POST', body: JSON.stringify({ mode: 'fast' }) });
@@ -349,7 +342,6 @@ async function singleInstance(): Promise<RunFigures[]> {
     PORT,
     {
       ...env,
-      ...(values.baseline ? { BENCH_BASELINE_ROUTE: '1', ADMIN_TOKEN: BASELINE_TOKEN } : {}),
       ...(snapshots ? { MEMORY_PROBE_DIR: snapshots, ...(values.allocations ? { MEMORY_PROBE_ALLOCATIONS: '1' } : {}) } : {}),
     },
     30_000,
@@ -372,11 +364,10 @@ async function singleInstance(): Promise<RunFigures[]> {
     print(figures[0]!);
     if (snapshots) await heapSnapshot(app, 'after the bounded run');
     if (values.baseline) {
-      await run([app], tally, 'baseline-warmup', { amount: 100, connections: 10, path: BASELINE_PATH });
-      const baseline = await run([app], tally, 'baseline', { amount: REQUESTS, connections: CONNECTIONS, path: BASELINE_PATH });
+      const baseline = await baselineRun(env);
       const chat = figures[0]!;
       console.log(
-        `== baseline (the smallest streamText route, same server, same stub): ${baseline.requestsPerSecond} requests/s, ` +
+        `== baseline (the smallest streamText server, same stub): ${baseline.requestsPerSecond} requests/s, ` +
           `p50 ${baseline.p50Ms} ms, server CPU per request ${baseline.cpuMsPerTurn} ms, non-2xx ${baseline.non2xx}\n` +
           `   the chat route: ${((chat.requestsPerSecond / baseline.requestsPerSecond) * 100).toFixed(0)}% of its turns/s, ` +
           `${(chat.cpuMsPerTurn / baseline.cpuMsPerTurn).toFixed(2)}× its CPU per turn (+${(chat.cpuMsPerTurn - baseline.cpuMsPerTurn).toFixed(1)} ms)`,
@@ -396,6 +387,22 @@ async function singleInstance(): Promise<RunFigures[]> {
     await stub.stop();
   }
   return figures;
+}
+
+/**
+ * The bounded run against the baseline server (bench/baseline-server.mts) on PORT + 1, started
+ * for it with the app's model settings and stopped after; it stores nothing, so no trace is counted.
+ */
+async function baselineRun(appEnv: Record<string, string>): Promise<RunFigures> {
+  const { OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL } = appEnv;
+  const server = await startNodeScript(BASELINE_SERVER, PORT + 1, { BASELINE_PORT: String(PORT + 1), OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL }, ['--import', 'tsx']);
+  const noTraces: Tally = async () => [];
+  try {
+    await run([server], noTraces, 'baseline-warmup', { amount: 100, connections: 10 });
+    return await run([server], noTraces, 'baseline', { amount: REQUESTS, connections: CONNECTIONS });
+  } finally {
+    await server.stop();
+  }
 }
 
 /** One instance on SQLite, one on PostgreSQL, INSTANCES on one PostgreSQL: the same bounded run on each, in this run. */

@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Env } from '../env';
 import { jsonError } from '../http';
-import { FailureThrottle } from './throttle';
+import { ADMIN_FAILURES_GLOBAL_PER_MINUTE, ADMIN_FAILURES_PER_MINUTE, FailureThrottle } from './throttle';
 
 /**
  * The credentials of /debug and /api/debug/*, as far as they can be told without the store
@@ -57,8 +57,8 @@ export function secretsEqual(a: string, b: string): boolean {
 export const secretHash = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 
 /** A throttle on failed admin credentials with the server's limits (the server keeps one: lib/server/registry.ts). */
-export function createAdminThrottle(env: Pick<Env, 'ADMIN_FAILURES_PER_MINUTE' | 'ADMIN_FAILURES_GLOBAL_PER_MINUTE'>): FailureThrottle {
-  return new FailureThrottle({ perClientPerMinute: env.ADMIN_FAILURES_PER_MINUTE, globalPerMinute: env.ADMIN_FAILURES_GLOBAL_PER_MINUTE });
+export function createAdminThrottle(): FailureThrottle {
+  return new FailureThrottle({ perClientPerMinute: ADMIN_FAILURES_PER_MINUTE, globalPerMinute: ADMIN_FAILURES_GLOBAL_PER_MINUTE });
 }
 
 const SESSION_COOKIE = /^(\d{1,16})\.([A-Za-z0-9_-]{43})\.([A-Za-z0-9_-]{43})$/;

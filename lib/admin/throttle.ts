@@ -6,12 +6,20 @@
  * guessing runs at the refill rate at best. Successful sign-ins cost nothing, and a valid
  * session cookie is never throttled (its HMAC cannot be guessed).
  *
- * Defaults (lib/env.ts): 5 failures in a burst per address, then 5 per minute
- * (ADMIN_FAILURES_PER_MINUTE); 30 per minute for the whole server
- * (ADMIN_FAILURES_GLOBAL_PER_MINUTE), which bounds a guesser with many addresses — at the
- * price that such a flood also locks out the real admin's *token* for a while (a signed-in
- * session keeps working).
+ * The server's limits (ADMIN_FAILURES_PER_MINUTE, ADMIN_FAILURES_GLOBAL_PER_MINUTE below): 5
+ * failures in a burst per address, then 5 per minute; 30 per minute for the whole server, which
+ * bounds a guesser with many addresses — at the price that such a flood also locks out the real
+ * admin's *token* for a while (a signed-in session keeps working).
  */
+
+/**
+ * Failed admin credentials per minute per client address (also the burst). A person who mistypes
+ * the token is not slowed by 5 a minute; a guesser gets 7,200 guesses a day, against an
+ * ADMIN_TOKEN of at least 16 characters (lib/env.ts) — no deployment needs another figure.
+ */
+export const ADMIN_FAILURES_PER_MINUTE = 5;
+/** Failed admin credentials per minute from all clients together (also the burst): 6 addresses' worth, the bound on a guesser with many. */
+export const ADMIN_FAILURES_GLOBAL_PER_MINUTE = 30;
 
 export interface ThrottleOptions {
   /** Failures per minute per client address (also the burst). */

@@ -4,7 +4,7 @@ import type { Env } from '../env';
 import { localEmbeddingModel } from './local-embeddings';
 import { isLocalEmbeddingModel } from '../env';
 import type { EmbeddingModelV3 } from './model-types';
-import { RRF_K, type SemanticSettings } from '../retrieval/index';
+import { RRF_K, SEMANTIC_DEFAULTS, type SemanticSettings } from '../retrieval/index';
 
 /**
  * The semantic stage's embedding model (on when EMBEDDING_MODEL is set), through the AI SDK's
@@ -28,7 +28,6 @@ export type EmbeddingSettings = Pick<
   | 'OPENAI_API_KEY'
   | 'OPENAI_BASE_URL'
   | 'EMBEDDING_TIMEOUT_MS'
-  | 'EMBEDDING_TOP_K'
   | 'EMBEDDING_MIN_SIMILARITY'
   | 'EMBEDDING_FUSE_BELOW'
 >;
@@ -62,12 +61,12 @@ export function embeddingModelFromEnv(settings: EmbeddingSettings): EmbeddingMod
 /** The embedder of the semantic stage over `model` (the server's, or a test's mock). */
 export function createEmbedder(
   model: EmbeddingModelV3,
-  settings: Pick<EmbeddingSettings, 'EMBEDDING_TIMEOUT_MS' | 'EMBEDDING_TOP_K' | 'EMBEDDING_MIN_SIMILARITY' | 'EMBEDDING_FUSE_BELOW'>,
+  settings: Pick<EmbeddingSettings, 'EMBEDDING_TIMEOUT_MS' | 'EMBEDDING_MIN_SIMILARITY' | 'EMBEDDING_FUSE_BELOW'>,
 ): Embedder {
   return {
     settings: {
       model: model.modelId,
-      topK: settings.EMBEDDING_TOP_K,
+      topK: SEMANTIC_DEFAULTS.topK,
       minSimilarity: settings.EMBEDDING_MIN_SIMILARITY,
       rrfK: RRF_K,
       fuseBelow: settings.EMBEDDING_FUSE_BELOW,

@@ -34,7 +34,7 @@ describe('local:universal-sentence-encoder (in process)', () => {
   }, 60_000);
 
   it('embeds one query as the stage does, and honours an aborted signal', async () => {
-    const embedder = createEmbedder(model, { EMBEDDING_TIMEOUT_MS: 10_000, EMBEDDING_TOP_K: 10, EMBEDDING_MIN_SIMILARITY: 0.3, EMBEDDING_FUSE_BELOW: 0.2 });
+    const embedder = createEmbedder(model, { EMBEDDING_TIMEOUT_MS: 10_000, EMBEDDING_MIN_SIMILARITY: 0.3, EMBEDDING_FUSE_BELOW: 0.2 });
     expect(await embedder.embedQuery('my video keeps buffering')).toHaveLength(512);
     const aborted = AbortSignal.abort(new DOMException('the turn ended', 'AbortError'));
     await expect(model.doEmbed({ values: ['x'], abortSignal: aborted })).rejects.toMatchObject({ name: 'AbortError', message: 'the turn ended' });

@@ -3,7 +3,7 @@ import { wrapLanguageModel } from 'ai';
 import type { Env } from '../env';
 import type { LanguageModelV3 } from './model-types';
 import { OfflineModel } from './offline-model';
-import { retryMiddleware } from './retry';
+import { MODEL_MAX_RETRIES, MODEL_RETRY_MAX_WAIT_MS, retryMiddleware } from './retry';
 import { silenceTimeoutMiddleware } from './timeout';
 
 /**
@@ -16,7 +16,7 @@ import { silenceTimeoutMiddleware } from './timeout';
  * | unset          | (ignored)       | OfflineModel                    | none: answers from the KB, offline |
  *
  * Every model is wrapped (`wrapLanguageModel`) in two middlewares: the retry policy
- * (MODEL_MAX_RETRIES, MODEL_RETRY_MAX_WAIT_MS, see retry.ts) outside, the silence timeout
+ * (one retry, after at most 5 s: MODEL_MAX_RETRIES, MODEL_RETRY_MAX_WAIT_MS in retry.ts) outside, the silence timeout
  * (MODEL_TIMEOUT_MS, see timeout.ts) inside it, so each attempt gets its own limit.
  * streamText itself runs with `maxRetries: 0`.
  */
@@ -30,10 +30,7 @@ export interface ChatModel {
   modelId: string;
 }
 
-type ProviderSettings = Pick<
-  Env,
-  'OPENAI_API_KEY' | 'OPENAI_BASE_URL' | 'OPENAI_MODEL' | 'MODEL_TIMEOUT_MS' | 'MODEL_MAX_RETRIES' | 'MODEL_RETRY_MAX_WAIT_MS'
->;
+type ProviderSettings = Pick<Env, 'OPENAI_API_KEY' | 'OPENAI_BASE_URL' | 'OPENAI_MODEL' | 'MODEL_TIMEOUT_MS'>;
 
 export function chatMode(settings: Pick<Env, 'OPENAI_API_KEY'>): ChatMode {
   return settings.OPENAI_API_KEY ? 'openai' : 'offline';
@@ -48,7 +45,7 @@ export function createChatModel(settings: ProviderSettings): ChatModel {
     model = new OfflineModel();
   }
   const middleware = [
-    retryMiddleware({ maxRetries: settings.MODEL_MAX_RETRIES, maxWaitMs: settings.MODEL_RETRY_MAX_WAIT_MS }),
+    retryMiddleware({ maxRetries: MODEL_MAX_RETRIES, maxWaitMs: MODEL_RETRY_MAX_WAIT_MS }),
     silenceTimeoutMiddleware(settings.MODEL_TIMEOUT_MS),
   ];
   return { model: wrapLanguageModel({ model, middleware }), provider: model.provider, modelId: model.modelId };

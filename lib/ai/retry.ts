@@ -24,6 +24,16 @@ import type { LanguageModelV3, StreamPart, StreamResult } from './model-types';
  * first text (stream-start, response metadata) are held back until that text arrives.
  */
 
+/**
+ * The server's retry policy (lib/ai/providers.ts): one retry, after at most 5 s. A chat customer
+ * watches a spinner the whole time: a second retry of a provider that just failed twice, or a
+ * pause of more than a few seconds, costs more of their patience than it wins back, and "the
+ * service is busy, try again" at once is the better answer. Not settings (lib/env.ts
+ * RETIRED_VARIABLES): no deployment needs another policy for a chat that a person is waiting on.
+ */
+export const MODEL_MAX_RETRIES = 1;
+export const MODEL_RETRY_MAX_WAIT_MS = 5000;
+
 export interface RetryOptions {
   /** Retries after the first attempt (0: none). */
   maxRetries: number;

@@ -13,10 +13,19 @@ import type { PersonMatcher } from './phrases';
 /** What a turn can offer the hand-off for (a down-vote's offer is the widget's own). */
 export type TurnOfferReason = Exclude<HandoffReason, 'down-vote'>;
 
+/**
+ * BM25 confidence (the best section's score over the most any section could score) under which
+ * a turn is thin: under a fifth, the best match shares little of the question. The same bar the
+ * semantic stage uses by default to say BM25 found little (EMBEDDING_FUSE_BELOW). What a site
+ * tunes is how many thin turns come before the offer (HANDOFF_OFFER_AFTER_THIN_TURNS); moving
+ * the bar itself would need an eval of real conversations, which no deployment has to do.
+ */
+export const THIN_CONFIDENCE = 0.2;
+
 export interface OfferSettings {
   /** Thin turns in a conversation before the offer (HANDOFF_OFFER_AFTER_THIN_TURNS); 0: never for thin turns. */
   afterThinTurns: number;
-  /** BM25 confidence under which a turn is thin (HANDOFF_THIN_CONFIDENCE). */
+  /** BM25 confidence under which a turn is thin (the server's: THIN_CONFIDENCE). */
   thinConfidence: number;
 }
 

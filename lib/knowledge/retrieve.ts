@@ -72,16 +72,6 @@ export async function retrieveForTurn(
   return retrievalOf(knowledge, customerMessages, scored, semantic, scoring);
 }
 
-/**
- * A turn's retrieval without the semantic stage, synchronously: what retrieveForTurn does when
- * the stage is off (the benchmark times it: bench/contenders.ts).
- */
-export function lexicalRetrieval(knowledge: TurnKnowledge, customerMessages: readonly string[], languages?: LanguageHints): TurnRetrieval {
-  const started = process.hrtime.bigint();
-  const scored = scoreQuery(knowledge.index, customerMessages, languages);
-  return retrievalOf(knowledge, customerMessages, scored, undefined, since(started));
-}
-
 /** Steps 3 and after: packing, the prompt and the sources, from the scored query (`scoring`: the ns it took). */
 function retrievalOf(knowledge: TurnKnowledge, customerMessages: readonly string[], scored: ScoredQuery, semantic: SemanticQuery | undefined, scoring: bigint): TurnRetrieval {
   const started = process.hrtime.bigint();

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseEnv, setVariables } from '../env';
-import { ignoredSettings } from './ignored-settings';
+import { parseEnv } from '../env';
+import { ignoredSettings, RETIRED_VARIABLES, setNames } from './ignored-settings';
 
 /** The warnings for an environment, as the server computes them at start. */
 function warnings(source: Record<string, string>, nodeEnv = 'production'): string[] {
-  return ignoredSettings(parseEnv(source), new Set(Object.keys(setVariables(source))), nodeEnv);
+  return ignoredSettings(parseEnv(source), setNames(source), nodeEnv);
 }
 
 describe('ignoredSettings: what the chosen mode does not read is named at start', () => {
@@ -17,7 +17,7 @@ describe('ignoredSettings: what the chosen mode does not read is named at start'
         OPENAI_MODEL: 'llama3',
         EMBEDDING_MODEL: 'nomic-embed-text',
         EMBEDDING_BASE_URL: 'http://127.0.0.1:11434/v1',
-        EMBEDDING_TOP_K: '5',
+        EMBEDDING_MIN_SIMILARITY: '0.5',
         TRACE_DB_PATH: 'data/t.db',
         CHAT_RATE_LIMIT_BURST: '5',
       }),
@@ -69,5 +69,17 @@ describe('ignoredSettings: what the chosen mode does not read is named at start'
     const identity = 'identity-secret-identity-secret-0123';
     expect(warnings({ EMBED_IDENTITY_SECRET: identity })).toEqual(['EMBED_IDENTITY_SECRET is set but ignored: embedding is off (EMBED_ALLOWED_ORIGINS is unset)']);
     expect(warnings({ EMBED_IDENTITY_SECRET: identity, EMBED_ALLOWED_ORIGINS: 'https://www.acme.example' })).toEqual([]);
+  });
+
+  it('a variable that is no longer a setting is named, with what holds now (never its value); empty counts as unset', () => {
+    expect(warnings({ BENCH_BASELINE_ROUTE: '1', MODEL_MAX_RETRIES: '3', EMBEDDING_TOP_K: ' ' })).toEqual([
+      expect.stringMatching(/^BENCH_BASELINE_ROUTE is set but ignored: it is no longer a setting: .*`npm run load -- --baseline` starts a baseline server of its own$/),
+      'MODEL_MAX_RETRIES is set but ignored: it is no longer a setting: a failed model call (429, 5xx, network) is retried once',
+    ]);
+    for (const name of Object.keys(RETIRED_VARIABLES)) {
+      const out = warnings({ [name]: 'retired-value-9q7' });
+      expect(out, name).toEqual([expect.stringMatching(new RegExp(`^${name} is set but ignored: it is no longer a setting: `))]);
+      expect(out.join(' ')).not.toContain('retired-value-9q7');
+    }
   });
 });

@@ -46,7 +46,7 @@ export function serverSettingsOnce(): { env: Env; paths: ServerPaths } {
 
 /** The throttle on failed admin tokens (one per process: the proxy and every route share it). */
 export function adminThrottle(): FailureThrottle {
-  registry.adminThrottle ??= createAdminThrottle(serverEnv());
+  registry.adminThrottle ??= createAdminThrottle();
   return registry.adminThrottle;
 }
 

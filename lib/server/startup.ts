@@ -1,11 +1,11 @@
-import { setVariables, type Env } from '../env';
-import { ignoredSettings } from './ignored-settings';
+import type { Env } from '../env';
+import { ignoredSettings, setNames } from './ignored-settings';
 import { storagePathProblem } from '../storage-path';
 import { stampPeerAddresses } from '../rate-limit/peer';
 import { installOnce, serverEnv } from './registry';
 import { openStore } from './app';
 import { serverApp } from './server-app';
-import { enforceReceiveTimeouts } from './timeouts';
+import { enforceReceiveTimeouts, SERVER_HEADERS_TIMEOUT_MS } from './timeouts';
 
 /**
  * The server's first steps (instrumentation.ts, Node.js runtime only, before Next.js says
@@ -25,9 +25,9 @@ export function prepareServer(): void {
   }
   const storage = storageProblems(settings);
   if (storage.length > 0) refuseToStart(storage.join('; '));
-  for (const warning of ignoredSettings(settings, new Set(Object.keys(setVariables(process.env))))) console.warn(`[env] ${warning}`);
+  for (const warning of ignoredSettings(settings, setNames(process.env))) console.warn(`[env] ${warning}`);
   installOnce('receive-timeouts', () =>
-    enforceReceiveTimeouts({ headersTimeoutMs: settings.SERVER_HEADERS_TIMEOUT_MS, requestTimeoutMs: settings.SERVER_REQUEST_TIMEOUT_MS }),
+    enforceReceiveTimeouts({ headersTimeoutMs: SERVER_HEADERS_TIMEOUT_MS, requestTimeoutMs: settings.SERVER_REQUEST_TIMEOUT_MS }),
   );
   installOnce('peer-addresses', stampPeerAddresses);
 }

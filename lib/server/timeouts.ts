@@ -10,7 +10,7 @@ import type { Socket } from 'node:net';
  * instrumentation.ts through Node's diagnostics channels, before any handler runs:
  *
  * - headers: a new connection that has not sent a complete request head within
- *   `headersTimeoutMs` (SERVER_HEADERS_TIMEOUT_MS, default 10 s) is closed (an upgraded
+ *   `headersTimeoutMs` (SERVER_HEADERS_TIMEOUT_MS below, 10 s) is closed (an upgraded
  *   connection — a WebSocket — is not);
  * - body: a request with a body (Content-Length or chunked) that has not been received
  *   whole within `requestTimeoutMs` (SERVER_REQUEST_TIMEOUT_MS, default 15 s) of its head
@@ -20,6 +20,15 @@ import type { Socket } from 'node:net';
  *   later requests on a kept-alive connection.
  * A stream the server is still sending (a chat reply) is not limited by either.
  */
+
+/**
+ * How long a new connection has to send a complete request head, ms. A head is a few hundred
+ * bytes to a few KB that any real client sends at once, over any network, well within a second;
+ * only a client holding connections open on purpose (Slowloris) takes longer. So 10 s is safe
+ * for every site and no deployment needs another value; the body's limit, which depends on the
+ * uploads a site takes, stays a setting (SERVER_REQUEST_TIMEOUT_MS).
+ */
+export const SERVER_HEADERS_TIMEOUT_MS = 10_000;
 
 export interface ReceiveTimeouts {
   headersTimeoutMs: number;

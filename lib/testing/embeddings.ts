@@ -38,5 +38,5 @@ export function testEmbeddingModel() {
  */
 export function testEmbedder(timeoutMs = 200, fuseBelow = 1): { embedder: Embedder; state: ReturnType<typeof testEmbeddingModel>['state'] } {
   const { model, state } = testEmbeddingModel();
-  return { embedder: createEmbedder(model, { EMBEDDING_TIMEOUT_MS: timeoutMs, EMBEDDING_TOP_K: 10, EMBEDDING_MIN_SIMILARITY: 0.3, EMBEDDING_FUSE_BELOW: fuseBelow }), state };
+  return { embedder: createEmbedder(model, { EMBEDDING_TIMEOUT_MS: timeoutMs, EMBEDDING_MIN_SIMILARITY: 0.3, EMBEDDING_FUSE_BELOW: fuseBelow }), state };
 }

@@ -6,7 +6,7 @@ import { retrieveForTurn } from '@/lib/knowledge/retrieve';
 import { acceptedLanguages, identityTexts } from '@/lib/retrieval/index';
 import type { RateLimiter } from '@/lib/rate-limit/index';
 import type { ConversationStore, HandoffStore, TraceStore } from '@/lib/traces/types';
-import { handoffOfferFor } from '@/lib/handoff/offer';
+import { handoffOfferFor, THIN_CONFIDENCE } from '@/lib/handoff/offer';
 import { personMatcherOf } from '@/lib/handoff/phrases';
 import { createRateGuard } from '@/lib/chat/rate-guard';
 import { recordTurn } from '@/lib/chat/record-turn';
@@ -30,10 +30,7 @@ import { parseChatRequest } from './schema';
  * resort, 500 for a bug — never an HTML error page, never a crashed process.
  */
 
-export type ChatSettings = Pick<
-  Env,
-  'CHAT_MAX_MESSAGES' | 'CHAT_MAX_MESSAGE_CHARS' | 'CHAT_MAX_BODY_BYTES' | 'TRUST_PROXY' | 'HANDOFF_OFFER_AFTER_THIN_TURNS' | 'HANDOFF_THIN_CONFIDENCE'
->;
+export type ChatSettings = Pick<Env, 'CHAT_MAX_MESSAGES' | 'CHAT_MAX_MESSAGE_CHARS' | 'CHAT_MAX_BODY_BYTES' | 'TRUST_PROXY' | 'HANDOFF_OFFER_AFTER_THIN_TURNS'>;
 
 export interface ChatDependencies {
   settings: () => ChatSettings;
@@ -84,8 +81,8 @@ async function offerFor(
       trigger: turn.trigger,
       match: { floorUsed: turn.retrieval.selection.floorUsed, confidence: turn.retrieval.confidence },
       asks: personMatcherOf(knowledge.kb.identity),
-      settings: { afterThinTurns: settings.HANDOFF_OFFER_AFTER_THIN_TURNS, thinConfidence: settings.HANDOFF_THIN_CONFIDENCE },
-      signals: () => traces.conversationSignals(turn.conversationId, turn.visitorId, settings.HANDOFF_THIN_CONFIDENCE),
+      settings: { afterThinTurns: settings.HANDOFF_OFFER_AFTER_THIN_TURNS, thinConfidence: THIN_CONFIDENCE },
+      signals: () => traces.conversationSignals(turn.conversationId, turn.visitorId, THIN_CONFIDENCE),
     });
   } catch (error) {
     console.error(`[chat] the hand-off offer could not be decided: ${error instanceof Error ? error.message : String(error)}`);

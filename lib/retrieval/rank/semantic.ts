@@ -45,6 +45,13 @@ export type SemanticQuery =
   | { kind: 'fallback'; model: string; reason: string; ms?: number }
   | { kind: 'skipped'; model: string; confidence: number; fuseBelow: number };
 
+/**
+ * The stage's settings unless the server's say otherwise (EMBEDDING_MIN_SIMILARITY,
+ * EMBEDDING_FUSE_BELOW in lib/env.ts). `topK` is fixed: the semantic list is there to bring in the
+ * few sections BM25 ranks low or misses, and 10 is the length the stage was measured with (eval,
+ * docs/performance.md); what keeps a vague question from getting ten loose neighbours is the
+ * similarity minimum, which depends on the model and stays a setting.
+ */
 export const SEMANTIC_DEFAULTS = { topK: 10, minSimilarity: 0.3, rrfK: RRF_K, fuseBelow: 0.2 } as const;
 
 /** Does a turn with this BM25 confidence use the semantic stage? Below `fuseBelow`; always when it is 1 (the one rule, for the chat route and the selector). */

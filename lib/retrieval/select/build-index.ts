@@ -174,8 +174,8 @@ const ANALYSIS_SLICE_MS = 8;
  * BM25's index of the pool, each section analysed (or its terms from the parse workers
  * unpacked) just before it is counted, so its terms are garbage as soon as they are in the
  * index; a slice of time at a time (a count of sections would not do: a part of a long page
- * takes a hundred times a short section). The heading path and the body are two BM25F fields,
- * or one bag with the heading counted titleWeight times.
+ * takes a hundred times a short section). The heading path and the body are one bag, the
+ * heading's words counted titleWeight times.
  */
 function* poolIndexSteps(
   pool: readonly Section[],
@@ -184,8 +184,7 @@ function* poolIndexSteps(
   config: RetrievalConfig,
   known: ReadonlyMap<string, PackedSectionTerms> | undefined,
 ): Steps<Bm25Index> {
-  const builder = new Bm25Builder(pool.length, config.headingField ? [{ weight: config.titleWeight, b: config.headingB }, { weight: 1 }] : undefined);
-  const headingWeight = config.headingField ? 1 : config.titleWeight;
+  const builder = new Bm25Builder(pool.length);
   let i = 0;
   while (i < pool.length) {
     const sliceEnd = performance.now() + ANALYSIS_SLICE_MS;
@@ -196,7 +195,7 @@ function* poolIndexSteps(
         const packed = language === ENGLISH ? known?.get(s.id) : undefined;
         const [heading, body] = packed ? unpackTerms(packed) : sectionTerms(s, languages.get(language)!.analyzer);
         builder.add([
-          [heading, headingWeight],
+          [heading, config.titleWeight],
           [body, 1],
         ]);
         i++;
