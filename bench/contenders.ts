@@ -24,10 +24,10 @@ import {
 } from '@/lib/retrieval/index';
 import { ASSISTANT_INSTRUCTIONS } from '@/lib/ai/prompt';
 import { lexicalRetrieval, type TurnKnowledge, type TurnRetrieval } from '@/lib/knowledge/retrieve';
-import { compactTurn, kbVersionOf, type KbVersion, type TurnRecord } from '@/lib/traces/compact';
-import { turnInsertValues, turnSectionReasons } from '@/lib/traces/rows';
-import { turnRecordOf } from '@/lib/traces/turn-record';
-import type { TurnStart } from '@/lib/traces/types';
+import { compactTurn, kbVersionOf, type KbVersion, type TurnRecord } from '@/lib/store/compact';
+import { turnInsertValues, turnSectionReasons } from '@/lib/store/rows';
+import { turnRecordOf } from '@/lib/store/turn-record';
+import type { TurnStart } from '@/lib/store/types';
 import { sectionsFromDocs, type Doc } from './corpus';
 import { CONTENDER_NAMES, type ContenderName } from './names';
 

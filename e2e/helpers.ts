@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { expect, type FrameLocator, type Page } from '@playwright/test';
-import { SqliteTraceStore } from '@/lib/traces/sqlite';
+import { SqliteTraceStore } from '@/lib/store/sqlite';
 import { STUB_URL } from './env';
 
 /** The stub model's test controls. */

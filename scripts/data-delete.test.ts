@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testTurnStart } from '@/lib/testing/turns';
-import { SqliteTraceStore } from '@/lib/traces/sqlite';
-import type { HandoffStart } from '@/lib/traces/types';
+import { SqliteTraceStore } from '@/lib/store/sqlite';
+import type { HandoffStart } from '@/lib/store/types';
 
 /**
  * `npm run data:delete` as a process, on a SQLite file: the counts it reports are what went,

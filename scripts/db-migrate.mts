@@ -24,8 +24,8 @@ parseCommandLineOrExit(cli, {});
 // Loaded once the command line is good, so that --help and a bad flag answer at once (cli.ts).
 const { EnvError } = await import('@/lib/env');
 const { serverSettings } = await import('@/lib/server/paths');
-const { createPostgresPool, databaseLabel, migratePostgres, POSTGRES_MIGRATIONS } = await import('@/lib/traces/postgres');
-const { MIGRATIONS, openTraceDatabase } = await import('@/lib/traces/sqlite');
+const { createPostgresPool, databaseLabel, migratePostgres, POSTGRES_MIGRATIONS } = await import('@/lib/store/postgres');
+const { MIGRATIONS, openTraceDatabase } = await import('@/lib/store/sqlite');
 
 try {
   const { env: settings, paths } = serverSettings();

@@ -16,7 +16,7 @@ import { formatIssues } from '@/lib/format';
 import { formatImpact, kbImpact, type ImpactQuestion } from '@/lib/kb-impact/impact';
 import { turnKnowledgeOf, type TurnKnowledge } from '@/lib/knowledge/retrieve';
 import { KnowledgeBaseError, loadKnowledgeBase, RetrievalConfigError } from '@/lib/retrieval/index';
-import { SqliteTraceStore } from '@/lib/traces/sqlite';
+import { SqliteTraceStore } from '@/lib/store/sqlite';
 import { serverSettings } from '@/lib/server/paths';
 import { EnvError } from '@/lib/env';
 import { type Cli, type CliOutput, UsageError, consoleOutput, isEntryPoint, parseCommandLine, runCli, usageFailure } from './cli';

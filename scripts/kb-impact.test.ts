@@ -7,8 +7,8 @@ import { selectContext } from '@/lib/retrieval/index';
 import { editedDemoKb, editFile, unpinRefundRule } from '@/lib/testing/edits';
 import { testIndex } from '@/lib/testing/kb';
 import { withRecord } from '@/lib/testing/turns';
-import { kbVersionOf } from '@/lib/traces/compact';
-import { SqliteTraceStore } from '@/lib/traces/sqlite';
+import { kbVersionOf } from '@/lib/store/compact';
+import { SqliteTraceStore } from '@/lib/store/sqlite';
 import { runInProcess } from './cli';
 import { main } from './kb-impact.mts';
 

@@ -6,8 +6,8 @@ import { parseEnv } from '@/lib/env';
 import type { ServerApp } from '@/lib/server/app';
 import { fillTestRegistry } from '@/lib/testing/registry';
 import { testTurnStart } from '@/lib/testing/turns';
-import type { AuditEntry } from '@/lib/traces/access-types';
-import { SqliteTraceStore } from '@/lib/traces/sqlite';
+import type { AuditEntry } from '@/lib/store/access-types';
+import { SqliteTraceStore } from '@/lib/store/sqlite';
 
 /**
  * Every read of customer data by a member leaves exactly one audit entry (issue 46, finding 4),

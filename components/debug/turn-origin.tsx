@@ -1,4 +1,4 @@
-import type { TurnTrace } from '@/lib/traces/types';
+import type { TurnTrace } from '@/lib/store/types';
 import { Card } from './card';
 
 /**

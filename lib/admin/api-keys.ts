@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ApiKey, ApiKeyStore, Role } from '../traces/access-types';
+import type { ApiKey, ApiKeyStore, Role } from '../store/access-types';
 import { API_KEY, secretHash } from './auth';
 
 /**

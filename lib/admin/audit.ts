@@ -1,4 +1,4 @@
-import type { AuditEvent, AuditStore, Role } from '../traces/access-types';
+import type { AuditEvent, AuditStore, Role } from '../store/access-types';
 import { logSafe } from './log-safe';
 
 /**

@@ -1,4 +1,4 @@
-import type { Member, Role } from '../traces/access-types';
+import type { Member, Role } from '../store/access-types';
 
 /**
  * Who may enter /debug through the company's OpenID Connect provider, and with which role,

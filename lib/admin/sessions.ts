@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { AdminSession, AdminSessionStore, Role, SessionVia } from '../traces/access-types';
+import type { AdminSession, AdminSessionStore, Role, SessionVia } from '../store/access-types';
 import { secretHash, sessionCookieValue, sessionSecretOf, SESSION_TTL_MS } from './auth';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SqliteTraceStore } from '../traces/sqlite';
+import { SqliteTraceStore } from '../store/sqlite';
 import { apiKeyOf } from './api-keys';
 import type { Principal } from './principal';
 import { addApiKey, removeMember, revokeKey, setMember } from './team';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ApiKey, Member } from '../traces/access-types';
-import type { ServerStore } from '../traces/store';
+import type { ApiKey, Member } from '../store/access-types';
+import type { ServerStore } from '../store/store';
 import { apiKeyNameProblem, createApiKey } from './api-keys';
 import { audit } from './audit';
 import type { Principal } from './principal';

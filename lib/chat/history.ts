@@ -1,4 +1,4 @@
-import type { TurnTrace, Vote } from '../traces/types';
+import type { TurnTrace, Vote } from '../store/types';
 import type { ReplySource } from '../knowledge/sources';
 
 /**

@@ -1,5 +1,5 @@
 import { viaHttps } from '../http';
-import type { ConversationStore, TurnTrigger } from '../traces/types';
+import type { ConversationStore, TurnTrigger } from '../store/types';
 import { conversationFromTurns, historyForTurn, type TurnHistory } from './history';
 import { ownerKey, type Owner } from './owner';
 import { newVisitorId, signVisitor, visitorSetCookie } from './visitor';

@@ -5,14 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { selectContext } from '../retrieval/index';
 import { testIndex } from '../testing/kb';
 import { withRecord } from '../testing/turns';
-import { kbVersionOf } from '../traces/compact';
-import { SqliteTraceStore } from '../traces/sqlite';
+import { kbVersionOf } from '../store/compact';
+import { SqliteTraceStore } from '../store/sqlite';
 import { deflectionSummary } from './deflection';
 
 /**
  * The deflection rate on a fixed set of conversations: conversations without a hand-off over all
  * conversations with at least one turn, per day of their first turn. (The store's per-day counts
- * are checked on both stores in lib/traces/store-contract.test.ts.)
+ * are checked on both stores in lib/store/store-contract.test.ts.)
  */
 
 describe('the deflection rate', () => {

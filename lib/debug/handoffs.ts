@@ -1,7 +1,7 @@
 import 'server-only';
 import { headingPath } from '../retrieval/index';
 import { serverApp } from '../server/server-app';
-import type { DeflectionDay, DeliveryStatus, HandoffDetail, HandoffList, HandoffReason } from '../traces/handoff-types';
+import type { DeflectionDay, DeliveryStatus, HandoffDetail, HandoffList, HandoffReason } from '../store/handoff-types';
 import type { HandoffPayload } from '../handoff/payload';
 import { deflectionSummary, type DeflectionSummary } from './deflection';
 

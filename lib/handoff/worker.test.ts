@@ -4,8 +4,8 @@ import path from 'node:path';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SqliteTraceStore } from '../traces/sqlite';
-import type { ClaimedDelivery, HandoffChannel, HandoffStart } from '../traces/handoff-types';
+import { SqliteTraceStore } from '../store/sqlite';
+import type { ClaimedDelivery, HandoffChannel, HandoffStart } from '../store/handoff-types';
 import type { ChannelSender } from './channel';
 import { createDeliveryWorker, type DeliveryWorkerOptions } from './worker';
 

@@ -5,7 +5,7 @@ import type { Knowledge } from '@/lib/knowledge/load';
 import { retrieveForTurn } from '@/lib/knowledge/retrieve';
 import { acceptedLanguages, identityTexts } from '@/lib/retrieval/index';
 import type { RateLimiter } from '@/lib/rate-limit/index';
-import type { ConversationStore, HandoffStore, TraceStore } from '@/lib/traces/types';
+import type { ConversationStore, HandoffStore, TraceStore } from '@/lib/store/types';
 import { handoffOfferFor } from '@/lib/handoff/offer';
 import { personMatcherOf } from '@/lib/handoff/phrases';
 import { createRateGuard } from '@/lib/chat/rate-guard';

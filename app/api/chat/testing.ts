@@ -12,7 +12,7 @@ import { parseEnv } from '@/lib/env';
 import { loadKnowledge, type Knowledge } from '@/lib/knowledge/load';
 import { createRedactor, type TraceRedactor } from '@/lib/privacy/redact';
 import { createRateLimiter, type RateLimiter } from '@/lib/rate-limit/index';
-import { SqliteTraceStore } from '@/lib/traces/sqlite';
+import { SqliteTraceStore } from '@/lib/store/sqlite';
 import { createChatHandler, type ChatDependencies } from './handler';
 
 /**

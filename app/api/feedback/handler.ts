@@ -4,7 +4,7 @@ import type { Knowledge } from '@/lib/knowledge/load';
 import type { TraceRedactor } from '@/lib/privacy/redact';
 import { formatIssues } from '@/lib/format';
 import { bodyFailureResponse, json, jsonError, readJsonBody } from '@/lib/http';
-import type { FeedbackStore, TraceStore } from '@/lib/traces/types';
+import type { FeedbackStore, TraceStore } from '@/lib/store/types';
 import { feedbackSchema } from './schema';
 
 export interface FeedbackDependencies {

@@ -7,8 +7,8 @@ import { bodyFailureResponse, json, jsonError, readJsonBody } from '@/lib/http';
 import type { HandoffLimitDecision, HandoffLimits } from '@/lib/handoff/limits';
 import { clientKey } from '@/lib/rate-limit/client';
 import type { AssistantIdentity } from '@/lib/retrieval/index';
-import type { ConversationStore, HandoffChannel, HandoffReason, HandoffRecord, HandoffStore, TraceStore } from '@/lib/traces/types';
-import type { PageContext } from '@/lib/traces/page';
+import type { ConversationStore, HandoffChannel, HandoffReason, HandoffRecord, HandoffStore, TraceStore } from '@/lib/store/types';
+import type { PageContext } from '@/lib/store/page';
 import { HANDOFF_MAX_BODY_BYTES, handoffRequestSchema, NOTE_MAX_CHARS, type HandoffRequest } from './schema';
 
 /**

@@ -6,7 +6,7 @@ import { createOidcSignIn, OIDC_PENDING_COOKIE, oidcSettings } from '@/lib/admin
 import { parseEnv } from '@/lib/env';
 import { PEER_HEADER } from '@/lib/rate-limit/client';
 import { fillTestRegistry } from '@/lib/testing/registry';
-import { SqliteTraceStore } from '@/lib/traces/sqlite';
+import { SqliteTraceStore } from '@/lib/store/sqlite';
 
 /**
  * The OpenID Connect callback against what an attacker sends it (issue 46, finding 3): a

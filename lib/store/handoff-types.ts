@@ -135,7 +135,7 @@ export interface HandoffStore {
   retryFailed(handoffId: string, now: string, retryUntil: string): Promise<number>;
 }
 
-/** A customer's hand-offs, for deleting their data on request (lib/traces/erase.ts). */
+/** A customer's hand-offs, for deleting their data on request (lib/store/erase.ts). */
 export interface HandoffCustomerData {
   /**
    * The visitors and conversations of the subject's hand-offs: by visitor id; by a verified

@@ -135,7 +135,7 @@ describe('finishWithRetry', () => {
 
   it('a process exiting while an ending is being retried logs the ending it loses', () => {
     const script = `
-      import { finishWithRetry } from './lib/traces/finish.ts';
+      import { finishWithRetry } from './lib/store/finish.ts';
       const down = { finishTurn: async () => { throw new Error('connect ECONNREFUSED 127.0.0.1:5432'); } };
       finishWithRetry(down, 'turn-cut-by-shutdown', { status: 'ok', reply: 'Refunds are reviewed.', totalMs: 5 });
       setTimeout(() => process.exit(143), 200); // as next start does on SIGTERM

@@ -141,7 +141,7 @@ export interface AuditStore {
 /**
  * Whose data to delete: an anonymous visitor (their owner key: the visitor id, or `user:<id>`),
  * a verified user (their id), or whoever wrote an email address. Exact identifiers: an email is
- * compared whole after normalising (lib/traces/email-address.ts), never as part of other text.
+ * compared whole after normalising (lib/store/email-address.ts), never as part of other text.
  */
 export interface DataSubject {
   kind: 'visitor' | 'user' | 'email';
