@@ -27,7 +27,7 @@ import { lexicalRetrieval, type TurnKnowledge, type TurnRetrieval } from '@/lib/
 import { compactTurn, kbVersionOf, type KbVersion, type TurnRecord } from '@/lib/store/compact';
 import { turnInsertValues, turnSectionReasons } from '@/lib/store/rows';
 import { turnRecordOf } from '@/lib/store/turn-record';
-import type { TurnStart } from '@/lib/store/types';
+import type { TurnStart } from '@/lib/store/ports/turns';
 import { sectionsFromDocs, type Doc } from './corpus';
 import { CONTENDER_NAMES, type ContenderName } from './names';
 

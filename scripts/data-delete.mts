@@ -10,7 +10,7 @@
  * next /debug/health read.
  */
 import { userInfo } from 'node:os';
-import type { ServerStore } from '@/lib/store/store';
+import type { ServerStore } from '@/lib/store/server-store';
 import { parseCommandLineOrExit, usageExit, type Cli } from './cli';
 
 const cli: Cli = {

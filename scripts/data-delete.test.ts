@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testTurnStart } from '@/lib/testing/turns';
 import { SqliteTraceStore } from '@/lib/store/sqlite';
-import type { HandoffStart } from '@/lib/store/types';
+import type { HandoffStart } from '@/lib/store/ports/handoffs';
 
 /**
  * `npm run data:delete` as a process, on a SQLite file: the counts it reports are what went,

@@ -8,7 +8,7 @@ import type { ServerApp } from '@/lib/server/app';
 import { fillTestRegistry } from '@/lib/testing/registry';
 import { createApiKey } from '@/lib/admin/api-keys';
 import { SqliteTraceStore } from '@/lib/store/sqlite';
-import type { ServerStore } from '@/lib/store/store';
+import type { ServerStore } from '@/lib/store/server-store';
 
 /**
  * Every inspector page and API checks access itself (issue 11, finding 1), proven without

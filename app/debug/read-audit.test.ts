@@ -6,7 +6,7 @@ import { parseEnv } from '@/lib/env';
 import type { ServerApp } from '@/lib/server/app';
 import { fillTestRegistry } from '@/lib/testing/registry';
 import { testTurnStart } from '@/lib/testing/turns';
-import type { AuditEntry } from '@/lib/store/access-types';
+import type { AuditEntry } from '@/lib/store/ports/audit';
 import { SqliteTraceStore } from '@/lib/store/sqlite';
 
 /**

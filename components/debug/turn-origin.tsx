@@ -1,4 +1,4 @@
-import type { TurnTrace } from '@/lib/store/types';
+import type { TurnTrace } from '@/lib/store/ports/turns';
 import { Card } from './card';
 
 /**

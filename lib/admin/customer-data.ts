@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
-import type { ServerStore } from '../store/store';
-import type { DataSubject } from '../store/access-types';
+import type { ServerStore } from '../store/server-store';
+import type { DataSubject } from '../store/ports/customer-data';
 import { normalizeEmail } from '../store/email-address';
 import { customerDataDeleters, eraseCustomerData, type Erasure } from '../store/erase';
 import { audit, type AuditActor } from './audit';

@@ -6,7 +6,8 @@ import { compactTurn, kbVersionOf, type KbVersion, type TurnRecord } from '../st
 import type { FinishRetryOptions } from '../store/finish';
 import { TurnStartWrite } from '../store/start';
 import { turnRecordOf } from '../store/turn-record';
-import type { PageContext, TraceStore, TurnStart, TurnTrigger } from '../store/types';
+import type { PageContext } from '../store/page';
+import type { TurnStore, TurnStart, TurnTrigger } from '../store/ports/turns';
 import { checkNumbers } from './numbers';
 import type { TurnRedaction } from './redaction';
 import { TurnRecorder } from './recorder';
@@ -38,7 +39,7 @@ export interface TurnToRecord {
  * ends; so even a crash mid-stream leaves a trace. The recorder checks the reply's numbers against
  * the knowledge sent (numbers.ts); the reply is redacted as it is stored.
  */
-export function recordTurn(traces: TraceStore, turn: TurnToRecord): TurnRecorder {
+export function recordTurn(traces: TurnStore, turn: TurnToRecord): TurnRecorder {
   const id = randomUUID();
   const createdAt = new Date().toISOString();
   const start = new TurnStartWrite(traces, id, () => turnStart(id, createdAt, turn));

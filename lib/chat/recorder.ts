@@ -4,7 +4,7 @@ import { finishWithRetry, type FinishOutcome, type FinishRetryOptions, type Pend
 import type { TurnStartWrite } from '../store/start';
 import { errorText } from '../store/unrecorded';
 import type { Redacted } from '../privacy/redact';
-import type { TraceStore, TurnEnd, TurnUsage, NumberCheck } from '../store/types';
+import type { TurnStore, TurnEnd, TurnUsage, NumberCheck } from '../store/ports/turns';
 
 /**
  * Records one turn: its start row (`pending`) once the reply has started, and exactly one
@@ -55,7 +55,7 @@ export class TurnRecorder {
   private readonly start: TurnStartWrite | undefined;
 
   constructor(
-    private readonly store: TraceStore,
+    private readonly store: TurnStore,
     readonly turnId: string,
     /** `clock()` when the request arrived. */
     private readonly startedAt: number,

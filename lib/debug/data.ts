@@ -7,8 +7,8 @@ import { budgetHealth, englishAnalyzer, hasAnalyzer, headingPath, unembeddedCoun
 import { serverApp } from '../server/server-app';
 import { lostTurns, unsettledEndings } from '../store/finish';
 import type { RetentionStatus } from '../store/retention';
-import type { InspectorStore, SectionTraffic } from '../store/inspector';
-import type { TurnTrace } from '../store/types';
+import type { InspectorStore, SectionTraffic } from '../store/ports/inspector';
+import type { TurnTrace } from '../store/ports/turns';
 import { knowledgeFault, type InspectorFault } from './faults';
 import { vocabularyGaps, vocabularyOf, type VocabularyGap } from './gaps';
 import { RECENT_TURNS, semanticAdvice, type SemanticAdvice } from './semantic-advice';

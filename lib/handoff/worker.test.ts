@@ -5,7 +5,7 @@ import { SpanStatusCode } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SqliteTraceStore } from '../store/sqlite';
-import type { ClaimedDelivery, HandoffChannel, HandoffStart } from '../store/handoff-types';
+import type { ClaimedDelivery, HandoffChannel, HandoffStart } from '../store/ports/handoffs';
 import type { ChannelSender } from './channel';
 import { createDeliveryWorker, type DeliveryWorkerOptions } from './worker';
 

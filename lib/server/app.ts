@@ -15,12 +15,12 @@ import { handoffSenders } from '../handoff/senders';
 import { createDeliveryWorker, type DeliveryWorker } from '../handoff/worker';
 import { createRedactor, type TraceRedactor } from '../privacy/redact';
 import { createRateLimiter, type RateLimiter } from '../rate-limit/index';
-import type { HandoffChannel } from '../store/handoff-types';
+import type { HandoffChannel } from '../store/ports/handoffs';
 import { createPostgresPool, databaseLabel, PostgresTraceStore } from '../store/postgres';
 import { startAuditRetention, startRetention, type RetentionJob } from '../store/retention';
 import { openTraceDatabase, SqliteTraceStore } from '../store/sqlite';
 import { startPendingSweep } from '../store/stale';
-import type { ServerStore } from '../store/store';
+import type { ServerStore } from '../store/server-store';
 import type { ServerPaths } from './paths';
 
 /**

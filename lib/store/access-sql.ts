@@ -1,20 +1,13 @@
 import type { RedactionCounts } from '../privacy/redact';
-import type {
-  AdminSession,
-  ApiKey,
-  ApiKeyMaker,
-  AuditEntry,
-  AuditEvent,
-  AuditFilter,
-  AuditPage,
-  DataSubject,
-  Member,
-  Role,
-  SubjectLinks,
-} from './access-types';
+import type { AdminSession } from './ports/sessions';
+import type { ApiKey, ApiKeyMaker } from './ports/api-keys';
+import type { AuditEntry, AuditEvent, AuditFilter, AuditPage } from './ports/audit';
+import type { DataSubject, SubjectLinks } from './ports/customer-data';
+import type { Member } from './ports/members';
+import type { Role } from './ports/role';
 import { decodedUrl, localPart, mentionsEmail, normalizeEmail } from './email-address';
-import type { Query } from './inspector-types';
-import { userOwnerKey } from './types';
+import type { Query } from './query';
+import { userOwnerKey } from './ports/turns';
 
 /**
  * The SQL of /debug's access (issue 27), once for both stores, as loop-sql.ts is for the

@@ -1,24 +1,13 @@
-import type {
-  AdminSession,
-  AdminSessionStore,
-  ApiKey,
-  ApiKeyMaker,
-  ApiKeyStore,
-  AuditEvent,
-  AuditFilter,
-  AuditPage,
-  AuditStore,
-  DataSubject,
-  Member,
-  MemberStore,
-  Role,
-  SubjectDeletion,
-  SubjectLinks,
-} from './access-types';
+import type { AdminSession, AdminSessionStore } from './ports/sessions';
+import type { ApiKey, ApiKeyMaker, ApiKeyStore } from './ports/api-keys';
+import type { AuditEvent, AuditFilter, AuditPage, AuditStore } from './ports/audit';
+import type { DataSubject, SubjectDeletion, SubjectLinks } from './ports/customer-data';
+import type { Member, MemberStore } from './ports/members';
+import type { Role } from './ports/role';
 import { AccessQueries, type CustomerTurnRow } from './access-sql';
 import { SqlHandoffInspector } from './handoff-sql';
 import type { InspectorDialect } from './inspector';
-import type { Query } from './inspector-types';
+import type { Query } from './query';
 
 /**
  * What both SQL stores share beyond the inspector's and the hand-offs' reads (SqlHandoffInspector): the access ports (sessions, API

@@ -1,5 +1,5 @@
-import type { CustomerDataStore, DataSubject, SubjectDeletion, SubjectLinks } from './access-types';
-import type { HandoffCustomerData } from './handoff-types';
+import type { CustomerDataStore, DataSubject, SubjectDeletion, SubjectLinks } from './ports/customer-data';
+import type { HandoffCustomerData } from './ports/handoff-customer-data';
 
 /**
  * Deleting one customer's data on request (docs/security.md "Deleting a customer's data"):

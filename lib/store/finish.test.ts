@@ -6,7 +6,7 @@ import { finishWithRetry, lostTurns, unsettledEndings, type FinishRetryOptions }
 import { TurnStartWrite } from './start';
 import { SqliteTraceStore } from './sqlite';
 import { closeStaleTurns } from './stale';
-import type { TraceStore, TurnEnd, TurnStart } from './types';
+import type { TurnStore, TurnEnd, TurnStart } from './ports/turns';
 import { isUnrecordedEnding } from './unrecorded';
 
 /**
@@ -36,9 +36,9 @@ const END: TurnEnd = { status: 'ok', reply: 'Refunds are reviewed.', finishReaso
 const STEADY: FinishRetryOptions = { random: () => 1 };
 
 /** The store, with finishTurn failing while `fails(end, call)` says so; the time of each call. */
-function flaky(fails: (end: TurnEnd, call: number) => boolean): TraceStore & { calls: number[] } {
+function flaky(fails: (end: TurnEnd, call: number) => boolean): TurnStore & { calls: number[] } {
   const calls: number[] = [];
-  return Object.assign(Object.create(store) as TraceStore, {
+  return Object.assign(Object.create(store) as TurnStore, {
     calls,
     async finishTurn(id: string, end: TurnEnd) {
       calls.push(Date.now() - new Date('2026-06-01T12:00:00.000Z').getTime());
@@ -119,7 +119,7 @@ describe('finishWithRetry', () => {
 
   it('a write that committed though its answer was lost counts as recorded (the retry finds the turn ended so)', async () => {
     const id = await pendingTurn();
-    const lostAnswer = Object.assign(Object.create(store) as TraceStore, {
+    const lostAnswer = Object.assign(Object.create(store) as TurnStore, {
       calls: 0,
       async finishTurn(this: { calls: number }, turnId: string, end: TurnEnd) {
         const written = await store.finishTurn(turnId, end);
@@ -150,7 +150,7 @@ describe('finishWithRetry', () => {
   it('a turn whose start row is still to write: the start first, then the ending (never the ending alone)', async () => {
     const start = testTurnStart('can I get a refund?');
     const order: string[] = [];
-    const traces = Object.assign(Object.create(store) as TraceStore, {
+    const traces = Object.assign(Object.create(store) as TurnStore, {
       async startTurn(turn: TurnStart) {
         await new Promise((resolve) => setTimeout(resolve, 40)); // a slow insert
         await store.startTurn(turn);
@@ -171,7 +171,7 @@ describe('finishWithRetry', () => {
   it('a start that fails (the database away) is written with the ending, whole, once the store answers again', async () => {
     const start = testTurnStart('can I get a refund?');
     let failures = 3;
-    const traces = Object.assign(Object.create(store) as TraceStore, {
+    const traces = Object.assign(Object.create(store) as TurnStore, {
       async startTurn(turn: TurnStart) {
         if (failures-- > 0) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
         return store.startTurn(turn);
@@ -190,7 +190,7 @@ describe('finishWithRetry', () => {
 
   it('a turn that cannot be written at all within 60 s: logged as not recorded, and counted for /debug health', async () => {
     const start = testTurnStart('can I get a refund?');
-    const down = Object.assign(Object.create(store) as TraceStore, {
+    const down = Object.assign(Object.create(store) as TurnStore, {
       async startTurn() {
         throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
       },

@@ -1,6 +1,6 @@
 import { FINISH_RETRY_WINDOW_MS } from '../env';
 import type { TurnStartWrite } from './start';
-import type { TraceStore, TurnEnd } from './types';
+import type { TurnStore, TurnEnd } from './ports/turns';
 import { describeEnd, errorText, gaveUpReason } from './unrecorded';
 
 /**
@@ -57,7 +57,7 @@ export interface PendingFinish {
 
 type Attempt = boolean | { error: unknown };
 
-async function attempt(store: TraceStore, id: string, end: TurnEnd, start: TurnStartWrite | undefined): Promise<Attempt> {
+async function attempt(store: TurnStore, id: string, end: TurnEnd, start: TurnStartWrite | undefined): Promise<Attempt> {
   try {
     await start?.write();
     return await store.finishTurn(id, end);
@@ -103,7 +103,7 @@ function sleep(ms: number): Promise<void> {
 }
 
 /** Writes `end` for turn `id` (after its `start`, when that is still to be written), retrying a failed write in the background (see the header). */
-export function finishWithRetry(store: TraceStore, id: string, end: TurnEnd, options: FinishRetryOptions = {}, start?: TurnStartWrite): PendingFinish {
+export function finishWithRetry(store: TurnStore, id: string, end: TurnEnd, options: FinishRetryOptions = {}, start?: TurnStartWrite): PendingFinish {
   const startedAt = Date.now();
   const firstAttempt = attempt(store, id, end, start);
   const first = firstAttempt.then((result) => (typeof result === 'boolean' ? (result ? 'recorded' : 'refused') : 'retrying'));
@@ -121,7 +121,7 @@ export function finishWithRetry(store: TraceStore, id: string, end: TurnEnd, opt
   return { first, settled };
 }
 
-async function retry(store: TraceStore, id: string, end: TurnEnd, firstError: unknown, startedAt: number, options: FinishRetryOptions, start: TurnStartWrite | undefined): Promise<FinishOutcome> {
+async function retry(store: TurnStore, id: string, end: TurnEnd, firstError: unknown, startedAt: number, options: FinishRetryOptions, start: TurnStartWrite | undefined): Promise<FinishOutcome> {
   const { windowMs = FINISH_RETRY_WINDOW_MS, firstDelayMs = 250, maxDelayMs = 5000, random = Math.random } = options;
   const what = `turn ${id} (${describeEnd(end)})`;
   console.error(`[traces] could not write the ending of ${what}: ${errorText(firstError)}; retrying for up to ${Math.round(windowMs / 1000)} s`);
@@ -168,7 +168,7 @@ async function retry(store: TraceStore, id: string, end: TurnEnd, firstError: un
  * write that committed but whose answer was lost): then it is recorded. Otherwise something
  * else ended the turn first (the sweep, for a turn that ran past its limit), and that stays.
  */
-async function refused(store: TraceStore, id: string, end: TurnEnd, afterFailure: boolean): Promise<FinishOutcome> {
+async function refused(store: TurnStore, id: string, end: TurnEnd, afterFailure: boolean): Promise<FinishOutcome> {
   if (afterFailure) {
     const stored = await store.getTurn(id).catch(() => undefined);
     if (stored?.status === end.status && stored.reply === end.reply) return 'recorded';

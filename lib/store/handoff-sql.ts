@@ -1,28 +1,12 @@
-import type {
-  AttemptResult,
-  ClaimedDelivery,
-  DeflectionDay,
-  DeliveryAttempt,
-  DeliveryState,
-  DeliveryStatus,
-  HandoffChannel,
-  HandoffCustomerData,
-  HandoffDetail,
-  HandoffList,
-  HandoffReason,
-  HandoffRecord,
-  HandoffReports,
-  HandoffSummary,
-  ConversationSignals,
-  HandoffStart,
-  SectionBeforeHandoff,
-} from './handoff-types';
-import type { DataSubject, SubjectDeletion, SubjectLinks } from './access-types';
+import type { AttemptResult, ClaimedDelivery, DeliveryAttempt, DeliveryState, DeliveryStatus, HandoffChannel, HandoffReason, HandoffRecord, ConversationSignals, HandoffStart } from './ports/handoffs';
+import type { DeflectionDay, HandoffDetail, HandoffList, HandoffReports, HandoffSummary, SectionBeforeHandoff } from './ports/handoff-reports';
+import type { HandoffCustomerData } from './ports/handoff-customer-data';
+import type { DataSubject, SubjectDeletion, SubjectLinks } from './ports/customer-data';
 import { likePattern } from './access-sql';
 import { decodedUrl, mentionsEmail, normalizeEmail } from './email-address';
 import { SqlInspector, type InspectorDialect } from './inspector';
-import type { Query } from './inspector-types';
-import { userOwnerKey } from './types';
+import type { Query } from './query';
+import { userOwnerKey } from './ports/turns';
 
 /**
  * The SQL of hand-offs (issue 24), in one place for both stores, as loop-sql.ts is for the

@@ -1,19 +1,19 @@
 import { addCounts } from '../privacy/redact';
 import { decodeRedactions } from './access-sql';
 import { LOOP_FILTERS, LOOP_SUMMARY_COLUMNS, LoopQueries } from './loop-sql';
-import type { ConversationTurn, DownVotedSection, FeedbackDay, InspectorStore, LanguageCount, Query, RecentQuestion, RecentTurnScore, SectionTraffic, ThinMatchTurn, TurnFilter, TurnPage, TurnSummary } from './inspector-types';
-import type { TurnStatus, Vote } from './types';
+import type { ConversationTurn, DownVotedSection, FeedbackDay, InspectorStore, LanguageCount, RecentQuestion, RecentTurnScore, SectionTraffic, ThinMatchTurn, TurnFilter, TurnPage, TurnSummary } from './ports/inspector';
+import type { Query } from './query';
+import type { TurnStatus } from './ports/turns';
+import type { Vote } from './ports/feedback';
 
 /**
  * Read-side queries behind /debug: the turns list with its filters, per-section statistics
  * (most sent, never sent) and the turns to look for vocabulary gaps in. `InspectorStore` is
- * what /debug reads; each trace store implements it beside `TraceStore` (both extend
+ * what /debug reads; each trace store implements it beside `TurnStore` (both extend
  * SqlInspector, the SQL here, with their dialect and query function), so the chat route never depends on it and
  * /debug never reaches into a store's database handle. No text analysis here: the KB's
  * analyzer works on what these queries return (lib/debug/gaps.ts).
  */
-
-export type { ConversationTurn, DownVotedSection, FeedbackDay, InspectorStore, Query, RecentQuestion, RecentTurnScore, SectionTraffic, ThinMatchTurn, TurnFilter, TurnPage, TurnSummary } from './inspector-types';
 
 /** The turns columns a summary reads (the store's full row extends it). */
 export interface SummaryRow {

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { ReplySource } from '../knowledge/sources';
-import type { ConversationTurn, DownVotedSection, FeedbackDay, Query, RecentQuestion } from './inspector-types';
-import type { NumberCheck, NumberMention, TurnFeedback, Vote } from './types';
+import type { ConversationTurn, DownVotedSection, FeedbackDay, RecentQuestion } from './ports/inspector';
+import type { Query } from './query';
+import type { NumberCheck, NumberMention } from './ports/turns';
+import type { TurnFeedback, Vote } from './ports/feedback';
 
 /**
  * The SQL of the support lead's loop (issue 15), in one place for both stores: a reply's

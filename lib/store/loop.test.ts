@@ -4,13 +4,13 @@ import { testIndex } from '../testing/kb';
 import { withRecord, type TestTurnStart } from '../testing/turns';
 import { freshDatabase } from '../testing/pg-database';
 import { kbVersionOf } from './compact';
-import type { InspectorStore } from './inspector';
+import type { InspectorStore } from './ports/inspector';
 import { createPostgresPool, PostgresTraceStore } from './postgres';
 import { SqliteTraceStore } from './sqlite';
-import type { ServerStore } from './store';
+import type { ServerStore } from './server-store';
 
 /**
- * The support lead's loop as behaviour of the store interfaces (TraceStore + InspectorStore):
+ * The support lead's loop as behaviour of the store interfaces (TurnStore + InspectorStore):
  * sources and number checks kept with the turn, feedback, and the inspector's queries over
  * them. Written against the interfaces only, so every store implementation runs it: add a
  * factory to STORES.

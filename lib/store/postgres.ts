@@ -1,11 +1,13 @@
 import pg from 'pg';
-import type { CustomerDataStore, DataSubject, SubjectDeletion, SubjectLinks } from './access-types';
+import type { CustomerDataStore, DataSubject, SubjectDeletion, SubjectLinks } from './ports/customer-data';
 import { ACCESS_KEEP_POSTGRES_MIGRATION, ACCESS_POSTGRES_MIGRATION, auditRetentionSql } from './access-sql';
 import { SqlAccessStore } from './access-store';
-import type { TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
+import type { TurnStore, TurnEnd, TurnStart, TurnTrace } from './ports/turns';
+import type { TurnFeedback } from './ports/feedback';
 import { textHash, type KbVersion, type PromptFrame } from './compact';
-import { tsQuery, type InspectorStore } from './inspector';
-import type { AttemptResult, ClaimedDelivery, HandoffRecord, HandoffStart, HandoffStore } from './handoff-types';
+import { tsQuery } from './inspector';
+import type { InspectorStore } from './ports/inspector';
+import type { AttemptResult, ClaimedDelivery, HandoffRecord, HandoffStart, HandoffStore } from './ports/handoffs';
 import {
   attemptParams,
   claimedDelivery,
@@ -370,7 +372,7 @@ export class Migrations {
 }
 
 /** The trace store, the inspector's queries and the admin state over one PostgreSQL database. */
-export class PostgresTraceStore extends SqlAccessStore implements TraceStore, InspectorStore, CustomerDataStore, HandoffStore {
+export class PostgresTraceStore extends SqlAccessStore implements TurnStore, InspectorStore, CustomerDataStore, HandoffStore {
   private readonly written = new WeakMap<KbVersion, { id: number; refs: number[] }>();
   private readonly read = new KbVersionCache();
   /** Prompt frames written or read: id by their JSON text. */

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AuditStore } from './access-types';
-import type { TraceStore } from './types';
+import type { AuditStore } from './ports/audit';
+import type { TurnStore } from './ports/turns';
 
 /**
  * TRACE_RETENTION_DAYS: turns older than that are deleted, in batches small enough that
@@ -38,7 +38,7 @@ export function retentionCutoff(days: number, now = Date.now()): string {
 }
 
 /** Deletes every turn older than `days`, batch by batch; returns how many went. */
-export async function deleteExpiredTurns(store: TraceStore, days: number, { batchSize = 500, pauseMs = 20 }: RetentionOptions = {}): Promise<number> {
+export async function deleteExpiredTurns(store: TurnStore, days: number, { batchSize = 500, pauseMs = 20 }: RetentionOptions = {}): Promise<number> {
   const cutoff = retentionCutoff(days);
   let deleted = 0;
   for (;;) {
@@ -50,7 +50,7 @@ export async function deleteExpiredTurns(store: TraceStore, days: number, { batc
 }
 
 /** Runs retention 1 s after start, then every `everyMs` (10 minutes), never keeping the process alive. */
-export function startRetention(store: () => TraceStore, days: number, everyMs = 600_000): RetentionJob {
+export function startRetention(store: () => TurnStore, days: number, everyMs = 600_000): RetentionJob {
   const status: RetentionStatus = { days };
   const round = async () => {
     try {

@@ -16,7 +16,7 @@ import {
 import type { SummaryRow } from './inspector';
 import { decodeRedactions, encodeRedactions } from './access-sql';
 import { decodeNumberCheck, decodeSources, encodeNumberCheck, encodeSources, feedbackOf, LOOP_TURN_COLUMNS, LOOP_TURN_JOIN } from './loop-sql';
-import type { TurnEnd, TurnStart, TurnTrace, TurnTrigger, TurnUsage } from './types';
+import type { TurnEnd, TurnStart, TurnTrace, TurnTrigger, TurnUsage } from './ports/turns';
 
 /**
  * The rows both trace stores keep (sqlite.ts, postgres.ts), and the mapping between them and

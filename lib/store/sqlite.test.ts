@@ -11,7 +11,7 @@ import { testIndex } from '../testing/kb';
 import { withRecord, type TestTurnStart } from '../testing/turns';
 import { kbVersionOf } from './compact';
 import { MIGRATIONS, openTraceDatabase, SqliteTraceStore } from './sqlite';
-import type { TurnTrace } from './types';
+import type { TurnTrace } from './ports/turns';
 
 const index = testIndex();
 const INSTRUCTIONS = 'Answer from the knowledge below.';

@@ -1,15 +1,17 @@
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { CustomerDataStore, DataSubject, SubjectDeletion, SubjectLinks } from './access-types';
+import type { CustomerDataStore, DataSubject, SubjectDeletion, SubjectLinks } from './ports/customer-data';
 import { ACCESS_KEEP_SQLITE_MIGRATION, ACCESS_SQLITE_MIGRATION, auditRetentionSql } from './access-sql';
 import { SqlAccessStore } from './access-store';
-import type { TraceStore, TurnEnd, TurnFeedback, TurnStart, TurnTrace } from './types';
+import type { TurnStore, TurnEnd, TurnStart, TurnTrace } from './ports/turns';
+import type { TurnFeedback } from './ports/feedback';
 import { storagePathProblem } from '../storage-path';
 import { GroupCommit } from './group-commit';
 import { textHash, type KbVersion, type PromptFrame } from './compact';
-import { ftsQuery, type InspectorStore } from './inspector';
-import type { AttemptResult, ClaimedDelivery, HandoffRecord, HandoffStart, HandoffStore } from './handoff-types';
+import { ftsQuery } from './inspector';
+import type { InspectorStore } from './ports/inspector';
+import type { AttemptResult, ClaimedDelivery, HandoffRecord, HandoffStart, HandoffStore } from './ports/handoffs';
 import {
   attemptParams,
   claimedDelivery,
@@ -427,8 +429,8 @@ interface StartWritten {
   frame?: { json: string; id: number };
 }
 
-/** The trace store (write path, TraceStore) and the inspector's queries (InspectorStore) over one SQLite database. */
-export class SqliteTraceStore extends SqlAccessStore implements TraceStore, InspectorStore, CustomerDataStore, HandoffStore {
+/** The trace store (write path, TurnStore) and the inspector's queries (InspectorStore) over one SQLite database. */
+export class SqliteTraceStore extends SqlAccessStore implements TurnStore, InspectorStore, CustomerDataStore, HandoffStore {
   readonly db: Database.Database;
   private readonly ownsDb: boolean;
   private readonly sql: ReturnType<typeof statements>;

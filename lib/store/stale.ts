@@ -1,4 +1,4 @@
-import type { TraceStore } from './types';
+import type { TurnStore } from './ports/turns';
 import { errorText, staleTurnReason } from './unrecorded';
 
 /**
@@ -12,7 +12,7 @@ import { errorText, staleTurnReason } from './unrecorded';
  */
 
 /** Closes every turn pending for longer than `limitMinutes` at `now`, batch by batch; returns how many. */
-export async function closeStaleTurns(store: TraceStore, limitMinutes: number, { now = Date.now(), batchSize = 500 } = {}): Promise<number> {
+export async function closeStaleTurns(store: TurnStore, limitMinutes: number, { now = Date.now(), batchSize = 500 } = {}): Promise<number> {
   const cutoff = new Date(now - limitMinutes * 60_000).toISOString();
   const reason = staleTurnReason(limitMinutes);
   let closed = 0;
@@ -24,7 +24,7 @@ export async function closeStaleTurns(store: TraceStore, limitMinutes: number, {
 }
 
 /** Sweeps 1 s after start, then every `everyMs`, never keeping the process alive; logs what it closed. */
-export function startPendingSweep(store: () => TraceStore, limitMinutes: number, everyMs = 60_000): void {
+export function startPendingSweep(store: () => TurnStore, limitMinutes: number, everyMs = 60_000): void {
   const round = async () => {
     try {
       const closed = await closeStaleTurns(store(), limitMinutes);

@@ -1,4 +1,4 @@
-import type { TraceStore, TurnStart } from './types';
+import type { TurnStore, TurnStart } from './ports/turns';
 
 /**
  * A turn's start row, written once its reply has started streaming (lib/chat/record-turn.ts):
@@ -15,7 +15,7 @@ export class TurnStartWrite {
   written = false;
 
   constructor(
-    private readonly store: TraceStore,
+    private readonly store: TurnStore,
     readonly turnId: string,
     /** Builds the row (once, when it is first written). */
     private readonly build: () => TurnStart,

@@ -9,15 +9,17 @@ import { freshDatabase } from '../testing/pg-database';
 import { testIndex } from '../testing/kb';
 import { withRecord, type TestTurnStart } from '../testing/turns';
 import { kbVersionOf } from './compact';
-import type { TurnFilter } from './inspector';
+import type { TurnFilter } from './ports/inspector';
 import { createPostgresPool, PostgresTraceStore } from './postgres';
 import { customerDataDeleters, eraseCustomerData } from './erase';
 import { deleteExpiredTurns } from './retention';
 import { closeStaleTurns } from './stale';
 import { SqliteTraceStore } from './sqlite';
-import type { SubjectDeletion } from './access-types';
-import type { ServerStore } from './store';
-import type { AdminSession, AttemptResult, ClaimedDelivery, HandoffStart, TurnStart, TurnStatus } from './types';
+import type { SubjectDeletion } from './ports/customer-data';
+import type { ServerStore } from './server-store';
+import type { AdminSession } from './ports/sessions';
+import type { AttemptResult, ClaimedDelivery, HandoffStart } from './ports/handoffs';
+import type { TurnStart, TurnStatus } from './ports/turns';
 import { staleTurnReason } from './unrecorded';
 
 /**

@@ -1,4 +1,4 @@
-import type { TurnEnd } from './types';
+import type { TurnEnd } from './ports/turns';
 
 /**
  * The reasons a turn is closed as `error` because its ending could not be recorded (not

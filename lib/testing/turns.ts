@@ -1,7 +1,7 @@
 import { buildSystemPrompt } from '../ai/prompt';
 import { selectContext, type Explanation } from '../retrieval/index';
 import { compactTurn, kbVersionOf } from '../store/compact';
-import type { TurnStart } from '../store/types';
+import type { TurnStart } from '../store/ports/turns';
 import { testIndex } from './kb';
 
 /** A turn's start on the unit tests' small KB (kb.ts), as the chat route records it. */

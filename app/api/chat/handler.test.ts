@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { retrieveForTurn } from '@/lib/knowledge/retrieve';
 import type { SqliteTraceStore } from '@/lib/store/sqlite';
-import type { TurnEnd, TurnStart } from '@/lib/store/types';
+import type { TurnEnd, TurnStart } from '@/lib/store/ports/turns';
 import { KnowledgeUnavailableError } from '@/lib/knowledge/holder';
 import { createRateLimiter } from '@/lib/rate-limit/index';
 import { PEER_HEADER } from '@/lib/rate-limit/client';

@@ -1,5 +1,5 @@
-import type { DataSubject, SubjectDeletion, SubjectLinks } from './access-types';
-import type { PageContext } from './page';
+import type { PageContext } from '../page';
+
 /**
  * Hand-offs to a person (issue 24): what the store keeps of them and the ports that read and
  * write them. A hand-off is written with one delivery per channel (webhook, email) before the
@@ -76,12 +76,6 @@ export interface DeliveryAttempt {
   instance: string;
 }
 
-/** /debug's view of one hand-off: the record, its payload and every attempt, oldest first. */
-export interface HandoffDetail extends HandoffRecord {
-  payload: string;
-  attempts: DeliveryAttempt[];
-}
-
 /** A delivery the worker claimed: what it sends, and which attempt this is. */
 export interface ClaimedDelivery {
   handoffId: string;
@@ -133,59 +127,4 @@ export interface HandoffStore {
   finishAttempt(result: AttemptResult): Promise<void>;
   /** /debug "retry now": the hand-off's failed deliveries are due again at `now`, retried until `retryUntil`. Returns how many. */
   retryFailed(handoffId: string, now: string, retryUntil: string): Promise<number>;
-}
-
-/** A customer's hand-offs, for deleting their data on request (lib/store/erase.ts). */
-export interface HandoffCustomerData {
-  /**
-   * The visitors and conversations of the subject's hand-offs: by visitor id; by a verified
-   * user's owner key (a hand-off made before any question is theirs too); or by email — the
-   * address they gave (compared whole, normalised), or one their note or page holds.
-   */
-  findCustomerHandoffs(subject: DataSubject): Promise<SubjectLinks>;
-  /** Deletes the hand-offs of these visitors, with their deliveries and attempts. Counts: `hand-offs`. */
-  deleteCustomerHandoffs(links: SubjectLinks): Promise<SubjectDeletion>;
-}
-
-/** One UTC day's conversations (by the day of their first turn) and how many were handed off. */
-export interface DeflectionDay {
-  /** YYYY-MM-DD */
-  day: string;
-  /** Conversations with at least one turn that began that day. */
-  conversations: number;
-  /** Those that have a hand-off. */
-  handedOff: number;
-}
-
-export interface HandoffSummary extends HandoffRecord {
-  /** Attempts over all channels. */
-  attempts: number;
-  lastError?: string;
-}
-
-export interface HandoffList {
-  handoffs: HandoffSummary[];
-  total: number;
-  page: number;
-  pageSize: number;
-  pages: number;
-}
-
-/** A section sent because it scored in the turns just before hand-offs. */
-export interface SectionBeforeHandoff {
-  sectionId: string;
-  /** Hand-offs in whose last turns it scored. */
-  handoffs: number;
-}
-
-/** What /debug reads of hand-offs. */
-export interface HandoffReports {
-  listHandoffs(filter: { status?: DeliveryStatus }, page: number, pageSize: number): Promise<HandoffList>;
-  getHandoff(id: string): Promise<HandoffDetail | undefined>;
-  /** Conversations and hand-offs per UTC day, for conversations begun at or after `since` (ISO), oldest day first. */
-  deflectionByDay(options: { since: string }): Promise<DeflectionDay[]>;
-  /** Hand-offs made at or after `since`, by reason. */
-  handoffsByReason(options: { since: string }): Promise<{ reason: HandoffReason; count: number }[]>;
-  /** Sections that scored in the last `turnsBefore` turns before each hand-off, most hand-offs first, at most `limit`. */
-  sectionsBeforeHandoffs(turnsBefore: number, limit: number): Promise<SectionBeforeHandoff[]>;
 }

@@ -1,9 +1,10 @@
-import type { RedactionCounts } from '../privacy/redact';
-import type { TurnStatus, Vote } from './types';
+import type { RedactionCounts } from '../../privacy/redact';
+import type { Vote } from './feedback';
+import type { TurnStatus } from './turns';
 
 /**
  * What /debug reads of the store: the InspectorStore port and the shapes of its answers (the
- * SQL behind them: inspector.ts, loop-sql.ts).
+ * SQL behind them: lib/store/inspector.ts, loop-sql.ts).
  */
 
 export interface TurnFilter {
@@ -140,5 +141,3 @@ export interface InspectorStore {
   /** Those of these turn ids that are still recorded (not deleted on request or by retention). */
   keptTurnIds(ids: readonly string[]): Promise<Set<string>>;
 }
-
-export type Query = <Row>(sql: string, params: unknown[]) => Promise<Row[]>;

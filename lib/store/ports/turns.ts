@@ -1,8 +1,9 @@
-import type { ReplySource } from '../knowledge/sources';
-import type { RedactionCounts } from '../privacy/redact';
-import type { Explanation } from '../retrieval/index';
-import type { KbVersion, TurnRecord } from './compact';
-import type { PageContext } from './page';
+import type { ReplySource } from '../../knowledge/sources';
+import type { RedactionCounts } from '../../privacy/redact';
+import type { Explanation } from '../../retrieval/index';
+import type { KbVersion, TurnRecord } from '../compact';
+import type { PageContext } from '../page';
+import type { TurnFeedback } from './feedback';
 
 export type { PageContext };
 
@@ -10,11 +11,9 @@ export type { PageContext };
  * Turn traces: one record per chat request, written when the turn starts and completed
  * when it ends, so a turn that dies mid-stream still leaves its row (status `pending`).
  *
- * Storage sits behind `TraceStore`; the route and the conversation endpoint only use
+ * Storage sits behind `TurnStore`; the route and the conversation endpoint only use
  * this interface: SQLite by default (sqlite.ts), PostgreSQL with DATABASE_URL (postgres.ts).
  */
-
-export type * from './handoff-types';
 
 /**
  * `pending` while the reply streams (and while a failed write of its ending is retried); a turn
@@ -109,17 +108,6 @@ export interface TurnEnd {
   replyRedactions?: RedactionCounts;
 }
 
-export type Vote = 'up' | 'down';
-
-/** A visitor's vote on a reply: one per turn, changeable. */
-export interface TurnFeedback {
-  vote: Vote;
-  /** An optional short reason, as typed. */
-  reason?: string;
-  /** ISO 8601 time of the last change. */
-  at: string;
-}
-
 export interface TurnTrace extends Omit<TurnStart, 'kb' | 'record'> {
   /** The full selector explanation: query with expanded terms, verdicts, token split, context. */
   explanation: Explanation;
@@ -144,13 +132,27 @@ export interface TurnTrace extends Omit<TurnStart, 'kb' | 'record'> {
   replyRedactions?: RedactionCounts;
 }
 
-/**
- * The store's ports: each consumer depends on the narrow one it uses; both adapters (SQLite,
- * PostgreSQL) implement all of them, and store-contract.test.ts runs every case on both.
- */
+/** The reply's number check (lib/chat/numbers.ts), as stored with the turn. */
+export type NumberKind = 'price' | 'percent' | 'duration' | 'amount';
+
+export interface NumberMention {
+  /** As written, with its unit: `$1,299.00`, `14-day`, `20%`. */
+  text: string;
+  kind: NumberKind;
+  value: number;
+  /** Normalised: `USD`, `%`, `day`, `gb`, `user`, … */
+  unit: string;
+}
+
+export interface NumberCheck {
+  /** Numbers with a unit the reply states (distinct by kind, unit and value). */
+  checked: number;
+  /** Those the sent knowledge does not state, in reply order. */
+  unverified: NumberMention[];
+}
 
 /** The turn log: every turn written as it starts and completed as it ends (the chat route, retention, the pending-turn sweep). */
-export interface TraceStore {
+export interface TurnStore {
   /** Records a turn as `pending`. Throws if the id exists. */
   startTurn(turn: TurnStart): Promise<void>;
   /** Completes a pending turn. Returns false (and changes nothing) if it is unknown or already finished. */
@@ -174,43 +176,4 @@ export interface TraceStore {
   /** Resolves when the store can serve (schema up to date, database answering); rejects with why not. */
   ready(): Promise<void>;
   close(): Promise<void>;
-}
-
-/** A visitor's own conversations: what the chat's model history and GET /api/conversations/:id are built from. */
-export interface ConversationStore {
-  /** The turns of `conversationId` sent by `visitorId`, oldest first. Empty for any other pair. */
-  listVisitorConversation(conversationId: string, visitorId: string): Promise<TurnTrace[]>;
-  /** The conversation `visitorId` sent their newest turn in (the embed resumes it, on any device of a verified user); undefined if none. */
-  latestVisitorConversation(visitorId: string): Promise<string | undefined>;
-}
-
-/** Votes on replies (POST /api/feedback). */
-export interface FeedbackStore {
-  /**
-   * Sets (or replaces) the feedback on a turn. False if there is no turn `turnId`. Whose turn
-   * it is, is the caller's check (app/api/feedback: the visitor's own replies only).
-   */
-  setFeedback(turnId: string, feedback: TurnFeedback): Promise<boolean>;
-}
-
-// The ports of /debug's access (sessions, API keys, members, the audit trail, deleting a customer's data).
-export type * from './access-types';
-
-/** The reply's number check (lib/chat/numbers.ts), as stored with the turn. */
-export type NumberKind = 'price' | 'percent' | 'duration' | 'amount';
-
-export interface NumberMention {
-  /** As written, with its unit: `$1,299.00`, `14-day`, `20%`. */
-  text: string;
-  kind: NumberKind;
-  value: number;
-  /** Normalised: `USD`, `%`, `day`, `gb`, `user`, … */
-  unit: string;
-}
-
-export interface NumberCheck {
-  /** Numbers with a unit the reply states (distinct by kind, unit and value). */
-  checked: number;
-  /** Those the sent knowledge does not state, in reply order. */
-  unverified: NumberMention[];
 }
