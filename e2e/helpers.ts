@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { expect, type FrameLocator, type Page } from '@playwright/test';
-import { SqliteTraceStore } from '@/lib/store/sqlite';
+import { SqliteStore } from '@/lib/store/sqlite';
 import { STUB_URL } from './env';
 
 /** The stub model's test controls. */
@@ -115,7 +115,7 @@ export function traces(file: string) {
       readAsync(async (db) => {
         const row = db.prepare('SELECT * FROM turns WHERE id = ?').get(id) as Omit<TurnRow, 'explanation' | 'system_prompt' | 'stored_prompt'> | undefined;
         if (!row) return undefined;
-        const trace = (await new SqliteTraceStore(db).getTurn(id))!;
+        const trace = (await new SqliteStore(db).getTurn(id))!;
         const stored = db.prepare('SELECT system_prompt FROM turn_payloads WHERE turn_seq = ?').pluck().get((row as { seq?: number }).seq);
         return { ...row, explanation: JSON.stringify(trace.explanation), system_prompt: trace.systemPrompt, stored_prompt: typeof stored === 'string' };
       }),

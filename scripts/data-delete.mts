@@ -55,8 +55,8 @@ const { loadVisitorSecret } = await import('@/lib/chat/visitor');
 const { EnvError } = await import('@/lib/env');
 const { formatIssues } = await import('@/lib/format');
 const { serverSettings } = await import('@/lib/server/paths');
-const { createPostgresPool, PostgresTraceStore } = await import('@/lib/store/postgres');
-const { SqliteTraceStore } = await import('@/lib/store/sqlite');
+const { createPostgresPool, PostgresStore } = await import('@/lib/store/postgres');
+const { SqliteStore } = await import('@/lib/store/sqlite');
 
 const subject = subjectSchema.safeParse({ kind, value: values[kind] });
 if (!subject.success) usageExit(cli, formatIssues(subject.error.issues, `--${kind}`));
@@ -64,7 +64,7 @@ if (!subject.success) usageExit(cli, formatIssues(subject.error.issues, `--${kin
 let store: ServerStore | undefined;
 try {
   const { env, paths } = serverSettings();
-  store = env.DATABASE_URL ? new PostgresTraceStore(createPostgresPool(env.DATABASE_URL, { max: 2, connectionTimeoutMillis: 10_000 })) : new SqliteTraceStore(paths.traceDb);
+  store = env.DATABASE_URL ? new PostgresStore(createPostgresPool(env.DATABASE_URL, { max: 2, connectionTimeoutMillis: 10_000 })) : new SqliteStore(paths.traceDb);
   const key = sessionKey(loadVisitorSecret({ envSecret: env.VISITOR_SECRET, dataDir: paths.dataDir }));
   const who = { actor: `cli:${userInfo().username}`, via: 'cli', source: 'cli' };
   const erased = await deleteCustomerData(store, key, who, subject.data);

@@ -11,7 +11,7 @@ import type { RetrievalIndex } from '../retrieval/index';
 import { testIndex } from '../testing/kb';
 import { ASSISTANT_INSTRUCTIONS } from '../ai/prompt';
 import type { FinishRetryOptions } from '../store/finish';
-import { SqliteTraceStore } from '../store/sqlite';
+import { SqliteStore } from '../store/sqlite';
 import type { TurnStore, TurnEnd } from '../store/ports/turns';
 import { recordTurn } from './record-turn';
 import { TurnRecorder } from './recorder';
@@ -19,10 +19,10 @@ import { retrieveForTurn, type TurnKnowledge } from '../knowledge/retrieve';
 import { customerMessagesOf, toModelMessages, type ChatText } from './turn';
 
 const index = testIndex();
-let store: SqliteTraceStore;
+let store: SqliteStore;
 
 beforeEach(() => {
-  store = new SqliteTraceStore(path.join(mkdtempSync(path.join(tmpdir(), 'recorder-')), 'traces.db'));
+  store = new SqliteStore(path.join(mkdtempSync(path.join(tmpdir(), 'recorder-')), 'traces.db'));
 });
 afterEach(async () => {
   vi.restoreAllMocks();

@@ -6,7 +6,7 @@ import { selectContext } from '../retrieval/index';
 import { testIndex } from '../testing/kb';
 import { withRecord } from '../testing/turns';
 import { kbVersionOf } from '../store/compact';
-import { SqliteTraceStore } from '../store/sqlite';
+import { SqliteStore } from '../store/sqlite';
 import { deflectionSummary } from './deflection';
 
 /**
@@ -33,7 +33,7 @@ describe('the deflection rate', () => {
   });
 
   it('on a fixed set of conversations in a store: a conversation counts on the day it began, once, handed off or not', async () => {
-    const store = new SqliteTraceStore(path.join(mkdtempSync(path.join(tmpdir(), 'deflection-')), 'traces.db'));
+    const store = new SqliteStore(path.join(mkdtempSync(path.join(tmpdir(), 'deflection-')), 'traces.db'));
     const index = testIndex();
     const kb = kbVersionOf(index, 'instructions');
     let n = 0;

@@ -20,7 +20,7 @@ import { userOwnerKey } from './ports/turns';
  */
 
 /**
- * SQLite schema version 7 (appended to sqlite.ts MIGRATIONS). `turns.user_id` (the verified
+ * SQLite schema version 7 (appended to sqlite-migrations.ts MIGRATIONS). `turns.user_id` (the verified
  * user) came with the embed's migration (5).
  */
 export const ACCESS_SQLITE_MIGRATION = `
@@ -76,7 +76,7 @@ export const ACCESS_SQLITE_MIGRATION = `
   END;
 `;
 
-/** The same in PostgreSQL: its version 5 (appended to postgres.ts POSTGRES_MIGRATIONS). */
+/** The same in PostgreSQL: its version 5 (appended to postgres-migrations.ts POSTGRES_MIGRATIONS). */
 export const ACCESS_POSTGRES_MIGRATION = `
   ALTER TABLE turns ADD COLUMN redactions text, ADD COLUMN reply_redactions text;
   CREATE INDEX turns_user ON turns (user_id) WHERE user_id IS NOT NULL;

@@ -1,23 +1,23 @@
 import type { AdminSession, AdminSessionStore } from './ports/sessions';
 import type { ApiKey, ApiKeyMaker, ApiKeyStore } from './ports/api-keys';
-import type { AuditEvent, AuditFilter, AuditPage, AuditStore } from './ports/audit';
+import type { AuditEvent, AuditFilter, AuditPage } from './ports/audit';
 import type { DataSubject, SubjectDeletion, SubjectLinks } from './ports/customer-data';
 import type { Member, MemberStore } from './ports/members';
 import type { Role } from './ports/role';
 import { AccessQueries, type CustomerTurnRow } from './access-sql';
 import { SqlHandoffInspector } from './handoff-sql';
-import type { InspectorDialect } from './inspector';
+import type { Dialect } from './dialect';
 import type { Query } from './query';
 
 /**
  * What both SQL stores share beyond the inspector's and the hand-offs' reads (SqlHandoffInspector): the access ports (sessions, API
  * keys, members, the audit trail) over access-sql.ts's queries, and finding a customer's
- * turns. Deleting them is each adapter's own (its batch delete of turns).
+ * turns. Deleting them is sql-store.ts's (the turn log's batch delete).
  */
-export abstract class SqlAccessStore extends SqlHandoffInspector implements AdminSessionStore, ApiKeyStore, MemberStore, AuditStore {
+export abstract class SqlAccessStore extends SqlHandoffInspector implements AdminSessionStore, ApiKeyStore, MemberStore {
   protected readonly access: AccessQueries;
 
-  constructor(query: Query, dialect: InspectorDialect) {
+  constructor(query: Query, dialect: Dialect) {
     super(query, dialect);
     this.access = new AccessQueries(query, dialect.placeholder);
   }
@@ -79,9 +79,6 @@ export abstract class SqlAccessStore extends SqlHandoffInspector implements Admi
   listAudit(filter: AuditFilter, page: number, pageSize: number): Promise<AuditPage> {
     return this.access.listAudit(filter, page, pageSize);
   }
-  /** In one transaction of the store's own (access-sql.ts auditRetentionSql). */
-  abstract deleteAuditBefore(cutoff: string, batchSize: number): Promise<number>;
-
   findCustomerTurns(subject: DataSubject): Promise<SubjectLinks> {
     return this.access.findCustomerTurns(subject);
   }

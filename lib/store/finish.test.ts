@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { testTurnStart } from '../testing/turns';
 import { finishWithRetry, lostTurns, unsettledEndings, type FinishRetryOptions } from './finish';
 import { TurnStartWrite } from './start';
-import { SqliteTraceStore } from './sqlite';
+import { SqliteStore } from './sqlite';
 import { closeStaleTurns } from './stale';
 import type { TurnStore, TurnEnd, TurnStart } from './ports/turns';
 import { isUnrecordedEnding } from './unrecorded';
@@ -15,11 +15,11 @@ import { isUnrecordedEnding } from './unrecorded';
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-let store: SqliteTraceStore;
+let store: SqliteStore;
 let errors: string[];
 beforeEach(() => {
   vi.useFakeTimers({ now: new Date('2026-06-01T12:00:00.000Z') });
-  store = new SqliteTraceStore(':memory:');
+  store = new SqliteStore(':memory:');
   errors = [];
   vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void errors.push(args.join(' ')));
   vi.spyOn(console, 'log').mockImplementation(() => {});

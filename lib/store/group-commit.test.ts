@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testTurnStart } from '../testing/turns';
 import { GroupCommit } from './group-commit';
-import { SqliteTraceStore } from './sqlite';
+import { SqliteStore } from './sqlite';
 
 /**
  * Group commit on a real SQLite file, watched from a second connection: what it sees is what
@@ -119,7 +119,7 @@ describe('GroupCommit', () => {
 
 describe('the SQLite trace store commits turns in groups', () => {
   it('turns started together are all stored; one that cannot be (its id taken) fails alone', async () => {
-    const store = new SqliteTraceStore(path.join(dir, 'traces.db'));
+    const store = new SqliteStore(path.join(dir, 'traces.db'));
     try {
       const first = testTurnStart('can I get a refund?');
       const turns = [first, testTurnStart('how do I cancel?'), { ...testTurnStart('what plans are there?'), id: first.id }, testTurnStart('do you have an API?')];
@@ -137,12 +137,12 @@ describe('the SQLite trace store commits turns in groups', () => {
 
   it('close() writes the starts still queued', async () => {
     const file = path.join(dir, 'closing.db');
-    const store = new SqliteTraceStore(file);
+    const store = new SqliteStore(file);
     const turn = testTurnStart('can I get a refund?');
     const written = store.startTurn(turn);
     await store.close();
     await written;
-    const reopened = new SqliteTraceStore(file);
+    const reopened = new SqliteStore(file);
     try {
       expect(await reopened.getTurn(turn.id)).toMatchObject({ question: 'can I get a refund?' });
     } finally {

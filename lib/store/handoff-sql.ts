@@ -4,15 +4,16 @@ import type { HandoffCustomerData } from './ports/handoff-customer-data';
 import type { DataSubject, SubjectDeletion, SubjectLinks } from './ports/customer-data';
 import { likePattern } from './access-sql';
 import { decodedUrl, mentionsEmail, normalizeEmail } from './email-address';
-import { SqlInspector, type InspectorDialect } from './inspector';
+import type { Dialect } from './dialect';
+import { SqlInspector } from './inspector';
 import type { Query } from './query';
 import { userOwnerKey } from './ports/turns';
 
 /**
  * The SQL of hand-offs (issue 24), in one place for both stores, as loop-sql.ts is for the
  * feedback loop: the tables (one migration per store), the row mappings, and the reads both
- * stores share (HandoffReads). The writes that need a transaction or row locks (create, claim,
- * finish, retry) are each store's own, with the statements here.
+ * stores share (SqlHandoffInspector). The writes that need a transaction (create, finish, retry)
+ * run these statements in sql-store.ts; the claim, which locks rows, is each dialect's own.
  *
  * - `handoffs`: one row per hand-off, at most one per (conversation, visitor), with the payload
  *   delivered (frozen when written) and a status summarising its deliveries;
@@ -70,13 +71,13 @@ const TABLES = (t: { seq: string; text: string; time: string; real: string; int:
   );
 `;
 
-/** SQLite schema version 6 (appended to sqlite.ts MIGRATIONS). */
+/** SQLite schema version 6 (appended to sqlite-migrations.ts MIGRATIONS). */
 export const HANDOFF_SQLITE_MIGRATION = `
   ALTER TABLE turns ADD COLUMN bm25_confidence REAL;
   ${TABLES({ seq: 'INTEGER PRIMARY KEY', text: 'TEXT', time: 'TEXT', real: 'REAL', int: 'INTEGER' })}
 `;
 
-/** The same in PostgreSQL: its version 4 (appended to postgres.ts POSTGRES_MIGRATIONS). */
+/** The same in PostgreSQL: its version 4 (appended to postgres-migrations.ts POSTGRES_MIGRATIONS). */
 export const HANDOFF_POSTGRES_MIGRATION = `
   ALTER TABLE turns ADD COLUMN bm25_confidence double precision;
   ${TABLES({ seq: 'bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY', text: 'text', time: 'timestamptz', real: 'double precision', int: 'bigint' })}
@@ -282,9 +283,9 @@ function attemptFromRow(a: AttemptRow): DeliveryAttempt {
  * widget's state, the chat's signals, /debug's reports. Both stores extend it.
  */
 export class SqlHandoffInspector extends SqlInspector implements HandoffReports, HandoffCustomerData {
-  private readonly p: Placeholder;
+  protected readonly p: Placeholder;
 
-  constructor(query: Query, dialect: InspectorDialect) {
+  constructor(query: Query, dialect: Dialect) {
     super(query, dialect);
     this.p = dialect.placeholder;
   }

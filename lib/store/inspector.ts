@@ -1,4 +1,5 @@
 import { addCounts } from '../privacy/redact';
+import type { Dialect } from './dialect';
 import { decodeRedactions } from './access-sql';
 import { LOOP_FILTERS, LOOP_SUMMARY_COLUMNS, LoopQueries } from './loop-sql';
 import type { ConversationTurn, DownVotedSection, FeedbackDay, InspectorStore, LanguageCount, RecentQuestion, RecentTurnScore, SectionTraffic, ThinMatchTurn, TurnFilter, TurnPage, TurnSummary } from './ports/inspector';
@@ -9,8 +10,8 @@ import type { Vote } from './ports/feedback';
 /**
  * Read-side queries behind /debug: the turns list with its filters, per-section statistics
  * (most sent, never sent) and the turns to look for vocabulary gaps in. `InspectorStore` is
- * what /debug reads; each trace store implements it beside `TurnStore` (both extend
- * SqlInspector, the SQL here, with their dialect and query function), so the chat route never depends on it and
+ * what /debug reads; each store implements it beside `TurnStore` (both extend SqlInspector,
+ * the SQL here, with their dialect and query function), so the chat route never depends on it and
  * /debug never reaches into a store's database handle. No text analysis here: the KB's
  * analyzer works on what these queries return (lib/debug/gaps.ts).
  */
@@ -86,15 +87,6 @@ export function tsQuery(text: string): string | undefined {
   return words.length ? words.map((w) => `${w}:*`).join(' & ') : undefined;
 }
 
-/** What differs between the stores' SQL for the inspector's queries. */
-export interface InspectorDialect {
-  /** The placeholder of the n-th parameter (1-based): `?` or `$n`. */
-  placeholder(n: number): string;
-  /** A condition on `turns` for "the question mentions these words", with the engine's query text as its parameter; undefined if nothing to search. */
-  questionMatch(text: string, param: (value: unknown) => string): string | undefined;
-}
-
-
 /**
  * The inspector's queries, once for both stores: plain SQL that SQLite and PostgreSQL read
  * alike, with the dialect's placeholders and full-text condition (FTS5 / a GIN-indexed tsvector).
@@ -104,7 +96,7 @@ export class SqlInspector implements InspectorStore {
 
   constructor(
     protected readonly query: Query,
-    private readonly dialect: InspectorDialect,
+    protected readonly dialect: Dialect,
   ) {
     this.loop = new LoopQueries(query, dialect.placeholder);
   }

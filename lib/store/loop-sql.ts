@@ -13,7 +13,7 @@ import type { TurnFeedback, Vote } from './ports/feedback';
  * dialect.
  */
 
-/** SQLite schema version 4 (appended to sqlite.ts MIGRATIONS). */
+/** SQLite schema version 4 (appended to sqlite-migrations.ts MIGRATIONS). */
 export const LOOP_SQLITE_MIGRATION = `
   ALTER TABLE turns ADD COLUMN sources TEXT;
   ALTER TABLE turns ADD COLUMN number_check TEXT;
@@ -29,7 +29,7 @@ export const LOOP_SQLITE_MIGRATION = `
   CREATE INDEX turn_feedback_vote ON turn_feedback (vote);
 `;
 
-/** The same tables in PostgreSQL (appended to postgres.ts POSTGRES_MIGRATIONS). */
+/** The same tables in PostgreSQL (appended to postgres-migrations.ts POSTGRES_MIGRATIONS). */
 export const LOOP_POSTGRES_MIGRATION = `
   ALTER TABLE turns ADD COLUMN sources text, ADD COLUMN number_check text, ADD COLUMN n_unverified integer;
   CREATE INDEX turns_unverified ON turns (n_unverified);

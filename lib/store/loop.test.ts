@@ -5,8 +5,8 @@ import { withRecord, type TestTurnStart } from '../testing/turns';
 import { freshDatabase } from '../testing/pg-database';
 import { kbVersionOf } from './compact';
 import type { InspectorStore } from './ports/inspector';
-import { createPostgresPool, PostgresTraceStore } from './postgres';
-import { SqliteTraceStore } from './sqlite';
+import { createPostgresPool, PostgresStore } from './postgres';
+import { SqliteStore } from './sqlite';
 import type { ServerStore } from './server-store';
 
 /**
@@ -18,8 +18,8 @@ import type { ServerStore } from './server-store';
 
 type Store = ServerStore;
 const STORES: Record<string, () => Promise<Store>> = {
-  SQLite: async () => new SqliteTraceStore(':memory:'),
-  PostgreSQL: async () => new PostgresTraceStore(createPostgresPool(await freshDatabase(), { max: 2 })),
+  SQLite: async () => new SqliteStore(':memory:'),
+  PostgreSQL: async () => new PostgresStore(createPostgresPool(await freshDatabase(), { max: 2 })),
 };
 
 const index = testIndex();

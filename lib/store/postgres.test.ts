@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { freshDatabase } from '../testing/pg-database';
 import { startPostgres } from '../testing/postgres';
 import { testTurnStart } from '../testing/turns';
-import { createPostgresPool, migratePostgres, Migrations, POSTGRES_MIGRATIONS, PostgresTraceStore } from './postgres';
+import { createPostgresPool, migratePostgres, Migrations, PostgresStore } from './postgres';
+import { POSTGRES_MIGRATIONS } from './postgres-migrations';
 
 // What only the PostgreSQL store has; its behaviour as a trace store is in store-contract.test.ts.
 describe('PostgreSQL store', () => {
@@ -20,7 +21,7 @@ describe('PostgreSQL store', () => {
     const pool = createPostgresPool(url);
     await migratePostgres(pool);
     await pool.query('INSERT INTO schema_migrations (version) VALUES ($1)', [POSTGRES_MIGRATIONS.length + 1]);
-    const store = new PostgresTraceStore(pool);
+    const store = new PostgresStore(pool);
     await expect(store.ready()).rejects.toThrow(/newer than this app knows/);
     await expect(store.countTurns()).rejects.toThrow(/newer than this app knows/);
     await store.close();
@@ -28,7 +29,7 @@ describe('PostgreSQL store', () => {
 
   it('answers the question filter from the GIN index on the question', async () => {
     const url = await freshDatabase();
-    const store = new PostgresTraceStore(createPostgresPool(url));
+    const store = new PostgresStore(createPostgresPool(url));
     await store.ready();
     const client = await store.pool.connect();
     await client.query('SET enable_seqscan = off'); // an empty table: make the planner show its index path
@@ -39,7 +40,7 @@ describe('PostgreSQL store', () => {
   });
 
   it('the pending-turn sweep skips a turn another instance is finishing at that moment, instead of waiting for it', async () => {
-    const store = new PostgresTraceStore(createPostgresPool(await freshDatabase()));
+    const store = new PostgresStore(createPostgresPool(await freshDatabase()));
     const start = testTurnStart('can I get a refund?', { createdAt: '2026-01-01T10:00:00.000Z' });
     await store.startTurn(start);
     const other = await store.pool.connect(); // the other instance's finishTurn, not yet committed
@@ -53,7 +54,7 @@ describe('PostgreSQL store', () => {
   });
 
   it('reports an unreachable database as not ready, within the connection timeout', async () => {
-    const store = new PostgresTraceStore(createPostgresPool('postgres://app@127.0.0.1:1/none', { connectionTimeoutMillis: 500 }));
+    const store = new PostgresStore(createPostgresPool('postgres://app@127.0.0.1:1/none', { connectionTimeoutMillis: 500 }));
     await expect(store.ready()).rejects.toThrow(/ECONNREFUSED|connect/);
     await store.close();
   });
@@ -62,7 +63,7 @@ describe('PostgreSQL store', () => {
     const cluster = await startPostgres();
     try {
       await cluster.stopServer();
-      const store = new PostgresTraceStore(createPostgresPool(cluster.url, { connectionTimeoutMillis: 500 }));
+      const store = new PostgresStore(createPostgresPool(cluster.url, { connectionTimeoutMillis: 500 }));
       await expect(store.ready()).rejects.toThrow(/ECONNREFUSED|connect/);
       await expect(store.countTurns()).rejects.toThrow(/ECONNREFUSED|connect/);
       await cluster.startServer();

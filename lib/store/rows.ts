@@ -109,6 +109,11 @@ export const TURN_INSERT_COLUMNS = [
 
 export type TurnInsertColumn = (typeof TURN_INSERT_COLUMNS)[number];
 
+/** A new turn's INSERT (values in TURN_INSERT_COLUMNS order), returning its seq. */
+export function insertTurnSql(p: (n: number) => string): string {
+  return `INSERT INTO turns (${TURN_INSERT_COLUMNS.join(', ')}) VALUES (${TURN_INSERT_COLUMNS.map((_, i) => p(i + 1)).join(', ')}) RETURNING seq`;
+}
+
 /** A new turn's column values: the compact parts where its record has them (NULL where the payload is whole). */
 export function turnInsertValues(turn: TurnStart, kbVersion: number, promptFrame: number | null): Record<TurnInsertColumn, unknown> {
   const { record } = turn;
@@ -160,6 +165,11 @@ export const TURN_FINISH_COLUMNS = [
   'status', 'reply', 'usage', 'input_tokens', 'output_tokens', 'finish_reason', 'first_token_ms', 'total_ms', 'error', 'finished_at',
   'number_check', 'n_unverified', 'reply_redactions',
 ] as const;
+
+/** A turn's ending (values in TURN_FINISH_COLUMNS order, then the turn's id): only while it is pending. */
+export function finishTurnSql(p: (n: number) => string): string {
+  return `UPDATE turns SET ${TURN_FINISH_COLUMNS.map((c, i) => `${c} = ${p(i + 1)}`).join(', ')} WHERE id = ${p(TURN_FINISH_COLUMNS.length + 1)} AND status = 'pending'`;
+}
 
 export function turnFinishValues(end: TurnEnd, finishedAt = new Date().toISOString()): Record<(typeof TURN_FINISH_COLUMNS)[number], unknown> {
   return {

@@ -10,20 +10,21 @@ import { embeddingText, SEMANTIC_DEFAULTS, sectionVectors, selectContext, type S
 import { testIndex } from '../testing/kb';
 import { withRecord, type TestTurnStart } from '../testing/turns';
 import { kbVersionOf } from './compact';
-import { MIGRATIONS, openTraceDatabase, SqliteTraceStore } from './sqlite';
+import { openTraceDatabase, SqliteStore } from './sqlite';
+import { MIGRATIONS } from './sqlite-migrations';
 import type { TurnTrace } from './ports/turns';
 
 const index = testIndex();
 const INSTRUCTIONS = 'Answer from the knowledge below.';
 const kb = kbVersionOf(index, INSTRUCTIONS);
-const stores: SqliteTraceStore[] = [];
+const stores: SqliteStore[] = [];
 
 function tempFile(): string {
   return path.join(mkdtempSync(path.join(tmpdir(), 'traces-')), 'nested', 'traces.db');
 }
 
-function open(file = tempFile()): SqliteTraceStore {
-  const store = new SqliteTraceStore(file);
+function open(file = tempFile()): SqliteStore {
+  const store = new SqliteStore(file);
   stores.push(store);
   return store;
 }
@@ -53,7 +54,7 @@ function turn(question: string, overrides: Partial<Omit<TestTurnStart, 'record'>
   });
 }
 
-describe('SqliteTraceStore', () => {
+describe('SqliteStore', () => {
   it('creates the schema at open (WAL, user_version) and keeps data across reopen', async () => {
     const file = tempFile();
     const store = open(file);
@@ -97,7 +98,7 @@ describe('SqliteTraceStore', () => {
   it('refuses a database from a newer version of the app', () => {
     const file = tempFile();
     open(file).db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
-    expect(() => new SqliteTraceStore(file)).toThrow(/newer than this app knows/);
+    expect(() => new SqliteStore(file)).toThrow(/newer than this app knows/);
   });
 
   it('migrates a version-1 database: its turns are kept, with no visitor', async () => {
@@ -299,11 +300,11 @@ describe('migrating a database written before compact traces (fixtures/traces-v2
   });
 });
 
-describe('SqliteTraceStore on a shared handle', () => {
+describe('SqliteStore on a shared handle', () => {
   it('wraps an open database without migrating again, and leaves it open on close', async () => {
     const file = tempFile();
     const owner = open(file);
-    const wrapper = new SqliteTraceStore(owner.db);
+    const wrapper = new SqliteStore(owner.db);
     await wrapper.startTurn(turn('shared handle'));
     await wrapper.close();
     expect(owner.db.open).toBe(true);

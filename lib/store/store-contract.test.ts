@@ -10,11 +10,11 @@ import { testIndex } from '../testing/kb';
 import { withRecord, type TestTurnStart } from '../testing/turns';
 import { kbVersionOf } from './compact';
 import type { TurnFilter } from './ports/inspector';
-import { createPostgresPool, PostgresTraceStore } from './postgres';
+import { createPostgresPool, PostgresStore } from './postgres';
 import { customerDataDeleters, eraseCustomerData } from './erase';
 import { deleteExpiredTurns } from './retention';
 import { closeStaleTurns } from './stale';
-import { SqliteTraceStore } from './sqlite';
+import { SqliteStore } from './sqlite';
 import type { SubjectDeletion } from './ports/customer-data';
 import type { ServerStore } from './server-store';
 import type { AdminSession } from './ports/sessions';
@@ -56,10 +56,10 @@ const BACKENDS: Backend[] = [
     name: 'SQLite',
     async open() {
       const file = path.join(mkdtempSync(path.join(tmpdir(), 'contract-')), 'traces.db');
-      return { store: track(new SqliteTraceStore(file)), reopen: () => track(new SqliteTraceStore(file)) };
+      return { store: track(new SqliteStore(file)), reopen: () => track(new SqliteStore(file)) };
     },
     async storedBytes(store) {
-      const file = (store as SqliteTraceStore).db.name;
+      const file = (store as SqliteStore).db.name;
       const wal = (() => {
         try {
           return readFileSync(`${file}-wal`);
@@ -74,13 +74,13 @@ const BACKENDS: Backend[] = [
     name: 'PostgreSQL',
     async open() {
       const url = await freshDatabase();
-      const open = () => track(new PostgresTraceStore(createPostgresPool(url, { max: 4 })));
+      const open = () => track(new PostgresStore(createPostgresPool(url, { max: 4 })));
       return { store: open(), reopen: open };
     },
     async storedBytes(store) {
       // Every row version in the tables' pages, live or dead (pageinspect): PostgreSQL does not zero
       // the space a removed row leaves in its page (docs/security.md "Deleting a customer's data").
-      const pool = (store as PostgresTraceStore).pool;
+      const pool = (store as PostgresStore).pool;
       await pool.query('CREATE EXTENSION IF NOT EXISTS pageinspect');
       const { rows } = await pool.query<{ t_data: Buffer }>(
         `SELECT i.t_data FROM pg_class c
@@ -760,8 +760,8 @@ describe.each(BACKENDS)('trace store contract: $name', (backend) => {
 
       // Append-only in the schema: an UPDATE is refused by the database itself.
       const update = "UPDATE audit_log SET actor = 'someone-else'";
-      if (store instanceof SqliteTraceStore) expect(() => store.db.exec(update)).toThrow(/append-only/);
-      else await expect((store as PostgresTraceStore).pool.query(update)).rejects.toThrow(/append-only/);
+      if (store instanceof SqliteStore) expect(() => store.db.exec(update)).toThrow(/append-only/);
+      else await expect((store as PostgresStore).pool.query(update)).rejects.toThrow(/append-only/);
 
       expect(await store.deleteAuditBefore('2025-01-01T00:00:00.000Z', 10)).toBe(1);
       expect((await store.listAudit({}, 1, 10)).total).toBe(2);
@@ -772,18 +772,18 @@ describe.each(BACKENDS)('trace store contract: $name', (backend) => {
       const event = (at: string) => ({ at, actor: 'ann@acme.test', role: 'admin' as const, via: 'oidc', action: 'sign-in', outcome: 'ok' as const, source: 'ip:203.0.113.7' });
       for (const at of ['2020-01-01T00:00:00.000Z', '2020-06-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z']) await store.appendAudit(event(at));
       const refused = ['DELETE FROM audit_log', "DELETE FROM audit_log WHERE at < '2021-01-01T00:00:00.000Z'"];
-      if (store instanceof SqliteTraceStore) {
+      if (store instanceof SqliteStore) {
         for (const sql of refused) expect(() => store.db.exec(sql), sql).toThrow(/append-only/);
       } else {
-        const pool = (store as PostgresTraceStore).pool;
+        const pool = (store as PostgresStore).pool;
         for (const sql of [...refused, 'TRUNCATE audit_log']) await expect(pool.query(sql), sql).rejects.toThrow(/append-only/);
       }
       expect((await store.listAudit({}, 1, 10)).total).toBe(3);
       expect(await store.deleteAuditBefore('2020-03-01T00:00:00.000Z', 10)).toBe(1);
       expect((await store.listAudit({}, 1, 10)).entries.map((e) => e.at)).toEqual(['2026-01-01T00:00:00.000Z', '2020-06-01T00:00:00.000Z']);
       // Retention's leave ends with its batch: the next DELETE is refused again.
-      if (store instanceof SqliteTraceStore) expect(() => store.db.exec(refused[1]!)).toThrow(/append-only/);
-      else await expect((store as PostgresTraceStore).pool.query(refused[1]!)).rejects.toThrow(/append-only/);
+      if (store instanceof SqliteStore) expect(() => store.db.exec(refused[1]!)).toThrow(/append-only/);
+      else await expect((store as PostgresStore).pool.query(refused[1]!)).rejects.toThrow(/append-only/);
     });
   });
 
