@@ -24,9 +24,10 @@ import {
 } from '@/lib/retrieval/index';
 import { ASSISTANT_INSTRUCTIONS } from '@/lib/ai/prompt';
 import { lexicalRetrieval, type TurnKnowledge, type TurnRetrieval } from '@/lib/knowledge/retrieve';
-import { compactTurn, kbVersionOf, type KbVersion, type TurnRecord } from '@/lib/store/compact';
-import { turnInsertValues, turnSectionReasons } from '@/lib/store/rows';
-import { turnRecordOf } from '@/lib/store/turn-record';
+import { kbVersionOf } from '@/lib/store/record/kb-version';
+import type { KbVersion, TurnRecord } from '@/lib/store/record/record';
+import { turnInsertValues } from '@/lib/store/rows';
+import { explainedRecordOf, turnRecordOf } from '@/lib/store/record/to-record';
 import type { TurnStart } from '@/lib/store/ports/turns';
 import { sectionsFromDocs, type Doc } from './corpus';
 import { CONTENDER_NAMES, type ContenderName } from './names';
@@ -140,7 +141,7 @@ export const oursSelect = ours(
  * A whole chat turn's computing from its question, the database write aside: the retrieval the
  * reply needs (lexicalRetrieval: selection, system prompt, sources), then what the trace store
  * writes (the explanation's record, `record(…)`; the prompt frame's text; turnInsertValues: the
- * row's columns, the query and selection encoded; turnSectionReasons: the inspector's rows).
+ * row's columns, the query and selection encoded; the record's section reasons: the inspector's rows).
  */
 function turnContender(name: ContenderName, description: string, record: (retrieval: TurnRetrieval, kb: KbVersion) => TurnRecord): Contender {
   return {
@@ -173,9 +174,9 @@ function turnContender(name: ContenderName, description: string, record: (retrie
             sources: retrieval.sources,
             confidence: retrieval.confidence,
           };
-          const frame = 'frame' in turn.record.prompt ? JSON.stringify(turn.record.prompt.frame) : '';
+          const frame = turn.record.frame ? JSON.stringify(turn.record.frame) : '';
           const row = turnInsertValues(turn, 1, frame ? 1 : null);
-          return turnSectionReasons(turn).keys.length + String(row.selection).length + frame.length + retrieval.systemPrompt.length;
+          return turn.record.selection.reasons.keys.length + String(row.selection).length + frame.length + retrieval.systemPrompt.length;
         },
       };
     },
@@ -190,8 +191,8 @@ export const oursTurn = turnContender(
 
 export const oursTurnExplained = turnContender(
   'ours: turn via explain',
-  "the same turn with the trace row made as before the packed record: the whole explanation (explain), then its compact record (compactTurn) and that record's encoding",
-  (retrieval, kb) => compactTurn(retrieval.explanation, retrieval.systemPrompt, kb),
+  "the same turn with the trace row made through the explanation: the whole explanation (explain), then its record (explainedRecordOf: the packed fields read back and compared with it)",
+  (retrieval, kb) => explainedRecordOf(retrieval.explanation, retrieval.systemPrompt, kb),
 );
 
 // ---------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import { selectContext } from '@/lib/retrieval/index';
 import { editedDemoKb, editFile, unpinRefundRule } from '@/lib/testing/edits';
 import { testIndex } from '@/lib/testing/kb';
 import { withRecord } from '@/lib/testing/turns';
-import { kbVersionOf } from '@/lib/store/compact';
+import { kbVersionOf } from '@/lib/store/record/kb-version';
 import { SqliteStore } from '@/lib/store/sqlite';
 import { runInProcess } from './cli';
 import { main } from './kb-impact.mts';

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { ChatModel } from '../ai/providers';
 import type { Knowledge } from '../knowledge/load';
 import type { TurnRetrieval } from '../knowledge/retrieve';
-import { compactTurn, kbVersionOf, type KbVersion, type TurnRecord } from '../store/compact';
+import { kbVersionOf } from '../store/record/kb-version';
+import type { KbVersion, TurnRecord } from '../store/record/record';
 import type { FinishRetryOptions } from '../store/finish';
 import { TurnStartWrite } from '../store/start';
-import { turnRecordOf } from '../store/turn-record';
+import { explainedRecordOf, turnRecordOf } from '../store/record/to-record';
 import type { PageContext } from '../store/page';
 import type { TurnStore, TurnStart, TurnTrigger } from '../store/ports/turns';
 import { checkNumbers } from './numbers';
@@ -34,7 +35,7 @@ export interface TurnToRecord {
 
 /**
  * A turn's recorder, made before the reply streams and writing nothing yet: its start row (status
- * `pending`, with the explanation's record: lib/store/turn-record.ts) is built and written once
+ * `pending`, with the explanation's record: lib/store/record/to-record.ts) is built and written once
  * the reply has started (`recorder.begin()`), and its ending after that row, however the reply
  * ends; so even a crash mid-stream leaves a trace. The recorder checks the reply's numbers against
  * the knowledge sent (numbers.ts); the reply is redacted as it is stored.
@@ -57,7 +58,7 @@ function recordOf(retrieval: TurnRetrieval, kb: KbVersion): TurnRecord {
     return turnRecordOf(retrieval.selection, retrieval.systemPrompt, kb, retrieval.promptLayout);
   } catch (error) {
     console.error(`[traces] the turn's record could not be made from its selection (${error instanceof Error ? error.message : String(error)}); storing it from its explanation`);
-    return compactTurn(retrieval.explanation, retrieval.systemPrompt, kb);
+    return explainedRecordOf(retrieval.explanation, retrieval.systemPrompt, kb);
   }
 }
 

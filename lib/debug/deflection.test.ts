@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { selectContext } from '../retrieval/index';
 import { testIndex } from '../testing/kb';
 import { withRecord } from '../testing/turns';
-import { kbVersionOf } from '../store/compact';
+import { kbVersionOf } from '../store/record/kb-version';
 import { SqliteStore } from '../store/sqlite';
 import { deflectionSummary } from './deflection';
 

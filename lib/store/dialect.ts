@@ -1,4 +1,4 @@
-import type { Statement } from './steps';
+import type { Statement, Steps } from './steps';
 
 /**
  * Where the stores' SQL differs only in syntax or in how the database locks: the shared SQL
@@ -36,3 +36,6 @@ export interface Column {
 export function columns(...pairs: [name: string, type: SqlType][]): Column[] {
   return pairs.map(([name, type]) => ({ name, type }));
 }
+
+/** A schema migration: SQL run as one script, or steps written once for both stores (a rewrite of rows: one-form.ts). */
+export type Migration = string | ((dialect: Dialect) => Steps<void>);

@@ -16,7 +16,7 @@ export interface SubjectDeleter {
   delete(subject: DataSubject, links: SubjectLinks): Promise<SubjectDeletion>;
 }
 
-/** The turn log's deleter: turns (conversations) and their feedback, sections and payloads. */
+/** The turn log's deleter: turns (conversations) and their feedback and sections. */
 export function turnsDeleter(store: CustomerDataStore): SubjectDeleter {
   return {
     name: 'turns',

@@ -1,6 +1,8 @@
 import { ACCESS_KEEP_POSTGRES_MIGRATION, ACCESS_POSTGRES_MIGRATION } from './access-sql';
 import { HANDOFF_POSTGRES_MIGRATION } from './handoff-sql';
+import type { Migration } from './dialect';
 import { LOOP_POSTGRES_MIGRATION } from './loop-sql';
+import { oneStoredForm } from './one-form';
 
 /**
  * The PostgreSQL schema's migrations: the same tables as SQLite's (sqlite-migrations.ts), table
@@ -14,13 +16,14 @@ import { LOOP_POSTGRES_MIGRATION } from './loop-sql';
  *   turn_seq for every deleted turn, and no index leads with turn_seq (it would double the
  *   table). A batch's turn_sections are deleted first (sql-store.ts `deleteSeqsSteps`).
  * - no legacy payload columns: turns from before compact traces only exist in SQLite files.
+ * - a turn in an older form than the packed record is refused by a CHECK constraint (SQLite: a trigger).
  *
  * POSTGRES_MIGRATIONS[i] moves the schema from version i to i + 1, recorded in
  * `schema_migrations`; they run when a store opens, under an advisory lock (postgres.ts
  * migratePostgres). Append migrations, never edit a released one.
  */
 
-export const POSTGRES_MIGRATIONS: readonly string[] = [
+export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   `
   CREATE TABLE texts (
     hash text PRIMARY KEY,
@@ -156,4 +159,10 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   ACCESS_POSTGRES_MIGRATION,
   // 6: the audit trail refuses DELETE but its retention's, and TRUNCATE; a key remembers the key it was made with (as SQLite's schema 8).
   ACCESS_KEEP_POSTGRES_MIGRATION,
+  // 7: one stored form of a turn's selection (one-form.ts, as SQLite's schema 9).
+  (dialect) =>
+    oneStoredForm(dialect, [
+      `ALTER TABLE turns ADD CONSTRAINT turns_one_form
+       CHECK (selection IS NOT NULL AND selection NOT LIKE '{"v":1,%' AND selection NOT LIKE '{"v":2,%')`,
+    ]),
 ];

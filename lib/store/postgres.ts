@@ -16,7 +16,7 @@ import { runStepsAsync, statement, type Result, type Statement, type Steps } fro
  */
 
 /** The tables whose rows hold what customers wrote (their questions, votes, hand-offs), vacuumed after a customer's data is deleted. */
-const CUSTOMER_TEXT_TABLES = ['turns', 'turn_payloads', 'turn_feedback', 'handoffs', 'handoff_attempts'];
+const CUSTOMER_TEXT_TABLES = ['turns', 'turn_feedback', 'handoffs', 'handoff_attempts'];
 /** How long that VACUUM may take: it reads the tables' pages that changed and their indexes. */
 const VACUUM_TIMEOUT_MS = 10 * 60_000;
 
@@ -83,8 +83,10 @@ export async function migratePostgres(pool: pg.Pool, migrations = POSTGRES_MIGRA
         throw new Error(`the database has schema version ${version}, newer than this app knows (${migrations.length})`);
       }
       for (let v = version; v < migrations.length; v++) {
+        const migration = migrations[v]!;
         await transaction(client, async () => {
-          await client.query(migrations[v]!);
+          if (typeof migration === 'string') await client.query(migration);
+          else await runStepsAsync(migration(PG_DIALECT), (s) => execute(client, s));
           await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [v + 1]);
         });
       }

@@ -1,18 +1,8 @@
-import type { Explanation, Reason, RetrievalConfig } from '../retrieval/index';
-import {
-  decodeQuery,
-  decodeSelection,
-  encodeQuery,
-  encodeSelection,
-  expandTurn,
-  pinnedPositions,
-  REASON_CODES,
-  type KbSection,
-  type KbVersion,
-  type PromptFrame,
-  type SectionReasons,
-  type TurnRecord,
-} from './compact';
+import type { RetrievalConfig } from '../retrieval/index';
+import { turnFromRecord } from './record/from-record';
+import { decodeQuery, encodeQuery } from './record/query-codec';
+import { rowsOf, statement, type Steps } from './steps';
+import type { KbSection, KbVersion, PromptFrame, StoredRecord, TurnSummary } from './record/record';
 import type { SummaryRow } from './inspector';
 import { decodeRedactions, encodeRedactions } from './access-sql';
 import { decodeNumberCheck, decodeSources, encodeNumberCheck, encodeSources, feedbackOf, LOOP_TURN_COLUMNS, LOOP_TURN_JOIN } from './loop-sql';
@@ -22,10 +12,10 @@ import type { TurnEnd, TurnStart, TurnTrace, TurnTrigger, TurnUsage } from './po
  * The rows both trace stores keep (sqlite.ts, postgres.ts), and the mapping between them and
  * TurnStart / TurnEnd / TurnTrace: one schema in two SQL dialects, so a turn is written and
  * read back the same way whichever store holds it. Flags are 0/1 integers, JSON is text
- * (compact.ts's own encodings), times are ISO 8601 strings on the way in and out.
+ * (the record's own encodings: record/), times are ISO 8601 strings on the way in and out.
  */
 
-/** A `turns` row with its `turn_payloads` columns (LEFT JOIN), as both stores select it. */
+/** A `turns` row, as both stores select it. */
 export interface TurnRow extends SummaryRow {
   seq: number;
   visitor_id: string | null;
@@ -49,8 +39,6 @@ export interface TurnRow extends SummaryRow {
   finish_reason: string | null;
   first_token_ms: number | null;
   finished_at: string | null;
-  payload_explanation: string | null;
-  payload_system_prompt: string | null;
   /** The support lead's loop (loop-sql.ts): the reply's sources and number check, and its vote (LEFT JOIN turn_feedback). */
   sources: string | null;
   number_check: string | null;
@@ -66,8 +54,7 @@ export interface TurnRow extends SummaryRow {
   reply_redactions: string | null;
 }
 
-export const SELECT_TURNS = `SELECT t.*, p.explanation AS payload_explanation, p.system_prompt AS payload_system_prompt, ${LOOP_TURN_COLUMNS}
-  FROM turns t LEFT JOIN turn_payloads p ON p.turn_seq = t.seq ${LOOP_TURN_JOIN}`;
+export const SELECT_TURNS = `SELECT t.*, ${LOOP_TURN_COLUMNS} FROM turns t ${LOOP_TURN_JOIN}`;
 
 export interface KbVersionRow {
   hash: string;
@@ -114,12 +101,10 @@ export function insertTurnSql(p: (n: number) => string): string {
   return `INSERT INTO turns (${TURN_INSERT_COLUMNS.join(', ')}) VALUES (${TURN_INSERT_COLUMNS.map((_, i) => p(i + 1)).join(', ')}) RETURNING seq`;
 }
 
-/** A new turn's column values: the compact parts where its record has them (NULL where the payload is whole). */
+/** A new turn's column values: its record's query, summary and selection (record/record.ts), and the ids of its KB version and prompt frame. */
 export function turnInsertValues(turn: TurnStart, kbVersion: number, promptFrame: number | null): Record<TurnInsertColumn, unknown> {
   const { record } = turn;
   const e = record.summary;
-  const { selection } = record;
-  const stored = 'compact' in selection ? encodeSelection(selection.compact) : 'packed' in selection ? selection.packed.text : null;
   return {
     id: turn.id,
     conversation_id: turn.conversationId,
@@ -129,7 +114,7 @@ export function turnInsertValues(turn: TurnStart, kbVersion: number, promptFrame
     status: 'pending',
     question: turn.question,
     customer_messages: JSON.stringify(turn.customerMessages),
-    query: stored === null ? null : encodeQuery(record.query),
+    query: encodeQuery(record.query),
     kb_version: kbVersion,
     floor_used: e.floorUsed ? 1 : 0,
     top_score: e.topScore,
@@ -146,7 +131,7 @@ export function turnInsertValues(turn: TurnStart, kbVersion: number, promptFrame
     n_over_budget: e.counts.overBudget,
     n_no_match: e.counts.noMatch,
     n_omitted: e.omitted,
-    selection: stored,
+    selection: record.selection.text,
     prompt_frame: promptFrame,
     provider: turn.provider,
     model_id: turn.modelId,
@@ -188,30 +173,11 @@ export function turnFinishValues(end: TurnEnd, finishedAt = new Date().toISOStri
   };
 }
 
-/** turn_sections.reason: the code of verdict_reasons (the same list as compact.ts REASON_CODES). */
-const REASON_CODE = new Map(REASON_CODES.map((r, i) => [r, i]));
-
-/**
- * The inspector's index rows of a turn: every section sent or matched (no-match is never
- * stored), as [KB position, reason code] — or [section id, code] when the explanation is
- * stored whole (its sections need not be the KB version's).
- */
-export function turnSectionReasons(turn: TurnStart): SectionReasons<number | string> {
-  const { selection } = turn.record;
-  if ('packed' in selection) return selection.packed.reasons;
-  const rows: SectionReasons<number | string> = { keys: [], codes: [] };
-  const add = (key: number | string, reason: Reason) => {
-    rows.keys.push(key);
-    rows.codes.push(REASON_CODE.get(reason)!);
-  };
-  if ('compact' in selection) {
-    const compact = selection.compact;
-    if (compact.pinnedLead) for (const at of pinnedPositions(turn.kb)) add(at, 'pinned');
-    for (const v of compact.verdicts) if (v.reason !== 'no-match') add(v.at, v.reason);
-  } else {
-    for (const v of selection.whole.sections) if (v.reason !== 'no-match') add(v.id, v.reason);
-  }
-  return rows;
+/** A stored KB version, read back (`p`: the dialect's placeholders). */
+export function* readKbVersion(p: (n: number) => string, id: number): Steps<KbVersion> {
+  const [version] = yield* rowsOf<KbVersionRow>(statement(`${SELECT_KB_VERSION} WHERE v.id = ${p(1)}`, [id]));
+  const sections = yield* rowsOf<KbSectionRow>(statement(`${SELECT_KB_SECTIONS} WHERE s.kb_version = ${p(1)} ORDER BY s.position`, [id]));
+  return kbVersionFromRows(version!, sections);
 }
 
 /** A KB version from its stored rows. */
@@ -233,39 +199,33 @@ export function kbVersionFromRows(v: KbVersionRow, rows: KbSectionRow[]): KbVers
   return { hash: v.hash, sections, instructions: v.instructions, pinnedContext: v.pinned, config: JSON.parse(v.config) as RetrievalConfig, avgDocLength: v.avg_doc_length };
 }
 
-/** The turn's record as stored: compact parts from its row, whole parts from turn_payloads. */
-function recordFromRow(row: TurnRow, kb: KbVersion | undefined, frame: (id: number) => PromptFrame): TurnRecord {
-  let selection: TurnRecord['selection'];
-  let query: TurnRecord['query'];
-  if (row.payload_explanation !== null) {
-    const whole = JSON.parse(row.payload_explanation) as Explanation;
-    selection = { whole };
-    query = whole.query;
-  } else if (row.selection !== null && kb) {
-    query = decodeQuery(row.question, row.query!);
-    selection = { compact: decodeSelection(row.selection, { query, kb }) };
-  } else throw new Error(`turn ${row.id} has neither a whole nor a compact explanation (or no KB version)`);
-  const prompt: TurnRecord['prompt'] = row.payload_system_prompt !== null ? { whole: row.payload_system_prompt } : { frame: frame(row.prompt_frame!) };
+/** The turn's record as stored: its query, summary and selection columns, and its prompt frame. */
+function recordFromRow(row: TurnRow, frame: (id: number) => PromptFrame): StoredRecord {
   return {
-    query,
-    summary: {
-      budget: row.budget,
-      tokens: { pinned: row.tokens_pinned, scored: row.tokens_scored, floor: row.tokens_floor, total: row.tokens_total },
-      floorUsed: row.floor_used === 1,
-      counts: {
-        sections: row.n_sections,
-        pinned: row.n_pinned,
-        matched: row.n_matched,
-        scored: row.n_scored,
-        floor: row.n_floor,
-        overBudget: row.n_over_budget,
-        noMatch: row.n_no_match,
-      },
-      topScore: row.top_score,
-      omitted: row.n_omitted,
+    query: decodeQuery(row.question, row.query!),
+    summary: summaryFromRow(row),
+    text: row.selection!,
+    ...(row.prompt_frame === null ? {} : { frame: frame(row.prompt_frame) }),
+  };
+}
+
+/** The summary columns of a turn. */
+export function summaryFromRow(row: TurnRow): TurnSummary {
+  return {
+    budget: row.budget,
+    tokens: { pinned: row.tokens_pinned, scored: row.tokens_scored, floor: row.tokens_floor, total: row.tokens_total },
+    floorUsed: row.floor_used === 1,
+    counts: {
+      sections: row.n_sections,
+      pinned: row.n_pinned,
+      matched: row.n_matched,
+      scored: row.n_scored,
+      floor: row.n_floor,
+      overBudget: row.n_over_budget,
+      noMatch: row.n_no_match,
     },
-    selection,
-    prompt,
+    topScore: row.top_score,
+    omitted: row.n_omitted,
   };
 }
 
@@ -275,8 +235,8 @@ function recordFromRow(row: TurnRow, kb: KbVersion | undefined, frame: (id: numb
  * questions and replies); `frame` must then still work when they are.
  */
 export function traceFromRow(row: TurnRow, kb: KbVersion | undefined, frame: (id: number) => PromptFrame, lazy = false): TurnTrace {
-  let expanded: ReturnType<typeof expandTurn> | undefined;
-  const expand = () => (expanded ??= expandTurn(recordFromRow(row, kb, frame), kb));
+  let expanded: ReturnType<typeof turnFromRecord> | undefined;
+  const expand = () => (expanded ??= turnFromRecord(recordFromRow(row, frame), kb));
   const trace = {
     id: row.id,
     conversationId: row.conversation_id,

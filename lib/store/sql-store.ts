@@ -1,6 +1,7 @@
 import { SqlAccessStore } from './access-store';
 import { auditRetentionSql } from './access-sql';
-import { textHash, type KbVersion, type PromptFrame } from './compact';
+import { textHash } from './record/kb-version';
+import type { KbVersion, PromptFrame } from './record/record';
 import { columns, type Dialect } from './dialect';
 import {
   attemptParams,
@@ -29,18 +30,13 @@ import {
   finishTurnSql,
   insertTurnSql,
   KbVersionCache,
-  kbVersionFromRows,
-  SELECT_KB_SECTIONS,
-  SELECT_KB_VERSION,
+  readKbVersion,
   SELECT_TURNS,
   traceFromRow,
   TURN_FINISH_COLUMNS,
   TURN_INSERT_COLUMNS,
   turnFinishValues,
   turnInsertValues,
-  turnSectionReasons,
-  type KbSectionRow,
-  type KbVersionRow,
   type TurnRow,
 } from './rows';
 import { changesOf, rowsOf, statement, type Steps } from './steps';
@@ -112,21 +108,14 @@ export abstract class SqlStore extends SqlAccessStore implements TurnStore, Conv
   protected *startTurnSteps(turn: TurnStart): Steps<StartWritten> {
     const { record } = turn;
     const version = yield* this.kbVersionSteps(turn.kb, turn.createdAt);
-    const frame = 'frame' in record.prompt ? yield* this.frameSteps(record.prompt.frame) : undefined;
+    const frame = record.frame ? yield* this.frameSteps(record.frame) : undefined;
     const values = turnInsertValues(turn, version.id, frame?.id ?? null);
     const [{ seq }] = (yield* rowsOf<{ seq: number }>(statement(this.insertTurn, TURN_INSERT_COLUMNS.map((c) => values[c])))) as [{ seq: number }];
     // The inspector's index of sections sent or matched.
-    const { keys, codes } = turnSectionReasons(turn);
+    const { keys, codes } = record.selection.reasons;
     const byId = yield* this.sectionRefsSteps(keys.filter((key): key is string => typeof key === 'string'));
     const rows = keys.map((key, i) => [typeof key === 'number' ? version.refs[key] : byId.get(key), seq, codes[i]]);
     for (const s of this.dialect.insertRows('turn_sections', TURN_SECTION_COLUMNS, rows)) yield s;
-    if ('whole' in record.selection || 'whole' in record.prompt) {
-      yield statement(`INSERT INTO turn_payloads (turn_seq, explanation, system_prompt) VALUES (${this.p(1)}, ${this.p(2)}, ${this.p(3)})`, [
-        seq,
-        'whole' in record.selection ? JSON.stringify(record.selection.whole) : null,
-        'whole' in record.prompt ? record.prompt.whole : null,
-      ]);
-    }
     return { version, frame };
   }
 
@@ -134,9 +123,9 @@ export abstract class SqlStore extends SqlAccessStore implements TurnStore, Conv
   protected remember(turn: TurnStart, { version, frame }: StartWritten): void {
     this.written.set(turn.kb, version);
     this.read.set(version.id, turn.kb);
-    if (frame && 'frame' in turn.record.prompt) {
+    if (frame && turn.record.frame) {
       this.frames.set(frame.json, frame.id);
-      this.frameTexts.set(frame.id, turn.record.prompt.frame);
+      this.frameTexts.set(frame.id, turn.record.frame);
     }
   }
 
@@ -241,12 +230,7 @@ export abstract class SqlStore extends SqlAccessStore implements TurnStore, Conv
   /** A stored KB version, read back once and kept among the few most recently used. */
   private *kbVersionRead(id: number): Steps<KbVersion> {
     let kb = this.read.get(id);
-    if (!kb) {
-      const [version] = yield* rowsOf<KbVersionRow>(statement(`${SELECT_KB_VERSION} WHERE v.id = ${this.p(1)}`, [id]));
-      const sections = yield* rowsOf<KbSectionRow>(statement(`${SELECT_KB_SECTIONS} WHERE s.kb_version = ${this.p(1)} ORDER BY s.position`, [id]));
-      kb = kbVersionFromRows(version!, sections);
-      this.read.set(id, kb);
-    }
+    if (!kb) this.read.set(id, (kb = yield* readKbVersion(this.p, id)));
     return kb;
   }
 
@@ -281,7 +265,7 @@ export abstract class SqlStore extends SqlAccessStore implements TurnStore, Conv
   /**
    * Deletes these turns (ascending seqs) with everything stored for them alone. turn_sections
    * has no index leading with turn_seq, so its rows go first, found through the primary key (one
-   * range seek per section ref); then the payloads, the feedback and the turns themselves.
+   * range seek per section ref); then the feedback and the turns themselves.
    */
   protected *deleteSeqsSteps(seqs: number[]): Steps<void> {
     if (seqs.length === 0) return;
@@ -293,7 +277,7 @@ export abstract class SqlStore extends SqlAccessStore implements TurnStore, Conv
        WHERE section_ref IN (SELECT ref FROM section_refs) AND turn_seq BETWEEN ${p(1)} AND ${p(2)} AND ${inList('turn_seq', p(3), 'bigint')}`,
       [seqs[0], seqs.at(-1), list],
     );
-    for (const table of ['turn_payloads', 'turn_feedback']) yield statement(`DELETE FROM ${table} WHERE ${inList('turn_seq', p(1), 'bigint')}`, [list]);
+    yield statement(`DELETE FROM turn_feedback WHERE ${inList('turn_seq', p(1), 'bigint')}`, [list]);
     yield statement(`DELETE FROM turns WHERE ${inList('seq', p(1), 'bigint')}`, [list]);
   }
 

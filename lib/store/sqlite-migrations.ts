@@ -1,6 +1,8 @@
 import { ACCESS_KEEP_SQLITE_MIGRATION, ACCESS_SQLITE_MIGRATION } from './access-sql';
 import { HANDOFF_SQLITE_MIGRATION } from './handoff-sql';
+import type { Migration } from './dialect';
 import { LOOP_SQLITE_MIGRATION } from './loop-sql';
+import { oneStoredForm } from './one-form';
 
 /**
  * The SQLite schema's migrations: MIGRATIONS[i] moves it from version i to i + 1 (`PRAGMA
@@ -8,7 +10,7 @@ import { LOOP_SQLITE_MIGRATION } from './loop-sql';
  * docs/trace-storage.md. Append migrations, never edit a released one.
  */
 
-export const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly Migration[] = [
   `
   CREATE TABLE turns (
     seq               INTEGER PRIMARY KEY,
@@ -264,4 +266,14 @@ export const MIGRATIONS: readonly string[] = [
   ACCESS_SQLITE_MIGRATION,
   // 8: the audit trail refuses DELETE but its retention's; a key remembers the key it was made with (access-sql.ts).
   ACCESS_KEEP_SQLITE_MIGRATION,
+  // 9: one stored form of a turn's selection (one-form.ts): every turn rewritten into the packed
+  // record, turn_payloads dropped, and a turn in an older form (no selection, or formats 1 and 2) refused.
+  (dialect) =>
+    oneStoredForm(dialect, [
+      `CREATE TRIGGER turns_one_form BEFORE INSERT ON turns
+       WHEN NEW.selection IS NULL OR NEW.selection LIKE '{"v":1,%' OR NEW.selection LIKE '{"v":2,%'
+       BEGIN
+         SELECT RAISE(ABORT, 'a turn''s selection must be in its one stored form (the packed record)');
+       END`,
+    ]),
 ];

@@ -9,7 +9,7 @@ import { stubEmbedding } from '../testing/stub-embeddings.mjs';
 import { embeddingText, SEMANTIC_DEFAULTS, sectionVectors, selectContext, type SemanticQuery } from '../retrieval/index';
 import { testIndex } from '../testing/kb';
 import { withRecord, type TestTurnStart } from '../testing/turns';
-import { kbVersionOf } from './compact';
+import { kbVersionOf } from './record/kb-version';
 import { openTraceDatabase, SqliteStore } from './sqlite';
 import { MIGRATIONS } from './sqlite-migrations';
 import type { TurnTrace } from './ports/turns';
@@ -105,7 +105,7 @@ describe('SqliteStore', () => {
     // A real version-1 file: the first migration only, and a turn row as that version wrote it.
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'traces-v1-')), 'traces.db');
     const v1 = new Database(file);
-    v1.exec(MIGRATIONS[0]!);
+    v1.exec(MIGRATIONS[0] as string);
     v1.pragma('user_version = 1');
     v1.prepare(
       `INSERT INTO turns (id, conversation_id, created_at, trigger, status, question, customer_messages, query_terms, floor_used,
@@ -181,7 +181,7 @@ describe('SqliteStore', () => {
     expect(plan('SELECT turn_seq FROM turn_sections WHERE section_ref = 1 AND reason = 0')).toMatch(/SEARCH turn_sections USING PRIMARY KEY \(section_ref=\?/);
   });
 
-  it('reads a turn back exactly from its compact record, also from a fresh store that must read the KB version from disk', async () => {
+  it('reads a turn back exactly from its packed record, also from a fresh store that must read the KB version from disk', async () => {
     const file = tempFile();
     const store = open(file);
     const starts = ['can I get a refund?', 'refund refund timelines 14 days billing', 'hi, I need some help', 'live stream OBS latency'].map((q) => turn(q));
@@ -194,9 +194,9 @@ describe('SqliteStore', () => {
       expect(trace.systemPrompt).toBe(start.systemPrompt);
       expect(trace.kbVersion).toBe(kb.hash);
     }
-    // Nothing of it is whole: no payload rows, and the KB version was written once.
+    // Nothing of it is stated beside the packed fields (every record is of format 3), and the KB version was written once.
     const count = (table: string) => (fresh.db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number);
-    expect(count('turn_payloads')).toBe(0);
+    expect(fresh.db.prepare(`SELECT COUNT(*) FROM turns WHERE selection NOT LIKE '{"v":3,%'`).pluck().get()).toBe(0);
     expect(count('kb_versions')).toBe(1);
     expect(count('kb_sections')).toBe(index.sections.length);
     expect(count('texts')).toBe(new Set([...index.sections.map((s) => s.text), INSTRUCTIONS, index.pinnedContext]).size);
@@ -205,7 +205,7 @@ describe('SqliteStore', () => {
     expect(listed.find((t) => t.id === starts[1]!.id)!.explanation).toStrictEqual(JSON.parse(JSON.stringify(starts[1]!.explanation)));
   });
 
-  it('reads a turn of the semantic stage back exactly (fused, and fallen back), without storing it whole', async () => {
+  it('reads a turn of the semantic stage back exactly (fused, and fallen back), with no exceptions in its record', async () => {
     const store = open();
     const sections = sectionVectors('stub-embed', index.pool.map((s) => Float32Array.from(stubEmbedding(embeddingText(s)))));
     const fused = (q: string): SemanticQuery => ({ kind: 'vector', settings: { model: 'stub-embed', ...SEMANTIC_DEFAULTS, minSimilarity: 0.05 }, sections, query: stubEmbedding(q), ms: 12 });
@@ -217,9 +217,10 @@ describe('SqliteStore', () => {
     expect(starts[0]!.explanation.sections.some((v) => v.fusion?.semanticRank !== undefined && v.fusion.lexicalRank === undefined)).toBe(true);
     for (const start of starts) await store.startTurn(start);
     for (const start of starts) expect((await store.getTurn(start.id))!.explanation).toStrictEqual(JSON.parse(JSON.stringify(start.explanation)));
-    expect(store.db.prepare('SELECT COUNT(*) FROM turn_payloads').pluck().get()).toBe(0);
+    const records = store.db.prepare('SELECT selection FROM turns ORDER BY seq').pluck().all() as string[];
+    expect(records.map((r) => 'x' in JSON.parse(r))).toEqual([false, false, false]);
     const stored = store.db.prepare('SELECT selection FROM turns WHERE id = ?').pluck().get(starts[2]!.id) as string;
-    expect(JSON.parse(stored)).toMatchObject({ v: 2, s: { stage: ['fallback', 'stub-embed', 'the embedding model answered HTTP 500: stub', 3] } });
+    expect(JSON.parse(stored)).toMatchObject({ v: 3, stage: ['fallback', 'stub-embed', 'the embedding model answered HTTP 500: stub', 3] });
   });
 
   it('lists the newest turns’ best scores and floor use, for /debug/health', async () => {
@@ -247,7 +248,7 @@ describe('SqliteStore', () => {
 describe('migrating a database written before compact traces (fixtures/traces-v2.db, schema version 2)', () => {
   const FIXTURE = path.join(import.meta.dirname, 'fixtures', 'traces-v2.db');
 
-  it('keeps every old turn readable with the same explanation and system prompt, the /debug filters and counts working, and records new turns compactly', async () => {
+  it('keeps every old turn readable with the same explanation and system prompt, the /debug filters and counts working, and records new turns packed', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'traces-migrate-'));
     const file = path.join(dir, 'traces.db');
     copyFileSync(FIXTURE, file);
@@ -296,7 +297,9 @@ describe('migrating a database written before compact traces (fixtures/traces-v2
     await store.startTurn(fresh);
     expect((await store.getTurn(fresh.id))!.systemPrompt).toBe(fresh.systemPrompt);
     expect((await store.listTurnsByConversation('conv-v2-a')).map((t) => t.id)).toEqual(['v2-turn-refund', 'v2-turn-followup', fresh.id]);
-    expect(store.db.prepare('SELECT COUNT(*) FROM turn_payloads').pluck().get()).toBe(5);
+    // The old turns hold what no KB version gives back as their records' exceptions; the new one has none.
+    const stated = (id: string) => 'x' in JSON.parse(store.db.prepare('SELECT selection FROM turns WHERE id = ?').pluck().get(id) as string);
+    expect([...old.map((row) => stated(row.id as string)), stated(fresh.id)]).toEqual([true, true, true, true, true, false]);
   });
 });
 

@@ -93,8 +93,10 @@ function migrate(db: Database.Database): void {
     );
   }
   for (let v = version; v < MIGRATIONS.length; v++) {
+    const migration = MIGRATIONS[v]!;
     db.transaction(() => {
-      db.exec(MIGRATIONS[v]!);
+      if (typeof migration === 'string') db.exec(migration);
+      else new SqliteRunner(db).runSync(migration(SQLITE_DIALECT));
       db.pragma(`user_version = ${v + 1}`);
     })();
   }

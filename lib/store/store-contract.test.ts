@@ -8,7 +8,7 @@ import { createRetrievalIndex, sectionsFromSources, selectContext, type Retrieva
 import { freshDatabase } from '../testing/pg-database';
 import { testIndex } from '../testing/kb';
 import { withRecord, type TestTurnStart } from '../testing/turns';
-import { kbVersionOf } from './compact';
+import { kbVersionOf } from './record/kb-version';
 import type { TurnFilter } from './ports/inspector';
 import { createPostgresPool, PostgresStore } from './postgres';
 import { customerDataDeleters, eraseCustomerData } from './erase';
@@ -40,7 +40,7 @@ interface Backend {
 }
 
 /** The tables whose rows hold what a customer wrote. */
-const CUSTOMER_TABLES = ['turns', 'turn_payloads', 'turn_feedback', 'handoffs', 'handoff_deliveries', 'handoff_attempts'];
+const CUSTOMER_TABLES = ['turns', 'turn_feedback', 'handoffs', 'handoff_deliveries', 'handoff_attempts'];
 
 const opened: Store[] = [];
 afterAll(async () => {
@@ -230,7 +230,7 @@ describe.each(BACKENDS)('trace store contract: $name', (backend) => {
       expect(listed.find((t) => t.id === starts[1]!.id)!.explanation).toStrictEqual(plain(starts[1]!.explanation));
     });
 
-    it('keeps a turn it cannot store compactly whole (a prompt of its own, an explanation of another KB)', async () => {
+    it('keeps a turn its packed fields cannot give back exactly (a prompt of its own, an explanation of another KB)', async () => {
       const { store } = await backend.open();
       const start = turn('refund', { kb: kbVersionOf(testIndex({ budget: 500, floor: 60 }), 'other'), systemPrompt: 'a prompt of its own' });
       await store.startTurn(start);

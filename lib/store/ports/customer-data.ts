@@ -37,7 +37,7 @@ export interface CustomerDataStore {
   /**
    * Deletes the turns of these visitors (every conversation of theirs), of the subject's user
    * id, and of these conversations where they have no visitor — with their feedback (votes and
-   * their reasons), sections and payloads. Another visitor's turns under the same conversation
+   * their reasons) and sections. Another visitor's turns under the same conversation
    * id are kept. Counts: `turns`, `feedback`.
    */
   deleteCustomerTurns(subject: DataSubject, links: SubjectLinks): Promise<SubjectDeletion>;

@@ -112,7 +112,7 @@ export interface RecentQuestion {
 
 /** How many of the newest turns were in one customer language. */
 export interface LanguageCount {
-  /** The customer's language as the turn took it; `unrecorded` for turns stored before languages or stored whole. */
+  /** The customer's language as the turn took it; `unrecorded` for turns stored before languages. */
   language: string;
   turns: number;
 }

@@ -1,7 +1,7 @@
 import type { ReplySource } from '../../knowledge/sources';
 import type { RedactionCounts } from '../../privacy/redact';
 import type { Explanation } from '../../retrieval/index';
-import type { KbVersion, TurnRecord } from '../compact';
+import type { KbVersion, TurnRecord } from '../record/record';
 import type { PageContext } from '../page';
 import type { TurnFeedback } from './feedback';
 
@@ -55,14 +55,14 @@ export interface TurnStart {
   /** The latest customer message. */
   question: string;
   /**
-   * The selector's explanation and the exact system prompt, as the store keeps them (compact.ts
-   * `TurnRecord`): from the selection itself for a chat turn (turn-record.ts `turnRecordOf`), or
-   * `compactTurn(explanation, systemPrompt, kb)`. Read back, they give the explanation and the
-   * prompt exactly (`TurnTrace.explanation`, `.systemPrompt`).
+   * The selector's explanation and the exact system prompt, as the store keeps them (a
+   * `TurnRecord`): from the selection itself for a chat turn (`turnRecordOf`), or from an
+   * explanation (`explainedRecordOf`). Read back, they give the explanation and the prompt
+   * exactly (`TurnTrace.explanation`, `.systemPrompt`).
    */
   record: TurnRecord;
   /**
-   * The KB version the turn was selected on (compact.ts `kbVersionOf(index, instructions)`):
+   * The KB version the turn was selected on (`kbVersionOf(index, instructions)`):
    * stored once per version, so the turn's record keeps only what is specific to it.
    */
   kb: KbVersion;

@@ -1,40 +1,25 @@
-import { bm25Idf, explain, heapify, popTop, renderSectionBlock, type Explanation, type RetrievalIndex, type Selection } from '../retrieval/index';
-import { clauseLayout, compactTurn, lookupsOf, originOf, packedText, pinnedPositions, promptRecord, REASON_CODES, type KbVersion, type PackedSelection, type TurnRecord } from './compact';
-import type { PromptLayout } from '../ai/prompt';
+import { bm25Idf, heapify, popTop, renderSectionBlock, type Explanation, type RetrievalIndex, type Selection } from '../../retrieval/index';
+import { lookupsOf, originOf, pinnedPositions } from './kb-version';
+import { clauseLayout, type PackedFields } from './packed';
+import { REASON_CODES, type KbVersion, type SectionReasons } from './record';
 import { VarintWriter } from './varint';
 
 /**
- * A turn's record straight from its selection, in the store's packed form (compact.ts, format
- * 3): what a chat turn stores, built after its reply started streaming (lib/chat/record-turn.ts).
- * Read back, it is what `compactTurn(explain(selection), prompt, kb)` gives (compact.test.ts
- * checks it), without building the explanation.
+ * A chat turn's selection in the packed record (packed.ts, format 3), straight from the
+ * selection: what a chat turn stores, built after its reply started streaming
+ * (lib/chat/record-turn.ts), without building the explanation. Read back, it gives what
+ * `explain(selection)` gives (record.test.ts checks it).
  *
  * It costs O(matched + listed × query terms), never O(KB): the matched sections are ranked
- * only when explainLimit cuts the list, and then from a heap as far as the list goes; each listed one's term frequencies come from one pass over the query
- * terms' postings; the unmatched sections are a count (expandTurn lists them from the KB
- * version); the prompt is framed by its own layout (`layout`: lib/ai/prompt.ts). A selection the packed form cannot express goes through the explanation, as
- * before: a KB version of another index, the semantic stage's fused ranking, an index whose
- * scores the KB version does not give back (BM25F fields, fractional term weights), a list cut
- * by explainLimit before a sent section, a query with a term twice, a selection scored with one
- * language's BM25 statistics (selection.bm25: a KB of several languages).
+ * only when explainLimit cuts the list, and then from a heap as far as the list goes; each listed
+ * one's term frequencies come from one pass over the query terms' postings; the unmatched
+ * sections are a count (from-record.ts lists them from the KB version). A selection the
+ * packed fields cannot express is recorded through its explanation instead (to-record.ts): a KB
+ * version of another index, the semantic stage's fused ranking, an index whose scores the KB
+ * version does not give back (BM25F fields, fractional term weights), a list cut by explainLimit
+ * before a sent section, a query with a term twice, a selection scored with one language's BM25
+ * statistics (selection.bm25: a KB of several languages).
  */
-export function turnRecordOf(selection: Selection, systemPrompt: string, kb: KbVersion, layout?: PromptLayout): TurnRecord {
-  const packed = packSelection(selection, kb);
-  if (!packed) return compactTurn(explain(selection), systemPrompt, kb);
-  return {
-    query: selection.query,
-    summary: {
-      budget: selection.index.config.budget,
-      tokens: selection.tokens,
-      floorUsed: selection.floorUsed,
-      counts: packed.counts,
-      topScore: selection.topScore,
-      omitted: packed.omitted,
-    },
-    selection: { packed: packed.selection },
-    prompt: promptRecord(systemPrompt, selection.context, kb, layout),
-  };
-}
 
 const PINNED = REASON_CODES.indexOf('pinned');
 const SCORED = REASON_CODES.indexOf('scored');
@@ -169,8 +154,8 @@ function listedMatches(selection: Selection, scoredSent: ReadonlySet<number>, li
   }
 }
 
-/** The packed selection, with the counts and `omitted` the explanation would have; undefined when it cannot express this selection. */
-export function packSelection(selection: Selection, kb: KbVersion): { selection: PackedSelection; counts: Explanation['counts']; omitted: number } | undefined {
+/** What a selection's record holds, as format 3's fields, with the inspector's rows and the counts and `omitted` the explanation would have; undefined when the packed fields cannot express this selection. */
+export function packSelection(selection: Selection, kb: KbVersion): { fields: PackedFields; reasons: SectionReasons<number>; counts: Explanation['counts']; omitted: number } | undefined {
   const { index, query } = selection;
   const origin = originOf(kb);
   // Scores from a language's own BM25 statistics (a KB of several languages) are not the KB version's: explained instead.
@@ -252,11 +237,11 @@ export function packSelection(selection: Selection, kb: KbVersion): { selection:
 
   const { matched, scored, floor } = selection.counts;
   const noMatch = pool.length - matched - floor;
-  // The unmatched sections listed after these: the first ones in file order (expandTurn finds them in the KB version).
+  // The unmatched sections listed after these: the first ones in file order (from-record.ts finds them in the KB version).
   const noMatchListed = Math.max(0, Math.min(config.explainLimit - listed.unsent, noMatch));
-  const text = packedText({ df, ranked: writer.toBase64url(), sent, noMatchListed, ...(selection.semantic ? { stage: selection.semantic.stage } : {}) });
   return {
-    selection: { text, reasons },
+    fields: { df, ranked: writer.toBase64url(), sent, noMatchListed, ...(selection.semantic ? { stage: selection.semantic.stage } : {}) },
+    reasons,
     counts: { sections: index.sections.length, pinned: index.pinned.length, matched, scored, floor, overBudget: matched - scored, noMatch },
     omitted: matched - scored + noMatch - listed.unsent - noMatchListed,
   };

@@ -1,6 +1,6 @@
 /**
  * Whole numbers as LEB128 varints (7 bits a byte, low first; a high bit says another byte
- * follows), base64url-encoded: the packed selection's byte stream (compact.ts, format 3).
+ * follows), base64url-encoded: the packed record's byte stream (packed.ts, `ranked`).
  * A number under 128 takes one byte, under 16,384 two.
  */
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { systemPromptOf } from '../ai/prompt';
+import { systemPromptOf } from '../../ai/prompt';
 import { demoBenchQuestions } from '@/bench/questions';
 import { demoKnowledge } from '@/app/api/chat/testing';
-import { stubEmbedding } from '../testing/stub-embeddings.mjs';
+import { stubEmbedding } from '../../testing/stub-embeddings.mjs';
 import {
   createRetrievalIndex,
   embeddingText,
@@ -15,51 +15,79 @@ import {
   type RetrievalConfigInput,
   type RetrievalIndex,
   type SemanticQuery,
-} from '../retrieval/index';
-import { TEST_SOURCES } from '../testing/kb';
-import { compactTurn, decodeQuery, decodeSelection, encodeQuery, encodeSelection, expandTurn, kbVersionOf, REASON_CODES, type TurnRecord } from './compact';
-import { turnRecordOf } from './turn-record';
+} from '../../retrieval/index';
+import { TEST_SOURCES } from '../../testing/kb';
+import { turnFromRecord } from './from-record';
+import { kbVersionOf } from './kb-version';
+import { decodePacked, parseRecord } from './packed';
+import type { Patch } from './patch';
+import { decodeQuery, encodeQuery } from './query-codec';
+import { REASON_CODES, type KbVersion, type StoredRecord, type TurnRecord } from './record';
+import { explainedRecordOf, turnRecordOf } from './to-record';
 
 const INSTRUCTIONS = '<the assistant instructions>\nAnswer from the knowledge.';
 
+/** A record as the store reads it back: its query through the query column, its text and frame as stored. */
+function stored(record: TurnRecord): StoredRecord {
+  return {
+    query: decodeQuery(record.query.question, encodeQuery(record.query)),
+    summary: record.summary,
+    text: record.selection.text,
+    ...(record.frame ? { frame: record.frame } : {}),
+  };
+}
+
+/** A record's text, parsed: its format, and what it states beside the packed fields. */
+const parsed = (record: TurnRecord) => JSON.parse(record.selection.text) as { v: number; x?: Patch; frame?: unknown[]; fusion?: { lex?: unknown[] }; packed?: { noMatchListed: number }; noMatchListed?: number };
+
+/** Where a record's exceptions state a whole object or list (a verdict, its matches, a part of the explanation) rather than single values. */
+function wholeParts(patch: Patch | undefined, at = ''): string[] {
+  if (patch === undefined) return [];
+  if (Array.isArray(patch)) return patch.length === 1 && typeof patch[0] === 'object' && patch[0] !== null ? [at] : [];
+  return Object.entries(patch).flatMap(([key, node]) => (key === 'length' ? [`${at}.length`] : wholeParts(node, `${at}.${key}`)));
+}
+
 /**
- * Selects, builds the prompt as the chat does, and round-trips both through the codec (and JSON,
- * as the store does); `direct` is the record a chat turn stores, made from the selection alone.
+ * Selects, builds the prompt as the chat does, and round-trips both through the record made
+ * from the explanation (and JSON, as the store does); `direct` is the record a chat turn stores,
+ * made from the selection alone.
  */
 function roundTrip(index: RetrievalIndex, messages: string[], instructions = INSTRUCTIONS, semantic?: SemanticQuery) {
   const selection = select(index, messages, semantic);
   const explanation = explain(selection);
   const { text: systemPrompt, layout } = systemPromptOf(explanation, index.pinnedContext, instructions);
   const kb = kbVersionOf(index, instructions);
-  const compacted = compactTurn(explanation, systemPrompt, kb);
-  const record = JSON.parse(JSON.stringify(compacted)) as TurnRecord;
-  return { selection, kb, layout, explanation, systemPrompt, compacted, record, expanded: expandTurn(record, kb) };
+  const explained = explainedRecordOf(explanation, systemPrompt, kb);
+  const record = JSON.parse(JSON.stringify(explained)) as TurnRecord;
+  return { selection, kb, layout, explanation, systemPrompt, explained, record, expanded: turnFromRecord(stored(record), kb) };
 }
 
+/** The record's selection decoded (its verdicts' matches as tuples, before they are expanded). */
+const decoded = (record: TurnRecord, kb: KbVersion) => decodePacked(parseRecord(record.selection.text), stored(record).query, kb);
+
 function expectExact(index: RetrievalIndex, messages: string[], semantic?: SemanticQuery) {
-  const { selection, kb, layout, explanation, systemPrompt, compacted, record, expanded } = roundTrip(index, messages, INSTRUCTIONS, semantic);
-  // A chat turn's record, made from the selection alone (packed), reads back as the same record.
+  const { selection, kb, layout, explanation, systemPrompt, explained, record, expanded } = roundTrip(index, messages, INSTRUCTIONS, semantic);
+  // A chat turn's record, made from the selection alone (packed, format 3), reads back as the same record.
   const direct = turnRecordOf(selection, systemPrompt, kb, layout);
   const ranks = explanation.sections.flatMap((v) => (v.rank === undefined ? [] : [v.rank]));
   const packable = explanation.semantic?.status !== 'fused' && ranks.every((r, i) => r === i + 1) && selection.bm25 === index.bm25;
-  expect('packed' in direct.selection, 'packed unless the stage fused, the list was cut before a sent section or a language\'s own BM25 scored it').toBe(packable);
-  if ('packed' in direct.selection) {
-    expect(direct.summary).toStrictEqual(compacted.summary);
-    expect(direct.prompt).toStrictEqual(compacted.prompt);
-    const compact = 'compact' in compacted.selection ? compacted.selection.compact : undefined;
-    expect(decodeSelection(direct.selection.packed.text, { query: explanation.query, kb })).toStrictEqual(compact);
+  expect(parsed(direct).v === 3, 'packed unless the stage fused, the list was cut before a sent section or a language\'s own BM25 scored it').toBe(packable);
+  if (parsed(direct).v === 3) {
+    expect(direct.summary).toStrictEqual(explained.summary);
+    expect(direct.frame).toStrictEqual(explained.frame);
+    expect(decoded(direct, kb)).toStrictEqual(decoded(explained, kb));
     const at = new Map(kb.sections.map((s, i) => [s.id, i]));
     const listed = explanation.sections.filter((v) => v.reason !== 'no-match');
-    const { keys, codes } = direct.selection.packed.reasons;
-    const rows = (pairs: [number, number][]) => pairs.sort((x, y) => x[0] - y[0]);
+    const { keys, codes } = direct.selection.reasons;
+    const rows = (pairs: [number | string, number][]) => pairs.sort((x, y) => Number(x[0]) - Number(y[0]));
     expect(rows(keys.map((key, i) => [key, codes[i]!]))).toEqual(rows(listed.map((v) => [at.get(v.id)!, REASON_CODES.indexOf(v.reason)])));
-    const read = expandTurn(JSON.parse(JSON.stringify(direct)) as TurnRecord, kb);
+    const read = turnFromRecord(stored(JSON.parse(JSON.stringify(direct)) as TurnRecord), kb);
     expect(read.explanation).toEqual(explanation);
-    expect(read.explanation).toStrictEqual(expandTurn(record, kb).explanation);
+    expect(read.explanation).toStrictEqual(turnFromRecord(stored(record), kb).explanation);
     expect(read.systemPrompt).toBe(systemPrompt);
-  } else expect(direct).toStrictEqual(compacted);
-  expect('compact' in record.selection, 'the explanation is stored compactly').toBe(true);
-  expect('frame' in record.prompt, 'the prompt is stored as a frame').toBe(true);
+  } else expect(direct).toStrictEqual(explained);
+  expect(wholeParts(parsed(record).x), 'the explanation is stored compactly: no verdict or list stated whole').toEqual([]);
+  expect(record.frame, 'the prompt is stored as a frame').toBeDefined();
   // The query as the store keeps it (its own column): synonym groups' clauses included.
   expect(decodeQuery(explanation.query.question, encodeQuery(explanation.query))).toStrictEqual(JSON.parse(JSON.stringify(explanation.query)));
   expect(expanded.explanation).toEqual(explanation);
@@ -78,7 +106,7 @@ function splitIndex(config: RetrievalConfigInput = { budget: 400, floor: 60 }): 
   );
 }
 
-describe('compact traces: expandTurn(compactTurn(explanation)) gives back the explanation and the exact prompt', () => {
+describe('turn records: turnFromRecord(a record of the explanation) gives back the explanation and the exact prompt', () => {
   const demo = demoKnowledge();
 
   it('for 275 varied questions on the demo KB (golden set, off-topic ones that take the floor), and follow-ups', () => {
@@ -98,7 +126,7 @@ describe('compact traces: expandTurn(compactTurn(explanation)) gives back the ex
   it('with the demo KB’s own instructions, as the chat builds its prompt', () => {
     const { explanation, systemPrompt, record, expanded } = roundTrip(demo.index, ['can I get a refund?'], demo.instructions);
     expect(expanded).toEqual({ explanation, systemPrompt });
-    expect(record.prompt).toMatchObject({ frame: expect.arrayContaining([0, 1, 2]) });
+    expect(record.frame).toEqual(expect.arrayContaining([0, 1, 2]));
   });
 
   it('with typo corrections and spelling variants among the query terms', () => {
@@ -144,7 +172,7 @@ describe('compact traces: expandTurn(compactTurn(explanation)) gives back the ex
       const { explanation } = expectExact(index, [q]);
       const selection = select(index, [q]);
       const { text, layout } = systemPromptOf(explanation, index.pinnedContext, INSTRUCTIONS);
-      if (explanation.omitted > 0 && explanation.counts.overBudget > 0 && 'packed' in turnRecordOf(selection, text, kb, layout).selection) packedCuts++;
+      if (explanation.omitted > 0 && explanation.counts.overBudget > 0 && parsed(turnRecordOf(selection, text, kb, layout)).v === 3) packedCuts++;
     }
     expect(packedCuts).toBeGreaterThan(10);
   }, 60_000);
@@ -154,26 +182,27 @@ describe('compact traces: expandTurn(compactTurn(explanation)) gives back the ex
     const json = JSON.stringify(record);
     expect(json.length).toBeLessThan(JSON.stringify(explanation).length / 10);
     expect(json).not.toContain(explanation.context.slice(0, 200));
-    expect(record.selection).toMatchObject({ compact: { noMatchListed: explanation.counts.noMatch } });
+    expect(parsed(record)).toMatchObject({ v: 3, noMatchListed: explanation.counts.noMatch });
     // Each clause's score is recomputed from its tf̃, weight and idf, not stored.
-    const matches = 'compact' in record.selection ? record.selection.compact.verdicts.flatMap((v) => v.matches ?? []) : [];
+    const matches = decoded(record, kbVersionOf(demo.index, INSTRUCTIONS)).verdicts.flatMap((v) => v.matches ?? []);
     expect(matches.length).toBeGreaterThan(10);
     expect(matches.every((m) => m[5] === undefined)).toBe(true);
+    expect(parsed(record).x).toBeUndefined();
   });
 
-  it('keeps what it cannot derive whole: an explanation of another KB, a prompt that is not built from it', () => {
+  it('states what it cannot derive beside the packed fields: an explanation of another KB, a prompt that is not built from it', () => {
     const other = kbVersionOf(splitIndex(), INSTRUCTIONS);
     const explanation = selectContext(demo.index, ['refund']);
-    const record = compactTurn(explanation, 'a prompt of its own', other);
-    expect(record.selection).toEqual({ whole: explanation });
-    expect(record.prompt).toEqual({ whole: 'a prompt of its own' });
-    expect(expandTurn(record, other)).toEqual({ explanation, systemPrompt: 'a prompt of its own' });
+    const record = explainedRecordOf(explanation, 'a prompt of its own', other);
+    expect(parsed(record)).toMatchObject({ v: 4, x: expect.any(Object), frame: ['a prompt of its own'] });
+    expect(record.frame).toBeUndefined();
+    expect(turnFromRecord(stored(record), other)).toEqual({ explanation, systemPrompt: 'a prompt of its own' });
     // A prompt of other wording around the same texts: still a frame, still exact.
     const own = `${demo.instructions}\n---\n${explanation.context}`;
     const kb = kbVersionOf(demo.index, demo.instructions);
-    const framed = compactTurn(explanation, own, kb);
-    expect(framed.prompt).toHaveProperty('frame');
-    expect(expandTurn(framed, kb).systemPrompt).toBe(own);
+    const framed = explainedRecordOf(explanation, own, kb);
+    expect(framed.frame).toBeDefined();
+    expect(turnFromRecord(stored(framed), kb).systemPrompt).toBe(own);
   });
 
   it('gives one KB version per index and instructions, with a content hash that changes with any of it', () => {
@@ -195,7 +224,7 @@ function stubSemantic(index: RetrievalIndex, text: string, missing: (doc: number
   return { kind: 'vector', settings: { model: 'stub-embed', ...SEMANTIC_DEFAULTS, fuseBelow: 1 }, sections, query: stubEmbedding(text), ms: 4.25 };
 }
 
-describe('compact traces with the semantic stage: its status and every fused verdict’s ranks and similarity come back exactly', () => {
+describe('turn records with the semantic stage: its status and every fused verdict’s ranks and similarity come back exactly', () => {
   const demo = demoKnowledge();
 
   it('for 275 varied questions fused with the stub’s embeddings (some sections without one), and follow-ups', () => {
@@ -208,7 +237,7 @@ describe('compact traces with the semantic stage: its status and every fused ver
       expect(explanation.semantic).toMatchObject({ status: 'fused', unembedded: expect.any(Number) });
       if (explanation.sections.some((v) => v.fusion && v.fusion.lexicalRank === undefined)) semanticOnly++;
       // The lexical ranks follow from the scores: not stored.
-      expect('compact' in record.selection && record.selection.compact.semantic?.lexicalRanks).toBeFalsy();
+      expect(parsed(record).fusion?.lex).toBeFalsy();
     });
     expect(semanticOnly).toBeGreaterThan(0);
   }, 60_000);
@@ -240,7 +269,7 @@ describe('compact traces with the semantic stage: its status and every fused ver
       const index = splitIndex({ budget: 400, floor: 60, explainLimit });
       for (const q of ['encoder bitrate keyframe settings', 'refund', 'stream', 'nothing here at all']) {
         const { record } = expectExact(index, [q], stubSemantic(index, q));
-        if ('compact' in record.selection && record.selection.compact.semantic?.lexicalRanks) stored++;
+        if (parsed(record).fusion?.lex) stored++;
       }
     }
     expect(stored).toBeGreaterThan(0);
@@ -249,54 +278,10 @@ describe('compact traces with the semantic stage: its status and every fused ver
   it('costs little: the stage and one similarity per fused verdict', () => {
     const q = 'how do I get a refund for my annual plan?';
     const plain = expectExact(demo.index, [q]).record;
-    const fused = expectExact(demo.index, [q], stubSemantic(demo.index, q)).record;
+    const fused = expectExact(demo.index, [q], stubSemantic(demo.index, q));
     const bytes = (r: TurnRecord) => JSON.stringify(r).length;
-    const verdicts = 'compact' in fused.selection ? fused.selection.compact.verdicts.filter((v) => v.rank !== undefined).length : 0;
-    expect(bytes(fused) - bytes(plain)).toBeLessThan(150 + 24 * verdicts);
-  });
-});
-
-describe('stored turns stay readable by an older version: what it does not know is decoded as such, not refused', () => {
-  const demo = demoKnowledge();
-
-  /** A turn as a newer version might store it: the same record, with values and fields this version has never seen. */
-  function newerRecord() {
-    const q = 'my vidoe colour options after I cancelled';
-    const semantic = stubSemantic(demo.index, q);
-    const { explanation, record } = roundTrip(demo.index, [q], INSTRUCTIONS, semantic);
-    if (!('compact' in record.selection)) throw new Error('expected a compact record');
-    const query = JSON.parse(encodeQuery(record.query)) as { terms: unknown[][]; [key: string]: unknown };
-    query.terms[0]![2] = 'phonetic'; // a term source added later (as `variant` was)
-    query.terms[0]!.push('from-word', null, 0.5); // from, no clause, and a trailing element
-    query.spellingModel = 'v2';
-    const selection = JSON.parse(encodeSelection(record.selection.compact)) as { v: number; verdicts: unknown[][]; s: { stage: unknown[] }; [key: string]: unknown };
-    selection.v = 3;
-    selection.rerank = { model: 'x' };
-    const changed = selection.verdicts.findIndex((v) => v[2] !== undefined && v[2] !== null); // a ranked verdict
-    selection.verdicts[changed]![1] = 9; // a reason code added later
-    selection.verdicts[changed]!.push('a note');
-    selection.s.stage = ['reranked', 'stub-embed', 12, 'cross-encoder'];
-    return { explanation, record, query: JSON.stringify(query), selection: JSON.stringify(selection), changed };
-  }
-
-  it('an unknown term source, reason code or stage status; unknown fields and trailing elements; a newer format number', () => {
-    const { explanation, record, query, selection, changed } = newerRecord();
-    const decodedQuery = decodeQuery(record.query.question, query);
-    expect(decodedQuery.terms[0]).toEqual({ term: explanation.query.terms[0]!.term, weight: explanation.query.terms[0]!.weight, source: 'phonetic', from: 'from-word' });
-    expect(decodedQuery.terms.slice(1)).toEqual(decodeQuery(record.query.question, encodeQuery(record.query)).terms.slice(1));
-    const decoded = decodeSelection(selection);
-    expect(decoded.semantic?.stage).toEqual({ status: 'reranked', model: 'stub-embed' });
-    const kb = kbVersionOf(demo.index, INSTRUCTIONS);
-    const { explanation: read } = expandTurn({ ...record, query: decodedQuery, selection: { compact: decoded } }, kb);
-    const verdict = read.sections.find((v) => v.id === explanation.sections.filter((s) => !s.pinned)[changed]!.id)!;
-    const original = explanation.sections.find((v) => v.id === verdict.id)!;
-    expect(verdict).toMatchObject({ reason: 'unknown', sent: original.sent, rank: original.rank, score: original.score });
-    // everything else reads back as it was written
-    expect(read.sections.filter((v) => v.id !== verdict.id).map(({ fusion, ...v }) => v)).toEqual(
-      explanation.sections.filter((v) => v.id !== verdict.id).map(({ fusion, ...v }) => v),
-    );
-    expect(read.sentIds).toEqual(explanation.sentIds);
-    expect(read.context).toBe(explanation.context);
+    const verdicts = fused.explanation.sections.filter((v) => v.rank !== undefined).length;
+    expect(bytes(fused.record) - bytes(plain)).toBeLessThan(150 + 24 * verdicts);
   });
 });
 
