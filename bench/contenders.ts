@@ -19,15 +19,17 @@ import {
   sectionsFromSources,
   select,
   selectContext,
+  explainedRecordOf,
+  kbVersionOf,
+  turnRecordOf,
+  type KbVersion,
   type RetrievalIndex,
   type SynonymGroup,
+  type TurnRecord,
 } from '@/lib/retrieval/index';
 import { ASSISTANT_INSTRUCTIONS } from '@/lib/ai/prompt';
 import { lexicalRetrieval, type TurnKnowledge, type TurnRetrieval } from '@/lib/knowledge/retrieve';
-import { kbVersionOf } from '@/lib/store/record/kb-version';
-import type { KbVersion, TurnRecord } from '@/lib/store/record/record';
 import { turnInsertValues } from '@/lib/store/rows';
-import { explainedRecordOf, turnRecordOf } from '@/lib/store/record/to-record';
 import type { TurnStart } from '@/lib/store/ports/turns';
 import { sectionsFromDocs, type Doc } from './corpus';
 import { CONTENDER_NAMES, type ContenderName } from './names';

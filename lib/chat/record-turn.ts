@@ -2,11 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { ChatModel } from '../ai/providers';
 import type { Knowledge } from '../knowledge/load';
 import type { TurnRetrieval } from '../knowledge/retrieve';
-import { kbVersionOf } from '../store/record/kb-version';
-import type { KbVersion, TurnRecord } from '../store/record/record';
+import { explainedRecordOf, kbVersionOf, turnRecordOf, type KbVersion, type TurnRecord } from '../retrieval/index';
 import type { FinishRetryOptions } from '../store/finish';
 import { TurnStartWrite } from '../store/start';
-import { explainedRecordOf, turnRecordOf } from '../store/record/to-record';
 import type { PageContext } from '../store/page';
 import type { TurnStore, TurnStart, TurnTrigger } from '../store/ports/turns';
 import { checkNumbers } from './numbers';
@@ -35,7 +33,7 @@ export interface TurnToRecord {
 
 /**
  * A turn's recorder, made before the reply streams and writing nothing yet: its start row (status
- * `pending`, with the explanation's record: lib/store/record/to-record.ts) is built and written once
+ * `pending`, with the explanation's record: lib/retrieval/explain/record/to-record.ts) is built and written once
  * the reply has started (`recorder.begin()`), and its ending after that row, however the reply
  * ends; so even a crash mid-stream leaves a trace. The recorder checks the reply's numbers against
  * the knowledge sent (numbers.ts); the reply is redacted as it is stored.

@@ -2,10 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { selectContext } from '../retrieval/index';
+import { kbVersionOf, selectContext } from '../retrieval/index';
 import { testIndex } from '../testing/kb';
 import { withRecord } from '../testing/turns';
-import { kbVersionOf } from '../store/record/kb-version';
 import { SqliteStore } from '../store/sqlite';
 import { deflectionSummary } from './deflection';
 

@@ -137,7 +137,7 @@ export class SqlInspector implements InspectorStore {
   }
 
   async turnLanguages(maxTurns: number): Promise<LanguageCount[]> {
-    // The language is the first element of the stored query's `lang` (record/query-codec.ts), read here rather than
+    // The language is the first element of the stored query's `lang` (lib/retrieval/explain/record/query-codec.ts), read here rather than
     // kept in a column of its own: no migration, and a version that does not know it reads the same rows.
     const rows = await this.query<{ query: string | null }>(`SELECT query FROM turns ORDER BY seq DESC LIMIT ${this.dialect.placeholder(1)}`, [maxTurns]);
     const counts = new Map<string, number>();

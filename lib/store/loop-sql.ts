@@ -71,7 +71,7 @@ export function setFeedbackParams(turnId: string, feedback: TurnFeedback): unkno
   return [feedback.vote, feedback.reason ?? null, feedback.at, feedback.at, turnId];
 }
 
-// Read by older versions too (record/query-codec.ts explains why): fields they do not know are skipped,
+// Read by older versions too (lib/retrieval/explain/record/query-codec.ts explains why): fields they do not know are skipped,
 // and a number kind added later is kept by name.
 const sourcesSchema = z.array(z.object({ page: z.string(), title: z.string(), url: z.string().optional() }));
 const mentionSchema = z.object({

@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { selectContext } from '../retrieval/index';
+import { kbVersionOf, selectContext } from '../retrieval/index';
 import { testIndex } from '../testing/kb';
 import { withRecord, type TestTurnStart } from '../testing/turns';
 import { freshDatabase } from '../testing/pg-database';
-import { kbVersionOf } from './record/kb-version';
 import type { InspectorStore } from './ports/inspector';
 import { createPostgresPool, PostgresStore } from './postgres';
 import { SqliteStore } from './sqlite';

@@ -1,9 +1,5 @@
 import type { Dialect } from './dialect';
-import { legacyTurnOf } from './record/legacy-record';
-import { NO_KB_VERSION } from './record/kb-version';
-import { encodeQuery } from './record/query-codec';
-import type { KbVersion, PromptFrame } from './record/record';
-import { recordOfExplanation } from './record/to-record';
+import { encodeQuery, legacyTurnOf, NO_KB_VERSION, recordOfExplanation, type KbVersion, type PromptFrame } from '../retrieval/index';
 import { readKbVersion, summaryFromRow, type TurnRow } from './rows';
 import { rowsOf, statement, type Steps } from './steps';
 
@@ -12,7 +8,7 @@ import { rowsOf, statement, type Steps } from './steps';
  * turn stored otherwise — compact (formats 1 and 2), whole (its explanation in turn_payloads, a
  * turn recorded before KB versions were or one the compact form could not hold), or with its
  * whole prompt in turn_payloads — is read as the version that stored it read it
- * (record/legacy-record.ts) and written again as the packed record (record/packed.ts), which
+ * (lib/retrieval/explain/record/legacy-record.ts) and written again as the packed record (packed.ts), which
  * reads back to the same explanation and prompt; then turn_payloads goes, and `ddl` (each
  * store's own) makes the schema refuse a turn in an older form: an instance of an older version
  * still running on the same PostgreSQL database cannot add one the reader no longer reads.

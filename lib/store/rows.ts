@@ -1,8 +1,5 @@
-import type { RetrievalConfig } from '../retrieval/index';
-import { turnFromRecord } from './record/from-record';
-import { decodeQuery, encodeQuery } from './record/query-codec';
+import { decodeQuery, encodeQuery, turnFromRecord, type KbSection, type KbVersion, type PromptFrame, type RetrievalConfig, type StoredRecord, type TurnSummary } from '../retrieval/index';
 import { rowsOf, statement, type Steps } from './steps';
-import type { KbSection, KbVersion, PromptFrame, StoredRecord, TurnSummary } from './record/record';
 import type { SummaryRow } from './inspector';
 import { decodeRedactions, encodeRedactions } from './access-sql';
 import { decodeNumberCheck, decodeSources, encodeNumberCheck, encodeSources, feedbackOf, LOOP_TURN_COLUMNS, LOOP_TURN_JOIN } from './loop-sql';

@@ -1,7 +1,6 @@
 import { SqlAccessStore } from './access-store';
 import { auditRetentionSql } from './access-sql';
-import { textHash } from './record/kb-version';
-import type { KbVersion, PromptFrame } from './record/record';
+import { textHash, type KbVersion, type PromptFrame } from '../retrieval/index';
 import { columns, type Dialect } from './dialect';
 import {
   attemptParams,

@@ -1,7 +1,5 @@
 import { buildSystemPrompt } from '../ai/prompt';
-import { selectContext, type Explanation } from '../retrieval/index';
-import { kbVersionOf } from '../store/record/kb-version';
-import { explainedRecordOf } from '../store/record/to-record';
+import { explainedRecordOf, kbVersionOf, selectContext, type Explanation } from '../retrieval/index';
 import type { TurnStart } from '../store/ports/turns';
 import { testIndex } from './kb';
 

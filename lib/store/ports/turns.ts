@@ -1,7 +1,6 @@
 import type { ReplySource } from '../../knowledge/sources';
 import type { RedactionCounts } from '../../privacy/redact';
-import type { Explanation } from '../../retrieval/index';
-import type { KbVersion, TurnRecord } from '../record/record';
+import type { Explanation, KbVersion, TurnRecord } from '../../retrieval/index';
 import type { PageContext } from '../page';
 import type { TurnFeedback } from './feedback';
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { titlePath, type RetrievalIndex } from '../../retrieval/index';
+import { titlePath } from '../../context-text';
+import type { RetrievalIndex } from '../../select/build-index';
 import type { KbSection, KbVersion } from './record';
 
 /**

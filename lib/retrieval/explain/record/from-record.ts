@@ -1,4 +1,5 @@
-import { renderSectionBlock, type Explanation, type FusionRanks, type Query, type Reason, type SectionVerdict } from '../../retrieval/index';
+import { renderSectionBlock } from '../../context-text';
+import type { Explanation, FusionRanks, Query, Reason, SectionVerdict } from '../../types';
 import { lookupsOf, NO_KB_VERSION, pinnedPositions } from './kb-version';
 import { decodePacked, parseRecord } from './packed';
 import { applyPatch } from './patch';

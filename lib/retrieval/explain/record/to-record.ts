@@ -1,4 +1,6 @@
-import { explain, type Explanation, type Query, type Selection } from '../../retrieval/index';
+import type { Selection } from '../../select/select';
+import type { Explanation, Query } from '../../types';
+import { explain } from '../explain';
 import { expandSelection, derivedLexicalRanks } from './from-record';
 import { lookupsOf, NO_KB_VERSION, pinnedPositions } from './kb-version';
 import { packSelection } from './pack-selection';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Explanation } from '../../retrieval/index';
+import type { Explanation } from '../../types';
 import { expandSelection } from './from-record';
 import { decodePacked, decodeStage, parseRecord, storedStage } from './packed';
 import { fillFrame } from './prompt-frame';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { LanguageSource, Query, QueryLanguage, QueryTermSource } from '../../retrieval/index';
+import type { LanguageSource, Query, QueryLanguage, QueryTermSource } from '../../types';
 
 /**
  * A turn's query as the store keeps it (the `query` column): JSON text without the question (a

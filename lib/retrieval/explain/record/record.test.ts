@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { systemPromptOf } from '../../ai/prompt';
+import { systemPromptOf } from '../../../ai/prompt';
 import { demoBenchQuestions } from '@/bench/questions';
 import { demoKnowledge } from '@/app/api/chat/testing';
-import { stubEmbedding } from '../../testing/stub-embeddings.mjs';
+import { stubEmbedding } from '../../../testing/stub-embeddings.mjs';
 import {
   createRetrievalIndex,
   embeddingText,
@@ -15,8 +15,8 @@ import {
   type RetrievalConfigInput,
   type RetrievalIndex,
   type SemanticQuery,
-} from '../../retrieval/index';
-import { TEST_SOURCES } from '../../testing/kb';
+} from '../../index';
+import { TEST_SOURCES } from '../../../testing/kb';
 import { turnFromRecord } from './from-record';
 import { kbVersionOf } from './kb-version';
 import { decodePacked, parseRecord } from './packed';

@@ -1,4 +1,9 @@
-import { bm25Idf, heapify, popTop, renderSectionBlock, type Explanation, type RetrievalIndex, type Selection } from '../../retrieval/index';
+import { renderSectionBlock } from '../../context-text';
+import { bm25Idf } from '../../rank/bm25';
+import { heapify, popTop } from '../../rank/rank-heap';
+import type { RetrievalIndex } from '../../select/build-index';
+import type { Selection } from '../../select/select';
+import type { Explanation } from '../../types';
 import { lookupsOf, originOf, pinnedPositions } from './kb-version';
 import { clauseLayout, type PackedFields } from './packed';
 import { REASON_CODES, type KbVersion, type SectionReasons } from './record';

@@ -1,4 +1,5 @@
-import { bm25FieldNorm, bm25Idf, bm25Saturation, type Query, type TermExplanation } from '../../retrieval/index';
+import { bm25FieldNorm, bm25Idf, bm25Saturation } from '../../rank/bm25';
+import type { Query, TermExplanation } from '../../types';
 import { lookupsOf } from './kb-version';
 import type { DecodedGroupTerm, DecodedMatch, DecodedSelection, KbSection, KbVersion } from './record';
 

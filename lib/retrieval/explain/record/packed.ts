@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { bm25Idf, type Query, type SemanticStage } from '../../retrieval/index';
+import { bm25Idf } from '../../rank/bm25';
+import type { Query, SemanticStage } from '../../types';
 import { lookupsOf } from './kb-version';
 import { patchSchema, type Patch } from './patch';
 import type { DecodedGroupTerm, DecodedMatch, DecodedSelection, DecodedVerdict, KbVersion, PromptFrame } from './record';

@@ -1,4 +1,5 @@
-import type { Explanation, Query, Reason, RetrievalConfig, SectionPart, SemanticStage, TokenSplit } from '../../retrieval/index';
+import type { RetrievalConfig } from '../../config';
+import type { Explanation, Query, Reason, SectionPart, SemanticStage, TokenSplit } from '../../types';
 
 /**
  * A turn's record: what the store keeps of a turn's explanation and system prompt, in one form
