@@ -2,7 +2,7 @@ import type { Selection } from '../../select/select';
 import type { Explanation, Query } from '../../types';
 import { explain } from '../explain';
 import { expandSelection, derivedLexicalRanks } from './from-record';
-import { lookupsOf, NO_KB_VERSION, pinnedPositions } from './kb-version';
+import { lookupsOf, pinnedPositions } from './kb-version';
 import { packSelection } from './pack-selection';
 import { decodePacked, parseRecord, recordText, type PackedFields, type RecordExtras, type StoredFusion } from './packed';
 import { diffJson } from './patch';
@@ -59,7 +59,7 @@ export function promptToStore(systemPrompt: string, context: string, kb: KbVersi
  * not give back beside them, so the record reads back as `explanation` exactly (as JSON has it).
  * `question` is the one the store reads the record back with (the turn's own).
  */
-export function recordOfExplanation(explanation: Explanation, kb: KbVersion = NO_KB_VERSION, prompt: PromptToStore, question = explanation.query.question): TurnRecord {
+export function recordOfExplanation(explanation: Explanation, kb: KbVersion, prompt: PromptToStore, question = explanation.query.question): TurnRecord {
   const summary = summaryOf(explanation);
   const query = decodeQuery(question, encodeQuery(explanation.query));
   const own = 'own' in prompt ? { frame: [prompt.own] } : {};
