@@ -10,7 +10,7 @@ const LIB_LAYERS = [
   ['lib/retrieval/'],
   ['lib/ai/'],
   ['lib/knowledge/'],
-  ['lib/traces/', 'lib/kb-check/', 'lib/kb-test/', 'lib/rate-limit/', 'lib/telemetry/', 'lib/security/', 'lib/admin/'],
+  ['lib/store/', 'lib/kb-check/', 'lib/kb-test/', 'lib/rate-limit/', 'lib/telemetry/', 'lib/security/', 'lib/admin/'],
   ['lib/kb-impact/'],
   ['lib/chat/', 'lib/handoff/'],
   ['lib/server/'],

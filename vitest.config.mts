@@ -45,7 +45,7 @@ export default defineConfig({
           include: ALL_FILES,
           exclude: MOCKING_FILES,
           isolate: false,
-          // A throwaway PostgreSQL server for the store contract tests (lib/traces/store-contract.test.ts).
+          // A throwaway PostgreSQL server for the store contract tests (lib/store/store-contract.test.ts).
           globalSetup: ['lib/testing/postgres-setup.ts'],
         },
       },

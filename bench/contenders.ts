@@ -22,16 +22,19 @@ import {
   select,
   selectContext,
   selectScored,
+  explainedRecordOf,
+  kbVersionOf,
+  turnRecordOf,
+  type KbVersion,
   type RetrievalIndex,
   type Selection,
   type SynonymGroup,
+  type TurnRecord,
 } from '@/lib/retrieval/index';
 import { ASSISTANT_INSTRUCTIONS, systemPromptOf, type PromptLayout } from '@/lib/ai/prompt';
 import { replySources, type ReplySource } from '@/lib/knowledge/sources';
-import { compactTurn, kbVersionOf, type KbVersion, type TurnRecord } from '@/lib/traces/compact';
-import { turnInsertValues, turnSectionReasons } from '@/lib/traces/rows';
-import { turnRecordOf } from '@/lib/traces/turn-record';
-import type { TurnStart } from '@/lib/traces/types';
+import { turnInsertValues } from '@/lib/store/rows';
+import type { TurnStart } from '@/lib/store/ports/turns';
 import { sectionsFromDocs, type Doc } from './corpus';
 import { CONTENDER_NAMES, type ContenderName } from './names';
 
@@ -169,7 +172,7 @@ const NO_PAGES: ReadonlyMap<string, never> = new Map<string, never>();
  * A whole chat turn's computing from its question, the database write aside: the retrieval the
  * reply needs (turnRetrieval: selection, system prompt, sources), then what the trace store
  * writes (the explanation's record, `record(…)`; the prompt frame's text; turnInsertValues: the
- * row's columns, the query and selection encoded; turnSectionReasons: the inspector's rows).
+ * row's columns, the query and selection encoded; the record's section reasons: the inspector's rows).
  */
 function turnContender(name: ContenderName, description: string, record: (retrieval: BenchRetrieval, kb: KbVersion) => TurnRecord): Contender {
   return {
@@ -201,9 +204,9 @@ function turnContender(name: ContenderName, description: string, record: (retrie
             sources: retrieval.sources,
             confidence: retrieval.confidence,
           };
-          const frame = 'frame' in turn.record.prompt ? JSON.stringify(turn.record.prompt.frame) : '';
+          const frame = turn.record.frame ? JSON.stringify(turn.record.frame) : '';
           const row = turnInsertValues(turn, 1, frame ? 1 : null);
-          return turnSectionReasons(turn).keys.length + String(row.selection).length + frame.length + retrieval.systemPrompt.length;
+          return turn.record.selection.reasons.keys.length + String(row.selection).length + frame.length + retrieval.systemPrompt.length;
         },
       };
     },
@@ -218,8 +221,8 @@ export const oursTurn = turnContender(
 
 export const oursTurnExplained = turnContender(
   'ours: turn via explain',
-  "the same turn with the trace row made as before the packed record: the whole explanation (explain), then its compact record (compactTurn) and that record's encoding",
-  (retrieval, kb) => compactTurn(explain(retrieval.selection), retrieval.systemPrompt, kb),
+  "the same turn with the trace row made through the explanation: the whole explanation (explain), then its record (explainedRecordOf: the packed fields read back and compared with it)",
+  (retrieval, kb) => explainedRecordOf(explain(retrieval.selection), retrieval.systemPrompt, kb),
 );
 
 // ---------------------------------------------------------------------------

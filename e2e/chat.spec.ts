@@ -48,7 +48,7 @@ test('a refund question: the reply streams in, the model got the refund rule, th
   // The trace of that turn.
   const trace = await db.finished(turnId);
   expect(trace).toMatchObject({ status: 'ok', provider: 'openai.chat', model_id: 'stub-model', reply: STUB_REPLY, error: null });
-  // The system prompt in the trace is rebuilt from the compact trace and its KB version (no
+  // The system prompt in the trace is rebuilt from the packed record and its KB version (no
   // prompt text is stored for it), byte for byte what the model received.
   expect(trace.stored_prompt).toBe(false);
   expect(trace.system_prompt).toBe(system);

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { expect, type FrameLocator, type Page } from '@playwright/test';
-import { SqliteTraceStore } from '@/lib/traces/sqlite';
+import { SqliteStore } from '@/lib/store/sqlite';
 import { STUB_URL } from './env';
 
 /** The stub model's test controls. */
@@ -55,9 +55,9 @@ export function blockOf(system: string, tag: string): string {
 
 /**
  * A turn's row in the trace database, with `explanation` (JSON text) and `system_prompt` as the
- * store reconstructs them from its compact trace and KB version (what /debug shows), and
- * `stored_prompt`: whether the prompt text itself was stored (only when it could not be
- * reconstructed).
+ * store reconstructs them from its packed record and KB version (what /debug shows), and
+ * `stored_prompt`: whether the prompt text itself was stored (its record holds it: only when no
+ * frame around the KB version's texts gives it back).
  */
 export interface TurnRow {
   id: string;
@@ -113,11 +113,10 @@ export function traces(file: string) {
   return {
     turn: (id: string): Promise<TurnRow | undefined> =>
       readAsync(async (db) => {
-        const row = db.prepare('SELECT * FROM turns WHERE id = ?').get(id) as Omit<TurnRow, 'explanation' | 'system_prompt' | 'stored_prompt'> | undefined;
+        const row = db.prepare('SELECT * FROM turns WHERE id = ?').get(id) as (Omit<TurnRow, 'explanation' | 'system_prompt' | 'stored_prompt'> & { prompt_frame: number | null }) | undefined;
         if (!row) return undefined;
-        const trace = (await new SqliteTraceStore(db).getTurn(id))!;
-        const stored = db.prepare('SELECT system_prompt FROM turn_payloads WHERE turn_seq = ?').pluck().get((row as { seq?: number }).seq);
-        return { ...row, explanation: JSON.stringify(trace.explanation), system_prompt: trace.systemPrompt, stored_prompt: typeof stored === 'string' };
+        const trace = (await new SqliteStore(db).getTurn(id))!;
+        return { ...row, explanation: JSON.stringify(trace.explanation), system_prompt: trace.systemPrompt, stored_prompt: row.prompt_frame === null };
       }),
     async sections(id: string): Promise<SectionRow[]> {
       const trace = await this.turn(id);

@@ -29,7 +29,7 @@ export function isKnownLocalEmbeddingModel(name: string): boolean {
   return (LOCAL_EMBEDDING_MODELS as readonly string[]).includes(name);
 }
 
-/** How long a turn's ending is retried after a failed write (lib/traces/finish.ts): TRACE_PENDING_LIMIT_MINUTES must be longer. */
+/** How long a turn's ending is retried after a failed write (lib/store/finish.ts): TRACE_PENDING_LIMIT_MINUTES must be longer. */
 export const FINISH_RETRY_WINDOW_MS = 60_000;
 
 /** True for an http(s) origin written as the browser writes it: `https://host[:port]`, lowercase, nothing after. */

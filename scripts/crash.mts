@@ -13,7 +13,7 @@
  *   store with status `ok` and exactly the reply the customer read;
  * - turns cut by the kill stay `pending` (the row written as the reply started streaming)
  *   until the pending-turn sweep marks them `error` TRACE_PENDING_LIMIT_MINUTES after they
- *   started (lib/traces/stale.ts): how the inspector tells "the server died mid-turn".
+ *   started (lib/store/stale.ts): how the inspector tells "the server died mid-turn".
  * After the last round the server starts once more and answers a question. Exits 1 on any loss.
  */
 import type { Server } from '@/e2e/spawn';

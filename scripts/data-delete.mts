@@ -3,14 +3,14 @@
  *
  * Deletes one customer's data on request from the app's store — PostgreSQL at DATABASE_URL
  * when set, else the SQLite file at TRACE_DB_PATH: their conversations, turns and votes, and
- * what other ports hold of them (lib/traces/erase.ts), as /debug/customer-data does, then
+ * what other ports hold of them (lib/store/erase.ts), as /debug/customer-data does, then
  * purges it from the database's files (lib/admin/customer-data.ts). The deletion is recorded
  * in the audit trail (who ran it, the counts, the subject as a keyed hash — never the data),
  * as `cli:<user>`. A server running meanwhile drops their questions from its memory on its
  * next /debug/health read.
  */
 import { userInfo } from 'node:os';
-import type { ServerStore } from '@/lib/traces/store';
+import type { ServerStore } from '@/lib/store/server-store';
 import { parseCommandLineOrExit, usageExit, type Cli } from './cli';
 
 const cli: Cli = {
@@ -55,8 +55,8 @@ const { loadVisitorSecret } = await import('@/lib/chat/visitor');
 const { EnvError } = await import('@/lib/env');
 const { formatIssues } = await import('@/lib/format');
 const { serverSettings } = await import('@/lib/server/paths');
-const { createPostgresPool, PostgresTraceStore } = await import('@/lib/traces/postgres');
-const { SqliteTraceStore } = await import('@/lib/traces/sqlite');
+const { createPostgresPool, PostgresStore } = await import('@/lib/store/postgres');
+const { SqliteStore } = await import('@/lib/store/sqlite');
 
 const subject = subjectSchema.safeParse({ kind, value: values[kind] });
 if (!subject.success) usageExit(cli, formatIssues(subject.error.issues, `--${kind}`));
@@ -64,7 +64,7 @@ if (!subject.success) usageExit(cli, formatIssues(subject.error.issues, `--${kin
 let store: ServerStore | undefined;
 try {
   const { env, paths } = serverSettings();
-  store = env.DATABASE_URL ? new PostgresTraceStore(createPostgresPool(env.DATABASE_URL, { max: 2, connectionTimeoutMillis: 10_000 })) : new SqliteTraceStore(paths.traceDb);
+  store = env.DATABASE_URL ? new PostgresStore(createPostgresPool(env.DATABASE_URL, { max: 2, connectionTimeoutMillis: 10_000 })) : new SqliteStore(paths.traceDb);
   const key = sessionKey(loadVisitorSecret({ envSecret: env.VISITOR_SECRET, dataDir: paths.dataDir }));
   const who = { actor: `cli:${userInfo().username}`, via: 'cli', source: 'cli' };
   const erased = await deleteCustomerData(store, key, who, subject.data);

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testTurnStart } from '@/lib/testing/turns';
-import { SqliteTraceStore } from '@/lib/traces/sqlite';
-import type { HandoffStart } from '@/lib/traces/types';
+import { SqliteStore } from '@/lib/store/sqlite';
+import type { HandoffStart } from '@/lib/store/ports/handoffs';
 
 /**
  * `npm run data:delete` as a process, on a SQLite file: the counts it reports are what went,
@@ -41,7 +41,7 @@ function handoff(id: string, visitorId: string, email: string, note: string): Ha
 describe('data:delete', () => {
   it('--user: a hand-off made before any question goes, and the counts say so; --email: only the exact address; nothing left in the file or its WAL', { timeout: 120_000 }, async () => {
     const dbFile = path.join(mkdtempSync(path.join(tmpdir(), 'data-delete-')), 'traces.db');
-    const store = new SqliteTraceStore(dbFile);
+    const store = new SqliteStore(dbFile);
     await store.createHandoff(handoff('ho-first', 'user:user-77', 'uma@example.com', 'umasnote call after six'));
     for (const [id, visitorId, question] of [
       ['t-an', 'visitor-an', 'refund for an@example.com please'],

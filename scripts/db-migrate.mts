@@ -24,8 +24,10 @@ parseCommandLineOrExit(cli, {});
 // Loaded once the command line is good, so that --help and a bad flag answer at once (cli.ts).
 const { EnvError } = await import('@/lib/env');
 const { serverSettings } = await import('@/lib/server/paths');
-const { createPostgresPool, databaseLabel, migratePostgres, POSTGRES_MIGRATIONS } = await import('@/lib/traces/postgres');
-const { MIGRATIONS, openTraceDatabase } = await import('@/lib/traces/sqlite');
+const { createPostgresPool, databaseLabel, migratePostgres } = await import('@/lib/store/postgres');
+const { POSTGRES_MIGRATIONS } = await import('@/lib/store/postgres-migrations');
+const { openTraceDatabase } = await import('@/lib/store/sqlite');
+const { MIGRATIONS } = await import('@/lib/store/sqlite-migrations');
 
 try {
   const { env: settings, paths } = serverSettings();

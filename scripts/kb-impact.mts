@@ -16,7 +16,7 @@ import { formatIssues } from '@/lib/format';
 import { formatImpact, kbImpact, type ImpactQuestion } from '@/lib/kb-impact/impact';
 import { turnKnowledgeOf, type TurnKnowledge } from '@/lib/knowledge/retrieve';
 import { KnowledgeBaseError, loadKnowledgeBase, RetrievalConfigError } from '@/lib/retrieval/index';
-import { SqliteTraceStore } from '@/lib/traces/sqlite';
+import { SqliteStore } from '@/lib/store/sqlite';
 import { serverSettings } from '@/lib/server/paths';
 import { EnvError } from '@/lib/env';
 import { type Cli, type CliOutput, UsageError, consoleOutput, isEntryPoint, parseCommandLine, runCli, usageFailure } from './cli';
@@ -82,7 +82,7 @@ function questionsFromFile(file: string): ImpactQuestion[] {
 
 async function questionsFromTraces(file: string, turns: number): Promise<ImpactQuestion[]> {
   if (!existsSync(file)) throw new UsageError(`no trace database at ${file}: set TRACE_DB_PATH or give --questions FILE`);
-  const store = new SqliteTraceStore(file);
+  const store = new SqliteStore(file);
   try {
     return (await store.recentQuestions(turns)).map((q) => ({ messages: q.messages, turnId: q.turnId }));
   } finally {

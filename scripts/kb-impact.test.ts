@@ -3,12 +3,11 @@ import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { selectContext } from '@/lib/retrieval/index';
+import { kbVersionOf, selectContext } from '@/lib/retrieval/index';
 import { editedDemoKb, editFile, unpinRefundRule } from '@/lib/testing/edits';
 import { testIndex } from '@/lib/testing/kb';
 import { withRecord } from '@/lib/testing/turns';
-import { kbVersionOf } from '@/lib/traces/compact';
-import { SqliteTraceStore } from '@/lib/traces/sqlite';
+import { SqliteStore } from '@/lib/store/sqlite';
 import { runInProcess } from './cli';
 import { main } from './kb-impact.mts';
 
@@ -73,7 +72,7 @@ describe('kb:impact', () => {
     unpinRefundRuleIn(path.join(repo, 'kb'));
 
     const db = path.join(repo, 'traces.db');
-    const store = new SqliteTraceStore(db);
+    const store = new SqliteStore(db);
     const index = testIndex();
     for (const [i, question] of ['how do I start a live stream?', 'can I get a refund?'].entries()) {
       const explanation = selectContext(index, [question]);

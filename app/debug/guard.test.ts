@@ -7,8 +7,8 @@ import { parseEnv } from '@/lib/env';
 import type { ServerApp } from '@/lib/server/app';
 import { fillTestRegistry } from '@/lib/testing/registry';
 import { createApiKey } from '@/lib/admin/api-keys';
-import { SqliteTraceStore } from '@/lib/traces/sqlite';
-import type { ServerStore } from '@/lib/traces/store';
+import { SqliteStore } from '@/lib/store/sqlite';
+import type { ServerStore } from '@/lib/store/server-store';
 
 /**
  * Every inspector page and API checks access itself (issue 11, finding 1), proven without
@@ -19,7 +19,7 @@ import type { ServerStore } from '@/lib/traces/store';
 
 const TOKEN = 'guard-test-token-0123456789';
 const KEY = new Uint8Array(32).fill(3);
-const store = new SqliteTraceStore(':memory:');
+const store = new SqliteStore(':memory:');
 process.env.__NEXT_EXPERIMENTAL_AUTH_INTERRUPTS = 'true'; // next.config.mjs experimental.authInterrupts: forbidden()
 /** A session cookie for a session the store holds (as the sign-in routes make them). */
 const signedIn = async (role: 'viewer' | 'admin', actor = `${role}@acme.test`) =>

@@ -8,7 +8,7 @@ import { selectContext, type Explanation, type QueryTermSource, type Reason, typ
 
 /**
  * /debug reading a trace written by a newer version: values this version does not know (as
- * lib/traces/compact.ts decodes them) are shown by name, not dropped or shown as something else.
+ * lib/retrieval/explain/record/query-codec.ts and packed.ts decode them) are shown by name, not dropped or shown as something else.
  */
 describe('/debug shows what a newer version recorded by name', () => {
   const explanation = selectContext(demoKnowledge().index, ['my vidoe colour options after I cancelled']);

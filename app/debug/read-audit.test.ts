@@ -6,8 +6,8 @@ import { parseEnv } from '@/lib/env';
 import type { ServerApp } from '@/lib/server/app';
 import { fillTestRegistry } from '@/lib/testing/registry';
 import { testTurnStart } from '@/lib/testing/turns';
-import type { AuditEntry } from '@/lib/traces/access-types';
-import { SqliteTraceStore } from '@/lib/traces/sqlite';
+import type { AuditEntry } from '@/lib/store/ports/audit';
+import { SqliteStore } from '@/lib/store/sqlite';
 
 /**
  * Every read of customer data by a member leaves exactly one audit entry (issue 46, finding 4),
@@ -17,7 +17,7 @@ import { SqliteTraceStore } from '@/lib/traces/sqlite';
  */
 
 const KEY = new Uint8Array(32).fill(7);
-const store = new SqliteTraceStore(':memory:');
+const store = new SqliteStore(':memory:');
 const request = vi.hoisted(() => ({ headers: new Headers(), cookies: new Map<string, string>() }));
 
 vi.mock('server-only', () => ({}));

@@ -29,7 +29,7 @@ const TERM_SOURCES: readonly QueryTermSource[] = ['question', 'previous', 'typo'
 
 export function QueryTerms({ explanation }: { explanation: Explanation }) {
   const { query } = explanation;
-  // A source this version does not know: a trace written by a newer one (lib/traces/compact.ts).
+  // A source this version does not know: a trace written by a newer one (lib/retrieval/explain/record/query-codec.ts).
   const others = query.terms.filter((t) => !TERM_SOURCES.includes(t.source));
   const typed = query.terms.filter((t) => t.source === 'question' || t.source === 'previous');
   const typos = query.terms.filter((t) => t.source === 'typo');

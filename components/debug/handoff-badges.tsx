@@ -1,4 +1,4 @@
-import type { DeliveryStatus, HandoffReason } from '@/lib/traces/handoff-types';
+import type { DeliveryStatus, HandoffReason } from '@/lib/store/ports/handoffs';
 import { Badge } from './badges';
 
 const STATUS: Record<DeliveryStatus, { label: string; className: string }> = {

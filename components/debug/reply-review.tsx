@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { NumberMention, TurnTrace } from '@/lib/traces/types';
+import type { NumberMention, TurnTrace } from '@/lib/store/ports/turns';
 import { Badge } from './badges';
 
 /**

@@ -6,7 +6,7 @@ import type { SectionVerdict, SemanticStage } from '@/lib/retrieval/index';
 export function SemanticStageNotice({ stage }: { stage: SemanticStage }) {
   const status: string = stage.status;
   if (status !== 'fused' && status !== 'fallback' && status !== 'skipped') {
-    // A status a newer version recorded (lib/traces/compact.ts keeps it by name).
+    // A status a newer version recorded (lib/retrieval/explain/record/packed.ts keeps it by name).
     return (
       <p className="rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700 ring-1 ring-inset ring-slate-200" data-testid="semantic-stage" data-status={status}>
         <strong>Semantic stage: {status}</strong> ({stage.model}) — recorded by a newer version of the app; this one cannot show its details.

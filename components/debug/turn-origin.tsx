@@ -1,4 +1,4 @@
-import type { TurnTrace } from '@/lib/traces/types';
+import type { TurnTrace } from '@/lib/store/ports/turns';
 import { Card } from './card';
 
 /**

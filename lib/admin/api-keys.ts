@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { ApiKey, ApiKeyStore, Role } from '../traces/access-types';
+import type { ApiKey, ApiKeyStore } from '../store/ports/api-keys';
+import type { Role } from '../store/ports/role';
 import { API_KEY, secretHash } from './auth';
 
 /**

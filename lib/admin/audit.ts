@@ -1,4 +1,5 @@
-import type { AuditEvent, AuditStore, Role } from '../traces/access-types';
+import type { AuditEvent, AuditStore } from '../store/ports/audit';
+import type { Role } from '../store/ports/role';
 import { logSafe } from './log-safe';
 
 /**

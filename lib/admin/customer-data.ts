@@ -1,21 +1,21 @@
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
-import type { ServerStore } from '../traces/store';
-import type { DataSubject } from '../traces/access-types';
-import { normalizeEmail } from '../traces/email-address';
-import { customerDataDeleters, eraseCustomerData, type Erasure } from '../traces/erase';
+import type { ServerStore } from '../store/server-store';
+import type { DataSubject } from '../store/ports/customer-data';
+import { normalizeEmail } from '../store/email-address';
+import { customerDataDeleters, eraseCustomerData, type Erasure } from '../store/erase';
 import { audit, type AuditActor } from './audit';
 
 /**
  * A customer's data on request, for admins on /debug/customer-data and for
  * `npm run data:delete`: find it by visitor id, verified user id or email, export it (their
  * turns: questions, replies, votes, times) or delete it from every port of the store
- * (lib/traces/erase.ts). Both are in the audit trail — the subject only as a keyed hash
+ * (lib/store/erase.ts). Both are in the audit trail — the subject only as a keyed hash
  * (`subjectRef`: the same subject gives the same reference, which proves a request was
  * handled without keeping who it was about), with the counts.
  */
 
-/** An email subject is normalised (lowercase, the domain's IDN form: lib/traces/email-address.ts), so every form of one address is one subject. */
+/** An email subject is normalised (lowercase, the domain's IDN form: lib/store/email-address.ts), so every form of one address is one subject. */
 export const subjectSchema = z
   .object({
     kind: z.enum(['visitor', 'user', 'email'], { error: 'kind must be visitor, user or email' }),

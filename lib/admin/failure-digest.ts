@@ -1,4 +1,4 @@
-import type { AuditStore } from '../traces/access-types';
+import type { AuditStore } from '../store/ports/audit';
 import { auditRefusal } from './audit';
 import { logSafe } from './log-safe';
 

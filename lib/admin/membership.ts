@@ -1,4 +1,5 @@
-import type { Member, Role } from '../traces/access-types';
+import type { Member } from '../store/ports/members';
+import type { Role } from '../store/ports/role';
 
 /**
  * Who may enter /debug through the company's OpenID Connect provider, and with which role,

@@ -1,4 +1,4 @@
-import type { Role } from '../traces/access-types';
+import type { Role } from '../store/ports/role';
 
 /**
  * Who is using /debug, as the guard (lib/debug/access.ts) resolved them: what they may do

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { AdminSession, AdminSessionStore, Role, SessionVia } from '../traces/access-types';
+import type { AdminSession, AdminSessionStore, SessionVia } from '../store/ports/sessions';
+import type { Role } from '../store/ports/role';
 import { secretHash, sessionCookieValue, sessionSecretOf, SESSION_TTL_MS } from './auth';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SqliteTraceStore } from '../traces/sqlite';
+import { SqliteStore } from '../store/sqlite';
 import { apiKeyOf } from './api-keys';
 import type { Principal } from './principal';
 import { addApiKey, removeMember, revokeKey, setMember } from './team';
@@ -15,7 +15,7 @@ const TOKEN: Principal = { actor: 'admin-token', role: 'admin', via: 'token', so
 
 /** ann's key, a key made with it, and one made with ADMIN_TOKEN. */
 async function team() {
-  const store = new SqliteTraceStore(':memory:');
+  const store = new SqliteStore(':memory:');
   await setMember(store, TOKEN, { email: 'ann@acme.test', role: 'admin' });
   const anns = await addApiKey(store, person('ann@acme.test'), { name: 'ann export', role: 'admin' });
   const viaKey: Principal = { actor: 'key:ann export', role: 'admin', via: 'key', keyId: anns.record.id, source: 'ip:203.0.113.7' };
@@ -24,14 +24,14 @@ async function team() {
   return { store, keys: { anns: anns.key, chained: chained.key, tokens: tokens.key } };
 }
 
-const live = async (store: SqliteTraceStore, keys: Record<string, string>) =>
+const live = async (store: SqliteStore, keys: Record<string, string>) =>
   Object.fromEntries(await Promise.all(Object.entries(keys).map(async ([name, key]) => [name, (await apiKeyOf(store, key)) !== undefined])));
 
 describe("a member's API keys follow their role", () => {
   for (const [change, apply] of [
-    ['set to none', (store: SqliteTraceStore) => setMember(store, TOKEN, { email: 'ann@acme.test', role: 'none' })],
-    ['set to viewer', (store: SqliteTraceStore) => setMember(store, TOKEN, { email: 'ann@acme.test', role: 'viewer' })],
-    ['removed from the members list', (store: SqliteTraceStore) => removeMember(store, TOKEN, 'ann@acme.test')],
+    ['set to none', (store: SqliteStore) => setMember(store, TOKEN, { email: 'ann@acme.test', role: 'none' })],
+    ['set to viewer', (store: SqliteStore) => setMember(store, TOKEN, { email: 'ann@acme.test', role: 'viewer' })],
+    ['removed from the members list', (store: SqliteStore) => removeMember(store, TOKEN, 'ann@acme.test')],
   ] as const) {
     it(`an admin ${change} loses the keys they made, and the keys made with those; other keys stay`, async () => {
       const { store, keys } = await team();

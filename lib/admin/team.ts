@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { ApiKey, Member } from '../traces/access-types';
-import type { ServerStore } from '../traces/store';
+import type { ApiKey } from '../store/ports/api-keys';
+import type { Member } from '../store/ports/members';
+import type { ServerStore } from '../store/server-store';
 import { apiKeyNameProblem, createApiKey } from './api-keys';
 import { audit } from './audit';
 import type { Principal } from './principal';

@@ -85,7 +85,7 @@ const languageLines = new Map<string, string>(); // a handful of languages; nami
  * A system prompt's layout: its literal text around three slots, in order — 0 the instructions,
  * 1 the pinned block, 2 the reference material (the selector's context after the pinned block),
  * each end-trimmed; an empty slot is left out. The trace store keeps a turn's prompt as this
- * frame around the KB version's texts (lib/traces/compact.ts), so an old turn reads back byte
+ * frame around the KB version's texts (lib/retrieval/explain/record/prompt-frame.ts), so an old turn reads back byte
  * for byte even after this wording changes.
  */
 export interface PromptLayout {

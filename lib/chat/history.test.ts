@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TurnTrace } from '../traces/types';
+import type { TurnTrace } from '../store/ports/turns';
 import { conversationFromTurns } from './history';
 
 function t(id: string, question: string, reply: string, trigger: TurnTrace['trigger'] = 'submit-message'): TurnTrace {

@@ -1,4 +1,5 @@
-import type { TurnTrace, Vote } from '../traces/types';
+import type { TurnTrace } from '../store/ports/turns';
+import type { Vote } from '../store/ports/feedback';
 import type { ReplySource } from '../knowledge/sources';
 
 /**

@@ -37,4 +37,4 @@ export function verifyIdentity(secret: string | undefined, claim: { userId: stri
 }
 
 /** The owner key a verified user's turns are recorded under: defined by the store, which finds a user's data by it. */
-export { userOwnerKey } from '../traces/types';
+export { userOwnerKey } from '../store/ports/turns';

@@ -1,5 +1,5 @@
 import { LruMemo, ownCopy } from '../retrieval/index';
-import type { NumberCheck, NumberKind, NumberMention } from '../traces/types';
+import type { NumberCheck, NumberKind, NumberMention } from '../store/ports/turns';
 
 /**
  * Unverified numbers in a reply: the prices, percentages, durations and amounts a reply

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { ChatModel } from '../ai/providers';
 import type { Knowledge } from '../knowledge/load';
 import type { TurnRetrieval } from '../knowledge/retrieve';
-import { compactTurn, kbVersionOf, type KbVersion, type TurnRecord } from '../traces/compact';
-import type { FinishRetryOptions } from '../traces/finish';
-import { TurnStartWrite } from '../traces/start';
-import { turnRecordOf } from '../traces/turn-record';
-import type { PageContext, TraceStore, TurnStart, TurnTrigger } from '../traces/types';
+import { explainedRecordOf, kbVersionOf, turnRecordOf, type KbVersion, type TurnRecord } from '../retrieval/index';
+import type { FinishRetryOptions } from '../store/finish';
+import { TurnStartWrite } from '../store/start';
+import type { PageContext } from '../store/page';
+import type { TurnStore, TurnStart, TurnTrigger } from '../store/ports/turns';
 import { checkNumbers } from './numbers';
 import type { TurnRedaction } from './redaction';
 import { TurnRecorder } from './recorder';
@@ -27,18 +27,18 @@ export interface TurnToRecord {
   startedAt: number;
   /** What of the turn's text is stored redacted (its question, its reply). */
   redaction?: Pick<TurnRedaction, 'question' | 'reply'>;
-  /** How a failed write is retried (lib/traces/finish.ts; tests shorten it). */
+  /** How a failed write is retried (lib/store/finish.ts; tests shorten it). */
   retry?: FinishRetryOptions;
 }
 
 /**
  * A turn's recorder, made before the reply streams and writing nothing yet: its start row (status
- * `pending`, with the explanation's record: lib/traces/turn-record.ts) is built and written once
+ * `pending`, with the explanation's record: lib/retrieval/explain/record/to-record.ts) is built and written once
  * the reply has started (`recorder.begin()`), and its ending after that row, however the reply
  * ends; so even a crash mid-stream leaves a trace. The recorder checks the reply's numbers against
  * the knowledge sent (numbers.ts); the reply is redacted as it is stored.
  */
-export function recordTurn(traces: TraceStore, turn: TurnToRecord): TurnRecorder {
+export function recordTurn(traces: TurnStore, turn: TurnToRecord): TurnRecorder {
   const id = randomUUID();
   const createdAt = new Date().toISOString();
   const start = new TurnStartWrite(traces, id, () => turnStart(id, createdAt, turn));
@@ -56,7 +56,7 @@ function recordOf(retrieval: TurnRetrieval, kb: KbVersion): TurnRecord {
     return turnRecordOf(retrieval.selection, retrieval.systemPrompt, kb, retrieval.promptLayout);
   } catch (error) {
     console.error(`[traces] the turn's record could not be made from its selection (${error instanceof Error ? error.message : String(error)}); storing it from its explanation`);
-    return compactTurn(retrieval.explanation, retrieval.systemPrompt, kb);
+    return explainedRecordOf(retrieval.explanation, retrieval.systemPrompt, kb);
   }
 }
 

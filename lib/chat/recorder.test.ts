@@ -10,19 +10,19 @@ import { OfflineModel } from '../ai/offline-model';
 import type { RetrievalIndex } from '../retrieval/index';
 import { testIndex } from '../testing/kb';
 import { ASSISTANT_INSTRUCTIONS } from '../ai/prompt';
-import type { FinishRetryOptions } from '../traces/finish';
-import { SqliteTraceStore } from '../traces/sqlite';
-import type { TraceStore, TurnEnd } from '../traces/types';
+import type { FinishRetryOptions } from '../store/finish';
+import { SqliteStore } from '../store/sqlite';
+import type { TurnStore, TurnEnd } from '../store/ports/turns';
 import { recordTurn } from './record-turn';
 import { TurnRecorder } from './recorder';
 import { retrieveForTurn, type TurnKnowledge } from '../knowledge/retrieve';
 import { customerMessagesOf, toModelMessages, type ChatText } from './turn';
 
 const index = testIndex();
-let store: SqliteTraceStore;
+let store: SqliteStore;
 
 beforeEach(() => {
-  store = new SqliteTraceStore(path.join(mkdtempSync(path.join(tmpdir(), 'recorder-')), 'traces.db'));
+  store = new SqliteStore(path.join(mkdtempSync(path.join(tmpdir(), 'recorder-')), 'traces.db'));
 });
 afterEach(async () => {
   vi.restoreAllMocks();
@@ -37,7 +37,7 @@ function knowledgeOf(retrievalIndex: RetrievalIndex): TurnKnowledge {
 interface TurnOptions {
   abortAfterChars?: number;
   /** The store the recorder writes the ending to (default: the test's store). */
-  traces?: TraceStore;
+  traces?: TurnStore;
   retry?: FinishRetryOptions;
 }
 
@@ -122,7 +122,7 @@ describe('TurnRecorder', () => {
 
   it('a database blip as the reply ends: the stream still ends at once, and the ending is written when the store answers again', async () => {
     let failures = 3;
-    const blip = Object.assign(Object.create(store) as TraceStore, {
+    const blip = Object.assign(Object.create(store) as TurnStore, {
       async finishTurn(turnId: string, end: TurnEnd) {
         if (failures-- > 0) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
         return store.finishTurn(turnId, end);

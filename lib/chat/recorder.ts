@@ -1,10 +1,10 @@
 import type { LanguageModelUsage } from 'ai';
 import { describeModelError } from '../ai/errors';
-import { finishWithRetry, type FinishOutcome, type FinishRetryOptions, type PendingFinish } from '../traces/finish';
-import type { TurnStartWrite } from '../traces/start';
-import { errorText } from '../traces/unrecorded';
+import { finishWithRetry, type FinishOutcome, type FinishRetryOptions, type PendingFinish } from '../store/finish';
+import type { TurnStartWrite } from '../store/start';
+import { errorText } from '../store/unrecorded';
 import type { Redacted } from '../privacy/redact';
-import type { TraceStore, TurnEnd, TurnUsage, NumberCheck } from '../traces/types';
+import type { TurnStore, TurnEnd, TurnUsage, NumberCheck } from '../store/ports/turns';
 
 /**
  * Records one turn: its start row (`pending`) once the reply has started, and exactly one
@@ -16,7 +16,7 @@ import type { TraceStore, TurnEnd, TurnUsage, NumberCheck } from '../traces/type
  *     streamText({ …, ...recorder.callbacks });
  *     recorder.begin(); // once the response is on its way
  *
- * The ending is written by lib/traces/finish.ts, after the start (lib/traces/start.ts) when that
+ * The ending is written by lib/store/finish.ts, after the start (lib/store/start.ts) when that
  * is not written yet: the customer's stream waits for the first attempt only; a failed write is
  * retried in the background (up to 60 s), then the turn is marked `error` with the reason.
  */
@@ -32,7 +32,7 @@ export interface RecorderOptions {
   clock?: Clock;
   /** Checks the reply's numbers when the turn ends (recorded with the ending); none when absent. */
   checkReply?: (reply: string) => NumberCheck;
-  /** How a failed write of the ending is retried (lib/traces/finish.ts; tests shorten it). */
+  /** How a failed write of the ending is retried (lib/store/finish.ts; tests shorten it). */
   retry?: FinishRetryOptions;
   /** The reply as it is stored (TRACE_REDACT: personal data replaced); the numbers are checked on the reply as streamed. */
   redactReply?: (reply: string) => Redacted;
@@ -55,7 +55,7 @@ export class TurnRecorder {
   private readonly start: TurnStartWrite | undefined;
 
   constructor(
-    private readonly store: TraceStore,
+    private readonly store: TurnStore,
     readonly turnId: string,
     /** `clock()` when the request arrived. */
     private readonly startedAt: number,

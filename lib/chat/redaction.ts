@@ -1,7 +1,7 @@
 import type { Knowledge } from '../knowledge/load';
 import type { Redacted, TraceRedactor } from '../privacy/redact';
 import { redactUrl } from '../privacy/url';
-import type { PageContext } from '../traces/page';
+import type { PageContext } from '../store/page';
 import type { ChatText } from './turn';
 
 /**

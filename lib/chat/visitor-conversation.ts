@@ -1,5 +1,6 @@
 import { viaHttps } from '../http';
-import type { ConversationStore, TurnTrigger } from '../traces/types';
+import type { ConversationStore } from '../store/ports/conversations';
+import type { TurnTrigger } from '../store/ports/turns';
 import { conversationFromTurns, historyForTurn, type TurnHistory } from './history';
 import { ownerKey, type Owner } from './owner';
 import { newVisitorId, signVisitor, visitorSetCookie } from './visitor';

@@ -10,7 +10,7 @@ import { jsonError } from '../http';
 import { clientKey } from '../rate-limit/client';
 import { adminThrottle, serverEnv } from '../server/registry';
 import { serverApp } from '../server/server-app';
-import type { Role } from '../traces/access-types';
+import type { Role } from '../store/ports/role';
 import { databaseFault, faultResponse, InspectorFaultError, type InspectorFault } from './faults';
 
 /**

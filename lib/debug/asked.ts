@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { TurnFilter } from '../traces/inspector';
+import type { TurnFilter } from '../store/ports/inspector';
 
 /**
  * What a member asked for, as the audit trail keeps it (lib/debug/views.ts). Values from the

@@ -5,10 +5,10 @@ import { retrieveForTurn } from '../knowledge/retrieve';
 import type { KnowledgeHealth } from '../knowledge/holder';
 import { budgetHealth, englishAnalyzer, hasAnalyzer, headingPath, unembeddedCount, type Analyzer, type Explanation } from '../retrieval/index';
 import { serverApp } from '../server/server-app';
-import { lostTurns, unsettledEndings } from '../traces/finish';
-import type { RetentionStatus } from '../traces/retention';
-import type { InspectorStore, SectionTraffic } from '../traces/inspector';
-import type { TurnTrace } from '../traces/types';
+import { lostTurns, unsettledEndings } from '../store/finish';
+import type { RetentionStatus } from '../store/retention';
+import type { InspectorStore, SectionTraffic } from '../store/ports/inspector';
+import type { TurnTrace } from '../store/ports/turns';
 import { knowledgeFault, type InspectorFault } from './faults';
 import { vocabularyGaps, vocabularyOf, type VocabularyGap } from './gaps';
 import { RECENT_TURNS, semanticAdvice, type SemanticAdvice } from './semantic-advice';
@@ -147,7 +147,7 @@ export interface StorageReport {
   oldestTurnAt?: string;
   /** Undefined: every turn is kept. */
   retention?: RetentionStatus;
-  /** This instance's trace writes that failed (lib/traces/finish.ts): endings still being retried, turns it could not record at all. */
+  /** This instance's trace writes that failed (lib/store/finish.ts): endings still being retried, turns it could not record at all. */
   writes: { retrying: number; lost: number; lastLost?: { turnId: string; reason: string; at: string } };
 }
 

@@ -2,17 +2,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { selectContext } from '../retrieval/index';
+import { kbVersionOf, selectContext } from '../retrieval/index';
 import { testIndex } from '../testing/kb';
 import { withRecord } from '../testing/turns';
-import { kbVersionOf } from '../traces/compact';
-import { SqliteTraceStore } from '../traces/sqlite';
+import { SqliteStore } from '../store/sqlite';
 import { deflectionSummary } from './deflection';
 
 /**
  * The deflection rate on a fixed set of conversations: conversations without a hand-off over all
  * conversations with at least one turn, per day of their first turn. (The store's per-day counts
- * are checked on both stores in lib/traces/store-contract.test.ts.)
+ * are checked on both stores in lib/store/store-contract.test.ts.)
  */
 
 describe('the deflection rate', () => {
@@ -33,7 +32,7 @@ describe('the deflection rate', () => {
   });
 
   it('on a fixed set of conversations in a store: a conversation counts on the day it began, once, handed off or not', async () => {
-    const store = new SqliteTraceStore(path.join(mkdtempSync(path.join(tmpdir(), 'deflection-')), 'traces.db'));
+    const store = new SqliteStore(path.join(mkdtempSync(path.join(tmpdir(), 'deflection-')), 'traces.db'));
     const index = testIndex();
     const kb = kbVersionOf(index, 'instructions');
     let n = 0;

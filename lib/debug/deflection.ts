@@ -1,4 +1,4 @@
-import type { DeflectionDay } from '../traces/handoff-types';
+import type { DeflectionDay } from '../store/ports/handoff-reports';
 
 /**
  * The deflection rate: the share of conversations the bot resolved without passing them to a

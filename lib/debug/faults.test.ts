@@ -3,7 +3,7 @@ import { parseEnv } from '../env';
 import { KnowledgeUnavailableError } from '../knowledge/holder';
 import { databaseFault, faultMessage, faultSafe, inspectorFault, InspectorFaultError, knowledgeFault, withoutCredentials } from './faults';
 import { fillTestRegistry } from '../testing/registry';
-import type { ServerStore } from '../traces/store';
+import type { ServerStore } from '../store/server-store';
 
 const probe = vi.hoisted(() => ({ ready: async (): Promise<void> => {} }));
 vi.mock('server-only', () => ({}));

@@ -3,7 +3,7 @@ import type { Env } from '../env';
 import { jsonError } from '../http';
 import { serverEnv } from '../server/registry';
 import { serverApp } from '../server/server-app';
-import { databaseLabel } from '../traces/postgres';
+import { databaseLabel } from '../store/postgres';
 
 /**
  * What the inspector says when it cannot read what it shows: the database is unreachable, or

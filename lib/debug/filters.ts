@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TurnFilter } from '../traces/inspector';
+import type { TurnFilter } from '../store/ports/inspector';
 
 /** /debug's URL search params ⇄ a turn filter. Unknown or malformed values are ignored, never an error page. */
 

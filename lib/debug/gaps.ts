@@ -1,4 +1,4 @@
-import type { ThinMatchTurn } from '../traces/inspector';
+import type { ThinMatchTurn } from '../store/ports/inspector';
 
 /**
  * Vocabulary gaps: words customers used that occur nowhere in the knowledge base, from turns

@@ -1,7 +1,8 @@
 import 'server-only';
 import { headingPath } from '../retrieval/index';
 import { serverApp } from '../server/server-app';
-import type { DeflectionDay, DeliveryStatus, HandoffDetail, HandoffList, HandoffReason } from '../traces/handoff-types';
+import type { DeflectionDay, HandoffDetail, HandoffList } from '../store/ports/handoff-reports';
+import type { DeliveryStatus, HandoffReason } from '../store/ports/handoffs';
 import type { HandoffPayload } from '../handoff/payload';
 import { deflectionSummary, type DeflectionSummary } from './deflection';
 

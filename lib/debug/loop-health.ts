@@ -4,7 +4,7 @@ import type { KbTestRun } from '../kb-test/watch';
 import type { Knowledge } from '../knowledge/load';
 import { serverApp } from '../server/server-app';
 import { headingPath } from '../retrieval/index';
-import type { FeedbackDay } from '../traces/inspector';
+import type { FeedbackDay } from '../store/ports/inspector';
 import { getInspector, kbAnalyzer, kbVocabulary } from './data';
 import { formatSynonymsFile, synonymCandidates, synonymsWithCandidates, type SynonymCandidate } from './rephrase';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyze, contentWords } from '../retrieval/index';
-import type { ConversationTurn } from '../traces/inspector';
+import type { ConversationTurn } from '../store/ports/inspector';
 import { formatSynonymsFile, rephrasings, synonymCandidates, synonymsWithCandidates } from './rephrase';
 
 const analyzer = { analyze, contentWords };

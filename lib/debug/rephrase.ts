@@ -1,4 +1,4 @@
-import type { ConversationTurn } from '../traces/inspector';
+import type { ConversationTurn } from '../store/ports/inspector';
 import type { Analyzer } from './gaps';
 
 /**

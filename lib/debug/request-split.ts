@@ -1,5 +1,5 @@
 import { countTokens } from '../retrieval/index';
-import type { TurnTrace } from '../traces/types';
+import type { TurnTrace } from '../store/ports/turns';
 
 /** Tokens of the whole request, split by where they came from. */
 export interface RequestSplit {

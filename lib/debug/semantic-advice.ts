@@ -1,4 +1,4 @@
-import type { RecentTurnScore } from '../traces/inspector';
+import type { RecentTurnScore } from '../store/ports/inspector';
 
 /**
  * "When to consider the semantic stage" (/debug/health): how often recent questions found

@@ -1,4 +1,4 @@
-import type { ClaimedDelivery } from '../traces/handoff-types';
+import type { ClaimedDelivery } from '../store/ports/handoffs';
 
 /** One way of delivering a hand-off to the support team: the webhook (webhook.ts) or email (email.ts). */
 export interface ChannelSender {

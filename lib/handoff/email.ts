@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { ClaimedDelivery } from '../traces/handoff-types';
+import type { ClaimedDelivery } from '../store/ports/handoffs';
 import type { ChannelSender } from './channel';
 import { payloadText, reasonText, type HandoffPayload } from './payload';
 

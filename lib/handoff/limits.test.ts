@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { freshDatabase } from '../testing/pg-database';
-import { createPostgresPool, migratePostgres } from '../traces/postgres';
+import { createPostgresPool, migratePostgres } from '../store/postgres';
 import { createHandoffLimits, type HandoffLimits } from './limits';
 
 /** The scope that refused each request (or "ok"), for new visitors from `clients`, asked of `instances` in turn. */

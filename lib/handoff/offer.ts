@@ -1,4 +1,4 @@
-import type { ConversationSignals, HandoffReason } from '../traces/handoff-types';
+import type { ConversationSignals, HandoffReason } from '../store/ports/handoffs';
 import type { PersonMatcher } from './phrases';
 
 /**

@@ -1,6 +1,6 @@
-import type { HandoffReason } from '../traces/handoff-types';
-import type { PageContext } from '../traces/page';
-import type { TurnStatus, TurnTrace } from '../traces/types';
+import type { HandoffReason } from '../store/ports/handoffs';
+import type { PageContext } from '../store/page';
+import type { TurnStatus, TurnTrace } from '../store/ports/turns';
 
 /**
  * What a hand-off delivers: one JSON document, built when the customer submits the form and

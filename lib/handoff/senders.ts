@@ -1,5 +1,5 @@
 import type { Env } from '../env';
-import type { HandoffChannel } from '../traces/handoff-types';
+import type { HandoffChannel } from '../store/ports/handoffs';
 import type { ChannelSender } from './channel';
 import { createEmailSender } from './email';
 import { createWebhookSender } from './webhook';

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import type { ClaimedDelivery } from '../traces/handoff-types';
+import type { ClaimedDelivery } from '../store/ports/handoffs';
 import type { ChannelSender } from './channel';
 
 /**

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SqliteTraceStore } from '../traces/sqlite';
-import type { ClaimedDelivery, HandoffChannel, HandoffStart } from '../traces/handoff-types';
+import { SqliteStore } from '../store/sqlite';
+import type { ClaimedDelivery, HandoffChannel, HandoffStart } from '../store/ports/handoffs';
 import type { ChannelSender } from './channel';
 import { createDeliveryWorker, type DeliveryWorkerOptions } from './worker';
 
@@ -14,12 +14,12 @@ import { createDeliveryWorker, type DeliveryWorkerOptions } from './worker';
  * given, on a clock the test moves: what is sent, when it is tried again, when it fails for good.
  */
 
-const stores: SqliteTraceStore[] = [];
+const stores: SqliteStore[] = [];
 afterAll(async () => {
   for (const s of stores) await s.close();
 });
-function freshStore(file = path.join(mkdtempSync(path.join(tmpdir(), 'handoff-worker-')), 'traces.db')): SqliteTraceStore {
-  const store = new SqliteTraceStore(file);
+function freshStore(file = path.join(mkdtempSync(path.join(tmpdir(), 'handoff-worker-')), 'traces.db')): SqliteStore {
+  const store = new SqliteStore(file);
   stores.push(store);
   return store;
 }
@@ -56,7 +56,7 @@ function channel(name: string) {
   return { sender, sent, fail: (error?: () => Error) => (failing = error) };
 }
 
-function setup(store: SqliteTraceStore, more: Partial<DeliveryWorkerOptions> = {}) {
+function setup(store: SqliteStore, more: Partial<DeliveryWorkerOptions> = {}) {
   const clock = { now: T0 };
   const webhook = channel('hooks.example.com');
   const email = channel('mail.example.com');

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { withDeliverySpan } from '../telemetry/handoff';
 import type { TelemetryOptions } from '../telemetry/turn';
-import type { AttemptResult, ClaimedDelivery, HandoffChannel, HandoffStore } from '../traces/handoff-types';
+import type { AttemptResult, ClaimedDelivery, HandoffChannel, HandoffStore } from '../store/ports/handoffs';
 import { retryDelayMs } from './backoff';
 import { errorText, type ChannelSender } from './channel';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Knowledge } from '../knowledge/load';
 import { createRetrievalIndex, sectionsFromSources } from '../retrieval/index';
 import { TEST_SOURCES } from '../testing/kb';
-import type { RecentQuestion } from '../traces/inspector';
+import type { RecentQuestion } from '../store/ports/inspector';
 import { createReloadImpact, type ReloadImpactWatch } from './reload-impact';
 
 /** A KB of the test sources, loaded at `loadedAt`; `withoutRule`: with the pinned refund rule deleted. */

@@ -1,5 +1,5 @@
 import type { Knowledge } from '../knowledge/load';
-import type { InspectorStore } from '../traces/inspector';
+import type { InspectorStore } from '../store/ports/inspector';
 import { kbImpact, withoutTurns, type ImpactReport } from './impact';
 
 /**

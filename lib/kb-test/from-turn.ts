@@ -1,5 +1,5 @@
 import { Document, isMap, isSeq } from 'yaml';
-import type { TurnTrace } from '../traces/types';
+import type { TurnTrace } from '../store/ports/turns';
 
 /**
  * "Make a test" (/debug turn pages): a recorded turn as a case of the KB's tests, pre-filled

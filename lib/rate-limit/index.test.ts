@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { freshDatabase } from '../testing/pg-database';
-import { createPostgresPool, migratePostgres } from '../traces/postgres';
+import { createPostgresPool, migratePostgres } from '../store/postgres';
 import { createRateLimiter, rateWindows } from './index';
 
 const allowed = async (limiter: ReturnType<typeof createRateLimiter>, key: string, times: number) => {

@@ -50,7 +50,7 @@ export interface RateLimitOptions {
   perMinute: number;
   /** Requests a client may make at once. */
   burst: number;
-  /** Shared counts in this PostgreSQL database (table `rate_limits`, lib/traces/postgres.ts); absent: in memory. */
+  /** Shared counts in this PostgreSQL database (table `rate_limits`, lib/store/postgres.ts); absent: in memory. */
   postgres?: { pool: pg.Pool; ready: () => Promise<unknown> };
   /** How long to wait for PostgreSQL before counting in memory, ms (default 500). */
   storeTimeoutMs?: number;

@@ -15,12 +15,12 @@ import { handoffSenders } from '../handoff/senders';
 import { createDeliveryWorker, type DeliveryWorker } from '../handoff/worker';
 import { createRedactor, type TraceRedactor } from '../privacy/redact';
 import { createRateLimiter, type RateLimiter } from '../rate-limit/index';
-import type { HandoffChannel } from '../traces/handoff-types';
-import { createPostgresPool, databaseLabel, PostgresTraceStore } from '../traces/postgres';
-import { startAuditRetention, startRetention, type RetentionJob } from '../traces/retention';
-import { openTraceDatabase, SqliteTraceStore } from '../traces/sqlite';
-import { startPendingSweep } from '../traces/stale';
-import type { ServerStore } from '../traces/store';
+import type { HandoffChannel } from '../store/ports/handoffs';
+import { createPostgresPool, databaseLabel, PostgresStore } from '../store/postgres';
+import { startAuditRetention, startRetention, type RetentionJob } from '../store/retention';
+import { openTraceDatabase, SqliteStore } from '../store/sqlite';
+import { startPendingSweep } from '../store/stale';
+import type { ServerStore } from '../store/server-store';
 import type { ServerPaths } from './paths';
 
 /**
@@ -101,14 +101,14 @@ export function createServerApp(env: Env, paths: ServerPaths, log: AppLog = cons
       })
     : undefined;
   const store = onFirstUse((): ServerStore => {
-    const opened = env.DATABASE_URL ? new PostgresTraceStore(createPostgresPool(env.DATABASE_URL)) : new SqliteTraceStore(openTraceDatabase(paths.traceDb));
+    const opened = env.DATABASE_URL ? new PostgresStore(createPostgresPool(env.DATABASE_URL)) : new SqliteStore(openTraceDatabase(paths.traceDb));
     if (env.TRACE_RETENTION_DAYS) retention = startRetention(() => opened, env.TRACE_RETENTION_DAYS);
     startAuditRetention(() => opened, env.AUDIT_RETENTION_DAYS);
     startPendingSweep(() => opened, env.TRACE_PENDING_LIMIT_MINUTES);
     worker?.start();
     return opened;
   });
-  const postgresOf = (shared: ServerStore) => (shared instanceof PostgresTraceStore ? { pool: shared.pool, ready: () => shared.migrated } : undefined);
+  const postgresOf = (shared: ServerStore) => (shared instanceof PostgresStore ? { pool: shared.pool, ready: () => shared.migrated } : undefined);
   const reloadImpact = createReloadImpact(() => store(), log);
   const knowledge = new KnowledgeHolder({
     kbPath: paths.kb,

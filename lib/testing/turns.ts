@@ -1,7 +1,6 @@
 import { buildSystemPrompt } from '../ai/prompt';
-import { selectContext, type Explanation } from '../retrieval/index';
-import { compactTurn, kbVersionOf } from '../traces/compact';
-import type { TurnStart } from '../traces/types';
+import { explainedRecordOf, kbVersionOf, selectContext, type Explanation } from '../retrieval/index';
+import type { TurnStart } from '../store/ports/turns';
 import { testIndex } from './kb';
 
 /** A turn's start on the unit tests' small KB (kb.ts), as the chat route records it. */
@@ -9,9 +8,9 @@ import { testIndex } from './kb';
 /** A turn's start with the explanation and prompt its record was made from, for tests to compare what is read back with. */
 export type TestTurnStart = TurnStart & { explanation: Explanation; systemPrompt: string };
 
-/** `turn` with its record: `compactTurn(explanation, systemPrompt, kb)`, as the store keeps it. */
+/** `turn` with its record: `explainedRecordOf(explanation, systemPrompt, kb)`, as the store keeps it. */
 export function withRecord(turn: Omit<TestTurnStart, 'record'>): TestTurnStart {
-  return { ...turn, record: compactTurn(turn.explanation, turn.systemPrompt, turn.kb) };
+  return { ...turn, record: explainedRecordOf(turn.explanation, turn.systemPrompt, turn.kb) };
 }
 
 const index = testIndex();

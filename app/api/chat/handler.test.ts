@@ -3,8 +3,8 @@ import { MockLanguageModelV3 } from 'ai/test';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { retrieveForTurn } from '@/lib/knowledge/retrieve';
-import type { SqliteTraceStore } from '@/lib/traces/sqlite';
-import type { TurnEnd, TurnStart } from '@/lib/traces/types';
+import type { SqliteStore } from '@/lib/store/sqlite';
+import type { TurnEnd, TurnStart } from '@/lib/store/ports/turns';
 import { KnowledgeUnavailableError } from '@/lib/knowledge/holder';
 import { createRateLimiter } from '@/lib/rate-limit/index';
 import { PEER_HEADER } from '@/lib/rate-limit/client';
@@ -270,8 +270,8 @@ describe('chat handler: personal data out of the trace (TRACE_REDACT)', () => {
 describe('chat handler: the turn is recorded once its reply is on its way', () => {
   /** The store, with each write logged in `order` (and a start write held back `startDelayMs`, failing while `startFails`). */
   function watched(order: string[], { startDelayMs = 0, startFails = () => false }: { startDelayMs?: number; startFails?: () => boolean } = {}) {
-    return (store: SqliteTraceStore) =>
-      Object.assign(Object.create(store) as SqliteTraceStore, {
+    return (store: SqliteStore) =>
+      Object.assign(Object.create(store) as SqliteStore, {
         async startTurn(turn: TurnStart) {
           if (startDelayMs) await new Promise((resolve) => setTimeout(resolve, startDelayMs));
           if (startFails()) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');

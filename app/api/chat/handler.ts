@@ -5,7 +5,9 @@ import type { Knowledge } from '@/lib/knowledge/load';
 import { retrieveForTurn } from '@/lib/knowledge/retrieve';
 import { acceptedLanguages, identityTexts } from '@/lib/retrieval/index';
 import type { RateLimiter } from '@/lib/rate-limit/index';
-import type { ConversationStore, HandoffStore, TraceStore } from '@/lib/traces/types';
+import type { ConversationStore } from '@/lib/store/ports/conversations';
+import type { HandoffStore } from '@/lib/store/ports/handoffs';
+import type { TurnStore } from '@/lib/store/ports/turns';
 import { handoffOfferFor, THIN_CONFIDENCE } from '@/lib/handoff/offer';
 import { personMatcherOf } from '@/lib/handoff/phrases';
 import { createRateGuard } from '@/lib/chat/rate-guard';
@@ -39,7 +41,7 @@ export interface ChatDependencies {
   knowledge: () => Knowledge | Promise<Knowledge>;
   chat: () => ChatModel;
   /** The turn log and the visitor's conversations (the server's store), and what the hand-off offer reads of them. */
-  traces: () => TraceStore & ConversationStore & Pick<HandoffStore, 'conversationSignals'>;
+  traces: () => TurnStore & ConversationStore & Pick<HandoffStore, 'conversationSignals'>;
   /** The key that signs visitor cookies (lib/chat/visitor.ts). */
   visitorSecret: () => Uint8Array;
   /** EMBED_IDENTITY_SECRET: verifies the embed's signed-in users (lib/chat/identity.ts); undefined: none accepted. */

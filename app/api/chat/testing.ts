@@ -12,7 +12,7 @@ import { parseEnv } from '@/lib/env';
 import { loadKnowledge, type Knowledge } from '@/lib/knowledge/load';
 import { createRedactor, type TraceRedactor } from '@/lib/privacy/redact';
 import { createRateLimiter, type RateLimiter } from '@/lib/rate-limit/index';
-import { SqliteTraceStore } from '@/lib/traces/sqlite';
+import { SqliteStore } from '@/lib/store/sqlite';
 import { createChatHandler, type ChatDependencies } from './handler';
 
 /**
@@ -63,7 +63,7 @@ export function recordingModel(reply = 'Noted.'): MockLanguageModelV3 & { readon
 
 export interface Harness {
   handle: (request: Request) => Promise<Response>;
-  store: SqliteTraceStore;
+  store: SqliteStore;
   knowledge: Knowledge;
   /** TRACE_REDACT as the handler applies it (the default: store). */
   redactor: TraceRedactor;
@@ -77,11 +77,11 @@ export function harness(
     knowledge?: ChatDependencies['knowledge'];
     identitySecret?: string;
     /** What the handler sees of the trace store (e.g. one whose writes fail); default: the store itself. */
-    traces?: (store: SqliteTraceStore) => ReturnType<ChatDependencies['traces']>;
+    traces?: (store: SqliteStore) => ReturnType<ChatDependencies['traces']>;
   } = {},
 ): Harness {
   const settings = parseEnv({ CHAT_RATE_LIMIT_PER_MINUTE: '0', ...options.env });
-  const store = new SqliteTraceStore(path.join(mkdtempSync(path.join(tmpdir(), 'chat-handler-')), 'traces.db'));
+  const store = new SqliteStore(path.join(mkdtempSync(path.join(tmpdir(), 'chat-handler-')), 'traces.db'));
   const chat = chatModel(options.model ?? new OfflineModel({ chunkDelayMs: 0 }));
   const limiter =
     options.limiter ?? createRateLimiter({ perMinute: settings.CHAT_RATE_LIMIT_PER_MINUTE, burst: settings.CHAT_RATE_LIMIT_BURST });

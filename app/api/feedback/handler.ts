@@ -4,11 +4,12 @@ import type { Knowledge } from '@/lib/knowledge/load';
 import type { TraceRedactor } from '@/lib/privacy/redact';
 import { formatIssues } from '@/lib/format';
 import { bodyFailureResponse, json, jsonError, readJsonBody } from '@/lib/http';
-import type { FeedbackStore, TraceStore } from '@/lib/traces/types';
+import type { FeedbackStore } from '@/lib/store/ports/feedback';
+import type { TurnStore } from '@/lib/store/ports/turns';
 import { feedbackSchema } from './schema';
 
 export interface FeedbackDependencies {
-  traces: () => Pick<TraceStore, 'getTurn'> & FeedbackStore;
+  traces: () => Pick<TurnStore, 'getTurn'> & FeedbackStore;
   visitorSecret: () => Uint8Array;
   /** EMBED_IDENTITY_SECRET: a verified user votes on their own replies (lib/chat/owner.ts). */
   identitySecret?: () => string | undefined;

@@ -7,8 +7,10 @@ import { bodyFailureResponse, json, jsonError, readJsonBody } from '@/lib/http';
 import type { HandoffLimitDecision, HandoffLimits } from '@/lib/handoff/limits';
 import { clientKey } from '@/lib/rate-limit/client';
 import type { AssistantIdentity } from '@/lib/retrieval/index';
-import type { ConversationStore, HandoffChannel, HandoffReason, HandoffRecord, HandoffStore, TraceStore } from '@/lib/traces/types';
-import type { PageContext } from '@/lib/traces/page';
+import type { ConversationStore } from '@/lib/store/ports/conversations';
+import type { HandoffChannel, HandoffReason, HandoffRecord, HandoffStore } from '@/lib/store/ports/handoffs';
+import type { TurnStore } from '@/lib/store/ports/turns';
+import type { PageContext } from '@/lib/store/page';
 import { HANDOFF_MAX_BODY_BYTES, handoffRequestSchema, NOTE_MAX_CHARS, type HandoffRequest } from './schema';
 
 /**
@@ -33,7 +35,7 @@ export interface HandoffDependencies {
   settings: () => HandoffSettings;
   /** The channels set up (empty: hand-offs are off). */
   channels: () => readonly HandoffChannel[];
-  store: () => Pick<TraceStore, 'listTurnsByConversation'> & ConversationStore & Pick<HandoffStore, 'createHandoff' | 'conversationHandoff'>;
+  store: () => Pick<TurnStore, 'listTurnsByConversation'> & ConversationStore & Pick<HandoffStore, 'createHandoff' | 'conversationHandoff'>;
   visitorSecret: () => Uint8Array;
   /** EMBED_IDENTITY_SECRET: a verified user of the embed hands off their conversations (lib/chat/owner.ts). */
   identitySecret?: () => string | undefined;

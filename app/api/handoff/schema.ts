@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_PAGE_TITLE_CHARS, MAX_PAGE_URL_CHARS } from '../chat/schema';
 import { CONVERSATION_ID } from '@/lib/chat/message';
-import { HANDOFF_REASONS } from '@/lib/traces/handoff-types';
+import { HANDOFF_REASONS } from '@/lib/store/ports/handoffs';
 
 /**
  * POST /api/handoff: `{ conversationId, email, note?, reason, page? }` — the customer asks for a

@@ -4,7 +4,7 @@ import { inspectorPage } from '@/components/debug/inspector-page';
 import { requireAdmin } from '@/lib/debug/access';
 import { readHandoffList } from '@/lib/debug/views';
 import { formatNumber } from '@/lib/format';
-import type { DeliveryStatus } from '@/lib/traces/handoff-types';
+import type { DeliveryStatus } from '@/lib/store/ports/handoffs';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseEnv } from '@/lib/env';
 import { fillTestRegistry } from '@/lib/testing/registry';
-import type { ServerStore } from '@/lib/traces/store';
+import type { ServerStore } from '@/lib/store/server-store';
 
 /**
  * The sign-in page's `?error=` is looked up as a key, never as a property (issue 21):

@@ -1,7 +1,7 @@
 import { conversationFromTurns } from '@/lib/chat/history';
 import { conversationOwner, ownerKey } from '@/lib/chat/owner';
 import { json, jsonError } from '@/lib/http';
-import type { ConversationStore } from '@/lib/traces/types';
+import type { ConversationStore } from '@/lib/store/ports/conversations';
 import { CONVERSATION_ID } from '../../chat/schema';
 
 export interface ConversationDependencies {

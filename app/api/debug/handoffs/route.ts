@@ -2,7 +2,7 @@ import { guardApi } from '@/lib/debug/access';
 import { faultSafe } from '@/lib/debug/faults';
 import { readHandoffList } from '@/lib/debug/views';
 import { json } from '@/lib/http';
-import type { DeliveryStatus } from '@/lib/traces/handoff-types';
+import type { DeliveryStatus } from '@/lib/store/ports/handoffs';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

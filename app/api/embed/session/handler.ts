@@ -1,6 +1,6 @@
 import { conversationOwner, ownerKey } from '@/lib/chat/owner';
 import { json, jsonError } from '@/lib/http';
-import type { ConversationStore } from '@/lib/traces/types';
+import type { ConversationStore } from '@/lib/store/ports/conversations';
 
 export interface EmbedSessionDependencies {
   traces: () => Pick<ConversationStore, 'latestVisitorConversation'>;

@@ -14,7 +14,7 @@ import { readTurn } from '@/lib/debug/views';
 import { addCounts } from '@/lib/privacy/redact';
 import { RedactedBadge } from '@/components/debug/redacted-badge';
 import { formatNumber as n } from '@/lib/format';
-import { isUnrecordedEnding } from '@/lib/traces/unrecorded';
+import { isUnrecordedEnding } from '@/lib/store/unrecorded';
 import { inspectorPage } from '@/components/debug/inspector-page';
 
 export const dynamic = 'force-dynamic';

@@ -6,7 +6,7 @@ import { createOidcSignIn, OIDC_PENDING_COOKIE, oidcSettings } from '@/lib/admin
 import { parseEnv } from '@/lib/env';
 import { PEER_HEADER } from '@/lib/rate-limit/client';
 import { fillTestRegistry } from '@/lib/testing/registry';
-import { SqliteTraceStore } from '@/lib/traces/sqlite';
+import { SqliteStore } from '@/lib/store/sqlite';
 
 /**
  * The OpenID Connect callback against what an attacker sends it (issue 46, finding 3): a
@@ -38,14 +38,14 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => provider.close(() => resolve())));
 
-let store: SqliteTraceStore;
+let store: SqliteStore;
 let digest: FailureDigest;
 let errors: string[];
 
 /** A server with the provider configured, TRUST_PROXY as given, a fresh store, throttle and digest. */
 function server(trustProxy = 0) {
   const env = parseEnv({ OIDC_ISSUER: issuer, OIDC_CLIENT_ID: 'support', OIDC_CLIENT_SECRET: 'client-secret', OIDC_ALLOWED_DOMAINS: 'acme.test', TRUST_PROXY: String(trustProxy) });
-  store = new SqliteTraceStore(':memory:');
+  store = new SqliteStore(':memory:');
   digest = oidcFailureDigest(() => store);
   const oidc = createOidcSignIn(oidcSettings(env)!, () => KEY);
   fillTestRegistry(env, { store: () => store, sessionKey: () => KEY, oidc, oidcFailures: digest }).resetThrottle();
