@@ -3,7 +3,7 @@ import { withDeliverySpan } from '../telemetry/handoff';
 import type { TelemetryOptions } from '../telemetry/turn';
 import type { AttemptResult, ClaimedDelivery, HandoffChannel, HandoffStore } from '../store/ports/handoffs';
 import { retryDelayMs } from './backoff';
-import { errorText, type ChannelSender } from './channel';
+import { errorChainText, type ChannelSender } from './channel';
 
 /**
  * The delivery worker: one per server process (built in lib/server/app.ts), it sends what the
@@ -79,7 +79,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
           if (!sender) throw new Error(NO_SENDER[delivery.channel]);
           await sender.send(delivery);
         } catch (error) {
-          const message = errorText(error);
+          const message = errorChainText(error);
           const next = now() + retryDelayMs(delivery.attempt, options.retryMaxIntervalMs, random);
           outcome = sender && next <= Date.parse(delivery.retryUntil) ? { status: 'retry', nextAttemptAt: iso(next), error: message } : { status: 'failed', error: message };
         }
@@ -91,7 +91,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     try {
       await options.store().finishAttempt(result);
     } catch (error) {
-      log.error(`${label} (${outcome.status}) could not be recorded: ${errorText(error)}; it is tried again when its lease runs out`);
+      log.error(`${label} (${outcome.status}) could not be recorded: ${errorChainText(error)}; it is tried again when its lease runs out`);
       return;
     }
     const o = outcome as AttemptResult['outcome'];
@@ -110,7 +110,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         if (storeDown) log.info('[handoff] the store answers again: deliveries go on');
         storeDown = false;
       } catch (error) {
-        if (!storeDown) log.error(`[handoff] due deliveries could not be read: ${errorText(error)}; trying again every ${(options.pollMs ?? 1000) / 1000} s`);
+        if (!storeDown) log.error(`[handoff] due deliveries could not be read: ${errorChainText(error)}; trying again every ${(options.pollMs ?? 1000) / 1000} s`);
         storeDown = true;
         return made;
       }

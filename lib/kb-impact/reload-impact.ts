@@ -1,3 +1,4 @@
+import { errorText } from '../errors';
 import type { Knowledge } from '../knowledge/load';
 import type { InspectorStore } from '../store/ports/inspector';
 import { kbImpact, withoutTurns, type ImpactReport } from './impact';
@@ -55,7 +56,7 @@ export function createReloadImpact(store: () => Pick<InspectorStore, 'recentQues
       const questions = await store().recentQuestions(QUESTIONS);
       return { ...base, report: await kbImpact(previous, next, questions.map((q) => ({ messages: q.messages, turnId: q.turnId }))) };
     } catch (error) {
-      return { ...base, error: error instanceof Error ? error.message : String(error) };
+      return { ...base, error: errorText(error) };
     }
   }
 

@@ -1,3 +1,4 @@
+import { errorText } from '../errors';
 import type { KnowledgeHolder } from '../knowledge/holder';
 import type { Knowledge } from '../knowledge/load';
 import { readKbTests } from './files';
@@ -40,7 +41,7 @@ async function testsOf(knowledge: Knowledge): Promise<KbTestRun> {
     return { loadedAt, report: await runKbTests(knowledge, suite, { root: knowledge.kb.root }, { noReplier: NO_REPLIER }) };
   } catch (error) {
     if (error instanceof KbTestFileError) return { loadedAt, fileError: error.message };
-    return { loadedAt, error: error instanceof Error ? error.message : String(error) };
+    return { loadedAt, error: errorText(error) };
   }
 }
 

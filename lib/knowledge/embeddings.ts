@@ -1,4 +1,5 @@
 import { describeEmbeddingError, SECTION_BATCH, type Embedder } from '../ai/embeddings';
+import { errorText } from '../errors';
 import { embeddingText, sectionVectors, setSectionVector, type RetrievalIndex, type SectionVectors } from '../retrieval/index';
 import { readEmbeddingCache, textKey, writeEmbeddingCache } from './embedding-cache';
 
@@ -102,7 +103,7 @@ export class SectionEmbedder {
     try {
       writeEmbeddingCache(this.cacheFile, this.embedder.settings.model, kept);
     } catch (error) {
-      this.log.error(`[semantic] the section embeddings could not be cached in ${this.cacheFile}: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.error(`[semantic] the section embeddings could not be cached in ${this.cacheFile}: ${errorText(error)}`);
     }
   }
 }

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
+import { errorText } from '../errors';
 import { listKnowledgeFiles, missingRules, PartsCache, TokenCounter, type BuiltDocument, type LoadProgress } from '../retrieval/index';
 import { readKbCache, writeKbCache } from './disk-cache';
 import type { SectionEmbedder } from './embeddings';
@@ -78,10 +79,6 @@ export class KnowledgeUnavailableError extends Error {
   override readonly name = 'KnowledgeUnavailableError';
 }
 
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * A fingerprint of the files the loader reads: the same walk (files.ts), each file's size,
  * mtime and inode. Unreadable paths become part of the signature too, so fixing them
@@ -92,7 +89,7 @@ export function kbSignature(kbPath: string): string {
   try {
     listing = listKnowledgeFiles(kbPath);
   } catch (error) {
-    return `missing\t${message(error)}`;
+    return `missing\t${errorText(error)}`;
   }
   const stamp = (file: string) => {
     try {
@@ -193,7 +190,7 @@ export class KnowledgeHolder {
 
   private notServed(error: unknown): void {
     this.lastError = error;
-    this.log.error(`[knowledge] THE KNOWLEDGE BASE COULD NOT BE LOADED: ${message(error)}`);
+    this.log.error(`[knowledge] THE KNOWLEDGE BASE COULD NOT BE LOADED: ${errorText(error)}`);
     this.log.error('[knowledge] the chat answers 503 until this is fixed; the files are checked again when they change');
   }
 
@@ -227,7 +224,7 @@ export class KnowledgeHolder {
       try {
         listener(previous, next);
       } catch (error) {
-        this.log.error(`[knowledge] after the reload: ${message(error)}`);
+        this.log.error(`[knowledge] after the reload: ${errorText(error)}`);
       }
     }
   }
@@ -244,7 +241,7 @@ export class KnowledgeHolder {
     try {
       writeKbCache(this.cacheFile, { tokens: this.tokens, documents: this.documents, parts: this.parts });
     } catch (error) {
-      this.log.error(`[knowledge] the parsed KB could not be cached in ${this.cacheFile}: ${message(error)} (it is parsed again at the next start)`);
+      this.log.error(`[knowledge] the parsed KB could not be cached in ${this.cacheFile}: ${errorText(error)} (it is parsed again at the next start)`);
     }
   }
 
@@ -270,7 +267,7 @@ export class KnowledgeHolder {
   health(): KnowledgeHealth {
     if (this.firstLoad) return { status: 'loading', progress: { ...this.firstLoad.progress } };
     const current = this.current;
-    if (!current) return { status: 'unavailable', reason: message(this.lastError) };
+    if (!current) return { status: 'unavailable', reason: errorText(this.lastError) };
     const reasons: string[] = [];
     if (this.refusedEdit) {
       reasons.push(
@@ -292,7 +289,7 @@ export class KnowledgeHolder {
       const { done, total } = this.firstLoad.progress;
       throw new KnowledgeUnavailableError(`the knowledge base is loading (${done} of ${total || '?'} files)`);
     }
-    throw new KnowledgeUnavailableError(message(this.lastError), { cause: this.lastError });
+    throw new KnowledgeUnavailableError(errorText(this.lastError), { cause: this.lastError });
   }
 
   /**
@@ -328,14 +325,14 @@ export class KnowledgeHolder {
       return 'reloaded';
     } catch (error) {
       if (this.current) {
-        this.refusedEdit = { message: message(error), at: new Date() };
+        this.refusedEdit = { message: errorText(error), at: new Date() };
         this.log.error(
-          `[knowledge] the edited knowledge base was NOT loaded: ${message(error)}. Still serving the version loaded at ` +
+          `[knowledge] the edited knowledge base was NOT loaded: ${errorText(error)}. Still serving the version loaded at ` +
             `${this.current.loadedAt.toISOString()} (${this.current.index.sections.length} sections).`,
         );
       } else {
         this.lastError = error;
-        this.log.error(`[knowledge] THE KNOWLEDGE BASE STILL COULD NOT BE LOADED: ${message(error)}`);
+        this.log.error(`[knowledge] THE KNOWLEDGE BASE STILL COULD NOT BE LOADED: ${errorText(error)}`);
       }
       return 'refused';
     }
@@ -348,7 +345,7 @@ export class KnowledgeHolder {
       if (this.checking) return;
       this.checking = true;
       this.check()
-        .catch((error) => this.log.error(`[knowledge] checking the knowledge base for changes failed: ${message(error)}`))
+        .catch((error) => this.log.error(`[knowledge] checking the knowledge base for changes failed: ${errorText(error)}`))
         .finally(() => (this.checking = false));
     }, intervalMs);
     this.timer.unref();

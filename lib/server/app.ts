@@ -5,6 +5,7 @@ import { createEmbedder, embeddingModelFromEnv } from '../ai/embeddings';
 import { createChatModel, type ChatModel } from '../ai/providers';
 import { loadVisitorSecret } from '../chat/visitor';
 import type { Env } from '../env';
+import { errorText } from '../errors';
 import { createReloadImpact, type ReloadImpactWatch } from '../kb-impact/reload-impact';
 import { watchKbTests, type KbTestWatch } from '../kb-test/watch';
 import { embeddingCacheFile } from '../knowledge/embedding-cache';
@@ -169,6 +170,6 @@ export async function openStore(app: ServerApp): Promise<void> {
     const channels = app.handoffs.channels;
     console.log(channels.length ? `[handoff] hand-offs are delivered by ${channels.join(' and ')}` : '[handoff] no hand-off channel is set (HANDOFF_WEBHOOK_URL, SMTP_URL): "Talk to a person" shows the identity file\'s handoff text');
   } catch (error) {
-    console.error(`[store] ${app.storeLabel} IS NOT AVAILABLE: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`[store] ${app.storeLabel} IS NOT AVAILABLE: ${errorText(error)}`);
   }
 }

@@ -1,5 +1,6 @@
 import type { ChatModel } from '@/lib/ai/providers';
 import type { Env } from '@/lib/env';
+import { errorText } from '@/lib/errors';
 import { bodyFailureResponse, jsonError } from '@/lib/http';
 import type { Knowledge } from '@/lib/knowledge/load';
 import { retrieveForTurn } from '@/lib/knowledge/retrieve';
@@ -54,7 +55,7 @@ export const UNAVAILABLE_MESSAGE = 'The assistant is not available right now. Pl
 
 /** A setup failure: the details in the server log, a plain 503 for the client. */
 function unavailable(what: string, error: unknown): Response {
-  console.error(`[chat] ${what}: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`[chat] ${what}: ${errorText(error)}`);
   return jsonError(503, UNAVAILABLE_MESSAGE);
 }
 
@@ -87,7 +88,7 @@ async function offerFor(
       signals: () => traces.conversationSignals(turn.conversationId, turn.visitorId, THIN_CONFIDENCE),
     });
   } catch (error) {
-    console.error(`[chat] the hand-off offer could not be decided: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`[chat] the hand-off offer could not be decided: ${errorText(error)}`);
     return undefined;
   }
 }
