@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { consoleLog, type Log } from '../log';
 import { withDeliverySpan } from '../telemetry/handoff';
 import type { TelemetryOptions } from '../telemetry/turn';
 import type { AttemptResult, ClaimedDelivery, HandoffChannel, HandoffStore } from '../store/ports/handoffs';
@@ -34,7 +35,7 @@ export interface DeliveryWorkerOptions {
   instance?: string;
   now?: () => number;
   random?: () => number;
-  log?: { info(message: string): void; error(message: string): void };
+  log?: Log;
   telemetry?: TelemetryOptions;
 }
 
@@ -58,7 +59,7 @@ const NO_SENDER: Record<HandoffChannel, string> = {
 export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
-  const log = options.log ?? { info: (m: string) => console.log(m), error: (m: string) => console.error(m) };
+  const log = options.log ?? consoleLog;
   const batch = options.batch ?? 4;
   const leaseMs = options.timeoutMs * 2 + 5000;
   const instance = options.instance ?? `${hostname()}:${process.pid}`;

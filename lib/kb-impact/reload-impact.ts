@@ -1,5 +1,6 @@
 import { errorText } from '../errors';
 import type { Knowledge } from '../knowledge/load';
+import type { Log } from '../log';
 import type { InspectorStore } from '../store/ports/inspector';
 import { kbImpact, withoutTurns, type ImpactReport } from './impact';
 
@@ -37,7 +38,7 @@ export interface ReloadImpactWatch {
   prune(): Promise<void>;
 }
 
-export function createReloadImpact(store: () => Pick<InspectorStore, 'recentQuestions' | 'keptTurnIds'>, log: { error(message: string): void }): ReloadImpactWatch {
+export function createReloadImpact(store: () => Pick<InspectorStore, 'recentQuestions' | 'keptTurnIds'>, log: Pick<Log, 'error'>): ReloadImpactWatch {
   let last: ReloadImpact | undefined;
 
   async function prune(): Promise<void> {

@@ -1,5 +1,6 @@
 import { describeEmbeddingError, SECTION_BATCH, type Embedder } from '../ai/embeddings';
 import { errorText } from '../errors';
+import type { Log } from '../log';
 import { embeddingText, sectionVectors, setSectionVector, type RetrievalIndex, type SectionVectors } from '../retrieval/index';
 import { readEmbeddingCache, textKey, writeEmbeddingCache } from './embedding-cache';
 
@@ -29,11 +30,6 @@ export interface KnowledgeEmbeddings {
   done: Promise<void>;
 }
 
-export interface EmbeddingLog {
-  info(message: string): void;
-  error(message: string): void;
-}
-
 export class SectionEmbedder {
   private readonly cache: Map<string, Float32Array>;
   /** Keys of the latest load's sections: what the cache file keeps. */
@@ -41,7 +37,7 @@ export class SectionEmbedder {
 
   constructor(
     readonly embedder: Embedder,
-    private readonly log: EmbeddingLog,
+    private readonly log: Log,
     private readonly cacheFile?: string,
   ) {
     this.cache = cacheFile ? readEmbeddingCache(cacheFile, embedder.settings.model) : new Map();

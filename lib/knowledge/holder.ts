@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { errorText } from '../errors';
+import { consoleLog, type Log } from '../log';
 import { listKnowledgeFiles, missingRules, PartsCache, TokenCounter, type BuiltDocument, type LoadProgress } from '../retrieval/index';
 import { readKbCache, writeKbCache } from './disk-cache';
 import type { SectionEmbedder } from './embeddings';
@@ -26,17 +27,12 @@ import { loadKnowledge, loadKnowledgeAsync, type Knowledge, type KnowledgeConfig
  * answers 503 with the error until the files are fixed, picked up by the same polling.
  */
 
-export interface KnowledgeLog {
-  info(message: string): void;
-  error(message: string): void;
-}
-
 export interface KnowledgeHolderOptions {
   /** The KB folder or file, absolute (lib/server/paths.ts). */
   kbPath: string;
   /** The selector settings it is indexed with (KB_BUDGET, KB_FLOOR). */
   config?: KnowledgeConfig;
-  log?: KnowledgeLog;
+  log?: Log;
   /** The parsed KB kept between processes (disk-cache.ts), absolute; none when absent. */
   cacheFile?: string;
   /** The semantic stage's section embeddings (embeddings.ts), attached to every load before it is served; none when the stage is off. */
@@ -126,7 +122,7 @@ export class KnowledgeHolder {
   private timer: ReturnType<typeof setInterval> | undefined;
   private checking = false;
   private readonly kbPath: string;
-  private readonly log: KnowledgeLog;
+  private readonly log: Log;
   /** Token counts by content hash, kept across reloads: a reload tokenizes only what changed. */
   private readonly tokens: TokenCounter;
   /** Parsed documents of the last load, by path and content hash: a reload parses only changed files. */
@@ -145,7 +141,7 @@ export class KnowledgeHolder {
   constructor(private readonly options: KnowledgeHolderOptions) {
     this.kbPath = options.kbPath;
     this.config = options.config ?? {};
-    this.log = options.log ?? { info: (m) => console.info(m), error: (m) => console.error(m) };
+    this.log = options.log ?? consoleLog;
     this.settled = kbSignature(this.kbPath);
     this.cacheFile = options.cacheFile;
     const cached = this.cacheFile ? readKbCache(this.cacheFile) : undefined;
