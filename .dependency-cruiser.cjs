@@ -6,7 +6,7 @@
 
 /** lib/, bottom layer first: a module may import from its own layer and those below, never above. */
 const LIB_LAYERS = [
-  ['lib/env.ts', 'lib/format.ts', 'lib/http.ts', 'lib/storage-path.ts', 'lib/privacy/'],
+  ['lib/env.ts', 'lib/errors.ts', 'lib/format.ts', 'lib/http.ts', 'lib/log.ts', 'lib/storage-path.ts', 'lib/privacy/'],
   ['lib/retrieval/'],
   ['lib/ai/'],
   ['lib/knowledge/'],

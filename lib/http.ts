@@ -8,6 +8,28 @@ export function jsonError(status: number, error: string, headers?: Record<string
   return json({ error }, { status, headers });
 }
 
+/**
+ * The app cannot serve a request just now: a step throws it, the route catches it in one place
+ * and answers `toResponse()` (503, `{ "error": message }`, safe for the client), logging `reason`
+ * (what could not be used, and why: for the server log only).
+ */
+export class UnavailableError extends Error {
+  override readonly name = 'UnavailableError';
+  readonly status = 503;
+
+  constructor(
+    message: string,
+    readonly reason: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+
+  toResponse(): Response {
+    return jsonError(this.status, this.message);
+  }
+}
+
 /** A request body that cannot be read as sent: the status and a sentence for the client. */
 export interface BodyFailure {
   ok: false;

@@ -52,7 +52,7 @@ const kind = given[0]!;
 const { deleteCustomerData, subjectSchema } = await import('@/lib/admin/customer-data');
 const { sessionKey } = await import('@/lib/admin/sessions');
 const { loadVisitorSecret } = await import('@/lib/chat/visitor');
-const { EnvError } = await import('@/lib/env');
+const { errorText } = await import('@/lib/errors');
 const { formatIssues } = await import('@/lib/format');
 const { serverSettings } = await import('@/lib/server/paths');
 const { createPostgresPool, PostgresStore } = await import('@/lib/store/postgres');
@@ -74,7 +74,7 @@ try {
     console.log(`deleted ${counts || 'nothing'} (${erased.visitors} visitor${erased.visitors === 1 ? '' : 's'}); recorded in the audit trail`);
   }
 } catch (error) {
-  console.error(`data:delete: ${error instanceof EnvError || error instanceof Error ? error.message : String(error)}`);
+  console.error(`data:delete: ${errorText(error)}`);
   process.exitCode = 1;
 } finally {
   await store?.close();

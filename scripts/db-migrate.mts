@@ -22,7 +22,7 @@ Exit status: 0 up to date, 1 the database is unreachable, newer than this releas
 parseCommandLineOrExit(cli, {});
 
 // Loaded once the command line is good, so that --help and a bad flag answer at once (cli.ts).
-const { EnvError } = await import('@/lib/env');
+const { errorText } = await import('@/lib/errors');
 const { serverSettings } = await import('@/lib/server/paths');
 const { createPostgresPool, databaseLabel, migratePostgres } = await import('@/lib/store/postgres');
 const { POSTGRES_MIGRATIONS } = await import('@/lib/store/postgres-migrations');
@@ -44,6 +44,6 @@ try {
     console.log(`SQLite ${paths.traceDb}: schema version ${MIGRATIONS.length}`);
   }
 } catch (error) {
-  console.error(`db:migrate: ${error instanceof EnvError || error instanceof Error ? error.message : String(error)}`);
+  console.error(`db:migrate: ${errorText(error)}`);
   process.exit(1);
 }

@@ -1,6 +1,7 @@
 import { createEmbedder, embeddingModelFromEnv } from '@/lib/ai/embeddings';
 import { embeddingCacheFile } from '@/lib/knowledge/embedding-cache';
 import { SectionEmbedder, type KnowledgeEmbeddings } from '@/lib/knowledge/embeddings';
+import type { Log } from '@/lib/log';
 import type { RetrievalIndex } from '@/lib/retrieval/index';
 import { serverSettings } from '@/lib/server/paths';
 
@@ -15,7 +16,7 @@ export async function sectionEmbeddings(kbPath: string, index: RetrievalIndex): 
   const model = embeddingModelFromEnv(settings);
   if (!model) return undefined;
   const cacheFile = paths.kbCache;
-  const log = { info: (m: string) => console.error(m), error: (m: string) => console.error(m) };
+  const log: Log = { info: (m) => console.error(m), error: (m) => console.error(m) };
   const embeddings = new SectionEmbedder(createEmbedder(model, settings), log, cacheFile && embeddingCacheFile(cacheFile)).attach(index);
   await embeddings.done;
   return embeddings;

@@ -1,3 +1,4 @@
+import { errorText } from '../errors';
 import type { AuditEvent, AuditStore } from '../store/ports/audit';
 import type { Role } from '../store/ports/role';
 import { logSafe } from './log-safe';
@@ -54,6 +55,6 @@ export async function auditRefusal(store: AuditStore, who: AuditActor, fields: A
   try {
     await store.appendAudit(auditEvent(who, { outcome: 'refused', ...fields }));
   } catch (error) {
-    console.error(`[audit] could not record ${logSafe(fields.action)} by ${logSafe(who.actor)}: ${logSafe(error instanceof Error ? error.message : String(error))}`);
+    console.error(`[audit] could not record ${logSafe(fields.action)} by ${logSafe(who.actor)}: ${logSafe(errorText(error))}`);
   }
 }

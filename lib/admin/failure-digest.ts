@@ -1,3 +1,4 @@
+import { errorText } from '../errors';
 import type { AuditStore } from '../store/ports/audit';
 import { auditRefusal } from './audit';
 import { logSafe } from './log-safe';
@@ -110,7 +111,7 @@ export class FailureDigest {
     try {
       await this.options.write(count);
     } catch (error) {
-      console.error(`[audit] could not record ${count.failed + count.throttled} failed sign-ins: ${logSafe(error instanceof Error ? error.message : String(error))}`);
+      console.error(`[audit] could not record ${count.failed + count.throttled} failed sign-ins: ${logSafe(errorText(error))}`);
     }
   }
 

@@ -1,4 +1,5 @@
 import { APICallError, RetryError, wrapLanguageModel, type LanguageModelMiddleware } from 'ai';
+import { errorText } from '../errors';
 import { sleep } from './abort';
 import type { LanguageModelV3, StreamPart, StreamResult } from './model-types';
 
@@ -99,7 +100,7 @@ export function retryMiddleware(options: RetryOptions): LanguageModelMiddleware 
   const onRetry =
     options.onRetry ??
     (({ attempt, delayMs, error }) =>
-      console.warn(`[model] attempt ${attempt} failed (${error instanceof Error ? error.message : String(error)}); retrying in ${Math.round(delayMs)} ms`));
+      console.warn(`[model] attempt ${attempt} failed (${errorText(error)}); retrying in ${Math.round(delayMs)} ms`));
 
   /**
    * What to do after `errors` (the last one just happened): the delay before the next

@@ -34,9 +34,29 @@ export interface OwnerSecrets {
   identity: string | undefined;
 }
 
-function claimedUser(headers: Headers): { userId: string; signature: string } | { error: string } | undefined {
-  const encoded = headers.get(USER_HEADER);
-  const signature = headers.get(USER_SIGNATURE_HEADER);
+/** What a request says about whose it is, read from its headers (the embed flag, a claimed user, the visitor's credential). */
+export interface OwnerCredentials {
+  /** Sent from the embed's frame (`x-support-embed: 1`). */
+  embed: boolean;
+  /** The claimed user's percent-encoded id and its signature, as sent (null: not sent). */
+  user: string | null;
+  userSignature: string | null;
+  /** The signed visitor credential of the cookie, and of the embed's header. */
+  visitorCookie: string | undefined;
+  visitorHeader: string | undefined;
+}
+
+export function ownerCredentials(headers: Headers): OwnerCredentials {
+  return {
+    embed: headers.get(EMBED_HEADER) === '1',
+    user: headers.get(USER_HEADER),
+    userSignature: headers.get(USER_SIGNATURE_HEADER),
+    visitorCookie: cookieValue(headers.get('cookie'), VISITOR_COOKIE),
+    visitorHeader: headers.get(VISITOR_HEADER) ?? undefined,
+  };
+}
+
+function claimedUser({ user: encoded, userSignature: signature }: OwnerCredentials): { userId: string; signature: string } | { error: string } | undefined {
   if (encoded === null && signature === null) return undefined;
   if (encoded === null || signature === null) return { error: `send both ${USER_HEADER} and ${USER_SIGNATURE_HEADER}, or neither` };
   try {
@@ -46,20 +66,26 @@ function claimedUser(headers: Headers): { userId: string; signature: string } | 
   }
 }
 
-export function conversationOwner(request: Request, secrets: OwnerSecrets): OwnerResult {
-  const embed = request.headers.get(EMBED_HEADER) === '1';
-  const claim = claimedUser(request.headers);
+/** Whose conversations the request's credentials may read and continue. */
+export function ownerOf(credentials: OwnerCredentials, secrets: OwnerSecrets): OwnerResult {
+  const { embed } = credentials;
+  const claim = claimedUser(credentials);
   if (claim && 'error' in claim) return { ok: false, status: 401, error: claim.error };
   if (claim) {
     const check = verifyIdentity(secrets.identity, claim);
     if (!check.ok) return { ok: false, status: 401, error: check.error };
     return { ok: true, owner: { kind: 'user', key: userOwnerKey(check.userId), userId: check.userId }, embed };
   }
-  const fromCookie = verifyVisitor(secrets.visitor, cookieValue(request.headers.get('cookie'), VISITOR_COOKIE));
+  const fromCookie = verifyVisitor(secrets.visitor, credentials.visitorCookie);
   if (fromCookie) return { ok: true, owner: { kind: 'visitor', key: fromCookie, via: 'cookie' }, embed };
-  const fromHeader = verifyVisitor(secrets.visitor, request.headers.get(VISITOR_HEADER) ?? undefined);
+  const fromHeader = verifyVisitor(secrets.visitor, credentials.visitorHeader);
   if (fromHeader) return { ok: true, owner: { kind: 'visitor', key: fromHeader, via: 'header' }, embed };
   return { ok: true, owner: { kind: 'none' }, embed };
+}
+
+/** ownerOf the request's own credentials. */
+export function conversationOwner(request: Request, secrets: OwnerSecrets): OwnerResult {
+  return ownerOf(ownerCredentials(request.headers), secrets);
 }
 
 /** The owner's key, or undefined for nobody. */

@@ -1,15 +1,14 @@
 import { jsonError } from '../http';
 import type { RateLimiter } from '../rate-limit/index';
-import { clientKey } from '../rate-limit/client';
+import type { ClientKeyResult } from '../rate-limit/client';
 
 /**
  * The chat's first step: the rate limit, per client address (lib/rate-limit/client.ts), before
- * anything of the request is read. A refusal is 429 with Retry-After.
+ * the request's body is read. A refusal is 429 with Retry-After.
  */
 export function createRateGuard(log: (message: string) => void = (m) => console.warn(m)) {
   let warnedAboutForwardedFor = false;
-  return async function refusal(request: Request, limiter: RateLimiter, trustProxy: number): Promise<Response | undefined> {
-    const client = clientKey(request.headers, trustProxy);
+  return async function refusal(client: ClientKeyResult, limiter: RateLimiter): Promise<Response | undefined> {
     if (client.ignoredForwardedFor && !warnedAboutForwardedFor) {
       warnedAboutForwardedFor = true;
       log(

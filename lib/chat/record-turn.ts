@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatModel } from '../ai/providers';
+import { errorText } from '../errors';
 import type { Knowledge } from '../knowledge/load';
 import type { TurnRetrieval } from '../knowledge/retrieve';
 import { explainedRecordOf, kbVersionOf, turnRecordOf, type KbVersion, type TurnRecord } from '../retrieval/index';
@@ -55,7 +56,7 @@ function recordOf(retrieval: TurnRetrieval, kb: KbVersion): TurnRecord {
   try {
     return turnRecordOf(retrieval.selection, retrieval.systemPrompt, kb, retrieval.promptLayout);
   } catch (error) {
-    console.error(`[traces] the turn's record could not be made from its selection (${error instanceof Error ? error.message : String(error)}); storing it from its explanation`);
+    console.error(`[traces] the turn's record could not be made from its selection (${errorText(error)}); storing it from its explanation`);
     return explainedRecordOf(retrieval.explanation, retrieval.systemPrompt, kb);
   }
 }

@@ -2,7 +2,7 @@ import type { LanguageModelUsage } from 'ai';
 import { describeModelError } from '../ai/errors';
 import { finishWithRetry, type FinishOutcome, type FinishRetryOptions, type PendingFinish } from '../store/finish';
 import type { TurnStartWrite } from '../store/start';
-import { errorText } from '../store/unrecorded';
+import { storeErrorText } from '../store/unrecorded';
 import type { Redacted } from '../privacy/redact';
 import type { TurnStore, TurnEnd, TurnUsage, NumberCheck } from '../store/ports/turns';
 
@@ -77,7 +77,7 @@ export class TurnRecorder {
     if (!start) return;
     setImmediate(() => {
       start.write().catch((error: unknown) => {
-        console.error(`[traces] could not write the start of turn ${this.turnId}: ${errorText(error)}; its ending will write the whole turn`);
+        console.error(`[traces] could not write the start of turn ${this.turnId}: ${storeErrorText(error)}; its ending will write the whole turn`);
       });
     });
   }

@@ -1,8 +1,8 @@
-import { viaHttps } from '../http';
 import type { ConversationStore } from '../store/ports/conversations';
 import type { TurnTrigger } from '../store/ports/turns';
 import { conversationFromTurns, historyForTurn, type TurnHistory } from './history';
 import { ownerKey, type Owner } from './owner';
+import type { TurnRequest } from './request';
 import { newVisitorId, signVisitor, visitorSetCookie } from './visitor';
 
 /**
@@ -24,7 +24,7 @@ export interface VisitorConversation {
 }
 
 export async function visitorConversation(
-  request: Request,
+  request: Pick<TurnRequest, 'https'>,
   traces: ConversationStore,
   secret: Uint8Array,
   who: { owner: Owner; embed: boolean },
@@ -39,7 +39,7 @@ export async function visitorConversation(
   return {
     visitorId,
     userId: owner.kind === 'user' ? owner.userId : undefined,
-    setCookie: needsCookie ? visitorSetCookie(secret, visitorId, viaHttps(request), embed) : undefined,
+    setCookie: needsCookie ? visitorSetCookie(secret, visitorId, request.https, embed) : undefined,
     credential: embed && owner.kind !== 'user' ? signVisitor(secret, visitorId) : undefined,
     history: historyForTurn(past, asked.trigger, asked.question),
   };

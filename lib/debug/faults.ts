@@ -1,5 +1,6 @@
 import 'server-only';
 import type { Env } from '../env';
+import { errorText } from '../errors';
 import { jsonError } from '../http';
 import { serverEnv } from '../server/registry';
 import { serverApp } from '../server/server-app';
@@ -39,8 +40,6 @@ export class InspectorFaultError extends Error {
   }
 }
 
-const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 /** `text` with the URL, its password and its user:password pair replaced by `***`. */
 export function withoutCredentials(text: string, url: string): string {
   let password = '';
@@ -63,8 +62,8 @@ export function withoutCredentials(text: string, url: string): string {
 export function databaseFault(error: unknown, settings: Pick<Env, 'DATABASE_URL' | 'TRACE_DB_PATH'> = serverEnv()): InspectorFault {
   const url = settings.DATABASE_URL;
   const reason = url
-    ? `PostgreSQL ${databaseLabel(url)}: ${withoutCredentials(errorMessage(error), url)}`
-    : `SQLite ${settings.TRACE_DB_PATH}: ${errorMessage(error)}`;
+    ? `PostgreSQL ${databaseLabel(url)}: ${withoutCredentials(errorText(error), url)}`
+    : `SQLite ${settings.TRACE_DB_PATH}: ${errorText(error)}`;
   return { kind: 'database', reason };
 }
 

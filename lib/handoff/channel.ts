@@ -1,3 +1,4 @@
+import { errorText } from '../errors';
 import type { ClaimedDelivery } from '../store/ports/handoffs';
 
 /** One way of delivering a hand-off to the support team: the webhook (webhook.ts) or email (email.ts). */
@@ -9,11 +10,11 @@ export interface ChannelSender {
 }
 
 /** An error's message with its causes ("fetch failed ← connect ECONNREFUSED 127.0.0.1:9"), at most `max` characters. */
-export function errorText(error: unknown, max = 500): string {
+export function errorChainText(error: unknown, max = 500): string {
   const parts: string[] = [];
   let current: unknown = error;
   for (let depth = 0; current && depth < 4; depth++) {
-    const message = current instanceof Error ? current.message : String(current);
+    const message = errorText(current);
     if (message && !parts.includes(message)) parts.push(message);
     current = current instanceof Error ? current.cause : undefined;
   }

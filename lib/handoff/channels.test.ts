@@ -7,7 +7,7 @@ import { freePort } from '../testing/postgres';
 import { startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver';
 import type { ClaimedDelivery } from '../store/ports/handoffs';
 import type { TurnTrace } from '../store/ports/turns';
-import { errorText } from './channel';
+import { errorChainText } from './channel';
 import { createEmailSender } from './email';
 import { buildPayload, payloadText, transcriptOf } from './payload';
 import { createWebhookSender } from './webhook';
@@ -136,7 +136,7 @@ describe('the webhook', () => {
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
     const nobody = createWebhookSender({ url: `http://127.0.0.1:${await freePort()}/hooks`, secret: SECRET, timeoutMs: 2000 });
-    const refused = await nobody.send(delivery('webhook')).catch((e: unknown) => errorText(e));
+    const refused = await nobody.send(delivery('webhook')).catch((e: unknown) => errorChainText(e));
     expect(refused).toMatch(/^fetch failed ← connect ECONNREFUSED 127\.0\.0\.1:\d+$/);
   });
 });

@@ -1,9 +1,10 @@
 import { hostname } from 'node:os';
+import { consoleLog, type Log } from '../log';
 import { withDeliverySpan } from '../telemetry/handoff';
 import type { TelemetryOptions } from '../telemetry/turn';
 import type { AttemptResult, ClaimedDelivery, HandoffChannel, HandoffStore } from '../store/ports/handoffs';
 import { retryDelayMs } from './backoff';
-import { errorText, type ChannelSender } from './channel';
+import { errorChainText, type ChannelSender } from './channel';
 
 /**
  * The delivery worker: one per server process (built in lib/server/app.ts), it sends what the
@@ -34,7 +35,7 @@ export interface DeliveryWorkerOptions {
   instance?: string;
   now?: () => number;
   random?: () => number;
-  log?: { info(message: string): void; error(message: string): void };
+  log?: Log;
   telemetry?: TelemetryOptions;
 }
 
@@ -58,7 +59,7 @@ const NO_SENDER: Record<HandoffChannel, string> = {
 export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
-  const log = options.log ?? { info: (m: string) => console.log(m), error: (m: string) => console.error(m) };
+  const log = options.log ?? consoleLog;
   const batch = options.batch ?? 4;
   const leaseMs = options.timeoutMs * 2 + 5000;
   const instance = options.instance ?? `${hostname()}:${process.pid}`;
@@ -79,7 +80,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
           if (!sender) throw new Error(NO_SENDER[delivery.channel]);
           await sender.send(delivery);
         } catch (error) {
-          const message = errorText(error);
+          const message = errorChainText(error);
           const next = now() + retryDelayMs(delivery.attempt, options.retryMaxIntervalMs, random);
           outcome = sender && next <= Date.parse(delivery.retryUntil) ? { status: 'retry', nextAttemptAt: iso(next), error: message } : { status: 'failed', error: message };
         }
@@ -91,7 +92,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     try {
       await options.store().finishAttempt(result);
     } catch (error) {
-      log.error(`${label} (${outcome.status}) could not be recorded: ${errorText(error)}; it is tried again when its lease runs out`);
+      log.error(`${label} (${outcome.status}) could not be recorded: ${errorChainText(error)}; it is tried again when its lease runs out`);
       return;
     }
     const o = outcome as AttemptResult['outcome'];
@@ -110,7 +111,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         if (storeDown) log.info('[handoff] the store answers again: deliveries go on');
         storeDown = false;
       } catch (error) {
-        if (!storeDown) log.error(`[handoff] due deliveries could not be read: ${errorText(error)}; trying again every ${(options.pollMs ?? 1000) / 1000} s`);
+        if (!storeDown) log.error(`[handoff] due deliveries could not be read: ${errorChainText(error)}; trying again every ${(options.pollMs ?? 1000) / 1000} s`);
         storeDown = true;
         return made;
       }

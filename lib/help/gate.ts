@@ -1,3 +1,4 @@
+import { errorText } from '../errors';
 import { helpLimiter, serverEnv, serverRegistry } from '../server/registry';
 import type { Knowledge } from '../knowledge/load';
 import { takeOrWait } from '../rate-limit/wait';
@@ -96,7 +97,7 @@ export async function helpGate(request: HelpRequest): Promise<HelpGate> {
       try {
         holder.get();
       } catch (error) {
-        reason = error instanceof Error ? error.message : String(error);
+        reason = errorText(error);
       }
       console.error(`[help] help pages answer 503 until the knowledge base loads: ${reason}`);
     }

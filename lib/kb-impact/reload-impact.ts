@@ -1,4 +1,6 @@
+import { errorText } from '../errors';
 import type { Knowledge } from '../knowledge/load';
+import type { Log } from '../log';
 import type { InspectorStore } from '../store/ports/inspector';
 import { kbImpact, withoutTurns, type ImpactReport } from './impact';
 
@@ -36,7 +38,7 @@ export interface ReloadImpactWatch {
   prune(): Promise<void>;
 }
 
-export function createReloadImpact(store: () => Pick<InspectorStore, 'recentQuestions' | 'keptTurnIds'>, log: { error(message: string): void }): ReloadImpactWatch {
+export function createReloadImpact(store: () => Pick<InspectorStore, 'recentQuestions' | 'keptTurnIds'>, log: Pick<Log, 'error'>): ReloadImpactWatch {
   let last: ReloadImpact | undefined;
 
   async function prune(): Promise<void> {
@@ -55,7 +57,7 @@ export function createReloadImpact(store: () => Pick<InspectorStore, 'recentQues
       const questions = await store().recentQuestions(QUESTIONS);
       return { ...base, report: await kbImpact(previous, next, questions.map((q) => ({ messages: q.messages, turnId: q.turnId }))) };
     } catch (error) {
-      return { ...base, error: error instanceof Error ? error.message : String(error) };
+      return { ...base, error: errorText(error) };
     }
   }
 

@@ -1,3 +1,4 @@
+import { errorText } from '../errors';
 import { retrieveForTurn, type TurnKnowledge, type TurnRetrieval } from '../knowledge/retrieve';
 import { expectationByKey, type CheckContext, type Verdict } from './expectations/index';
 import { isUnknown, unknownRefMessage, type ResolvedRef, type UnknownRef } from './refs';
@@ -132,7 +133,7 @@ async function replyFor(testCase: KbTestCase, retrieval: TurnRetrieval, messages
   try {
     return { text: await options.replier.reply(retrieval, messages) };
   } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
+    return { error: errorText(error) };
   }
 }
 

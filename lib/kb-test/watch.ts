@@ -1,5 +1,7 @@
+import { errorText } from '../errors';
 import type { KnowledgeHolder } from '../knowledge/holder';
 import type { Knowledge } from '../knowledge/load';
+import type { Log } from '../log';
 import { readKbTests } from './files';
 import { runKbTests } from './run';
 import { KbTestFileError, type KbTestReport } from './types';
@@ -40,11 +42,11 @@ async function testsOf(knowledge: Knowledge): Promise<KbTestRun> {
     return { loadedAt, report: await runKbTests(knowledge, suite, { root: knowledge.kb.root }, { noReplier: NO_REPLIER }) };
   } catch (error) {
     if (error instanceof KbTestFileError) return { loadedAt, fileError: error.message };
-    return { loadedAt, error: error instanceof Error ? error.message : String(error) };
+    return { loadedAt, error: errorText(error) };
   }
 }
 
-export function createKbTestWatch(log: { info(message: string): void; error(message: string): void }): KbTestWatch {
+export function createKbTestWatch(log: Log): KbTestWatch {
   const runs = new WeakMap<Knowledge, Promise<KbTestRun>>();
   const of = (knowledge: Knowledge) => {
     let run = runs.get(knowledge);
@@ -67,7 +69,7 @@ export function createKbTestWatch(log: { info(message: string): void; error(mess
 }
 
 /** The watch, subscribed to a holder: the KB in service now (the first load) and every reload after it. */
-export function watchKbTests(holder: Pick<KnowledgeHolder, 'onReload' | 'ready' | 'get' | 'loaded'>, log: { info(message: string): void; error(message: string): void }): KbTestWatch {
+export function watchKbTests(holder: Pick<KnowledgeHolder, 'onReload' | 'ready' | 'get' | 'loaded'>, log: Log): KbTestWatch {
   const watch = createKbTestWatch(log);
   holder.onReload((_previous, next) => watch.run(next));
   if (holder.ready) watch.run(holder.get());

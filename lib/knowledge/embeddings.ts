@@ -1,4 +1,6 @@
 import { describeEmbeddingError, SECTION_BATCH, type Embedder } from '../ai/embeddings';
+import { errorText } from '../errors';
+import type { Log } from '../log';
 import { embeddingText, sectionVectors, setSectionVector, type RetrievalIndex, type SectionVectors } from '../retrieval/index';
 import { readEmbeddingCache, textKey, writeEmbeddingCache } from './embedding-cache';
 
@@ -28,11 +30,6 @@ export interface KnowledgeEmbeddings {
   done: Promise<void>;
 }
 
-export interface EmbeddingLog {
-  info(message: string): void;
-  error(message: string): void;
-}
-
 export class SectionEmbedder {
   private readonly cache: Map<string, Float32Array>;
   /** Keys of the latest load's sections: what the cache file keeps. */
@@ -40,7 +37,7 @@ export class SectionEmbedder {
 
   constructor(
     readonly embedder: Embedder,
-    private readonly log: EmbeddingLog,
+    private readonly log: Log,
     private readonly cacheFile?: string,
   ) {
     this.cache = cacheFile ? readEmbeddingCache(cacheFile, embedder.settings.model) : new Map();
@@ -102,7 +99,7 @@ export class SectionEmbedder {
     try {
       writeEmbeddingCache(this.cacheFile, this.embedder.settings.model, kept);
     } catch (error) {
-      this.log.error(`[semantic] the section embeddings could not be cached in ${this.cacheFile}: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.error(`[semantic] the section embeddings could not be cached in ${this.cacheFile}: ${errorText(error)}`);
     }
   }
 }

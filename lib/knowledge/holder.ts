@@ -1,5 +1,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
+import { errorText } from '../errors';
+import { consoleLog, type Log } from '../log';
 import { listKnowledgeFiles, missingRules, PartsCache, TokenCounter, type BuiltDocument, type LoadProgress } from '../retrieval/index';
 import { readKbCache, writeKbCache } from './disk-cache';
 import type { SectionEmbedder } from './embeddings';
@@ -25,17 +27,12 @@ import { loadKnowledge, loadKnowledgeAsync, type Knowledge, type KnowledgeConfig
  * answers 503 with the error until the files are fixed, picked up by the same polling.
  */
 
-export interface KnowledgeLog {
-  info(message: string): void;
-  error(message: string): void;
-}
-
 export interface KnowledgeHolderOptions {
   /** The KB folder or file, absolute (lib/server/paths.ts). */
   kbPath: string;
   /** The selector settings it is indexed with (KB_BUDGET, KB_FLOOR). */
   config?: KnowledgeConfig;
-  log?: KnowledgeLog;
+  log?: Log;
   /** The parsed KB kept between processes (disk-cache.ts), absolute; none when absent. */
   cacheFile?: string;
   /** The semantic stage's section embeddings (embeddings.ts), attached to every load before it is served; none when the stage is off. */
@@ -78,10 +75,6 @@ export class KnowledgeUnavailableError extends Error {
   override readonly name = 'KnowledgeUnavailableError';
 }
 
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * A fingerprint of the files the loader reads: the same walk (files.ts), each file's size,
  * mtime and inode. Unreadable paths become part of the signature too, so fixing them
@@ -92,7 +85,7 @@ export function kbSignature(kbPath: string): string {
   try {
     listing = listKnowledgeFiles(kbPath);
   } catch (error) {
-    return `missing\t${message(error)}`;
+    return `missing\t${errorText(error)}`;
   }
   const stamp = (file: string) => {
     try {
@@ -129,7 +122,7 @@ export class KnowledgeHolder {
   private timer: ReturnType<typeof setInterval> | undefined;
   private checking = false;
   private readonly kbPath: string;
-  private readonly log: KnowledgeLog;
+  private readonly log: Log;
   /** Token counts by content hash, kept across reloads: a reload tokenizes only what changed. */
   private readonly tokens: TokenCounter;
   /** Parsed documents of the last load, by path and content hash: a reload parses only changed files. */
@@ -148,7 +141,7 @@ export class KnowledgeHolder {
   constructor(private readonly options: KnowledgeHolderOptions) {
     this.kbPath = options.kbPath;
     this.config = options.config ?? {};
-    this.log = options.log ?? { info: (m) => console.info(m), error: (m) => console.error(m) };
+    this.log = options.log ?? consoleLog;
     this.settled = kbSignature(this.kbPath);
     this.cacheFile = options.cacheFile;
     const cached = this.cacheFile ? readKbCache(this.cacheFile) : undefined;
@@ -193,7 +186,7 @@ export class KnowledgeHolder {
 
   private notServed(error: unknown): void {
     this.lastError = error;
-    this.log.error(`[knowledge] THE KNOWLEDGE BASE COULD NOT BE LOADED: ${message(error)}`);
+    this.log.error(`[knowledge] THE KNOWLEDGE BASE COULD NOT BE LOADED: ${errorText(error)}`);
     this.log.error('[knowledge] the chat answers 503 until this is fixed; the files are checked again when they change');
   }
 
@@ -227,7 +220,7 @@ export class KnowledgeHolder {
       try {
         listener(previous, next);
       } catch (error) {
-        this.log.error(`[knowledge] after the reload: ${message(error)}`);
+        this.log.error(`[knowledge] after the reload: ${errorText(error)}`);
       }
     }
   }
@@ -244,7 +237,7 @@ export class KnowledgeHolder {
     try {
       writeKbCache(this.cacheFile, { tokens: this.tokens, documents: this.documents, parts: this.parts });
     } catch (error) {
-      this.log.error(`[knowledge] the parsed KB could not be cached in ${this.cacheFile}: ${message(error)} (it is parsed again at the next start)`);
+      this.log.error(`[knowledge] the parsed KB could not be cached in ${this.cacheFile}: ${errorText(error)} (it is parsed again at the next start)`);
     }
   }
 
@@ -270,7 +263,7 @@ export class KnowledgeHolder {
   health(): KnowledgeHealth {
     if (this.firstLoad) return { status: 'loading', progress: { ...this.firstLoad.progress } };
     const current = this.current;
-    if (!current) return { status: 'unavailable', reason: message(this.lastError) };
+    if (!current) return { status: 'unavailable', reason: errorText(this.lastError) };
     const reasons: string[] = [];
     if (this.refusedEdit) {
       reasons.push(
@@ -292,7 +285,7 @@ export class KnowledgeHolder {
       const { done, total } = this.firstLoad.progress;
       throw new KnowledgeUnavailableError(`the knowledge base is loading (${done} of ${total || '?'} files)`);
     }
-    throw new KnowledgeUnavailableError(message(this.lastError), { cause: this.lastError });
+    throw new KnowledgeUnavailableError(errorText(this.lastError), { cause: this.lastError });
   }
 
   /**
@@ -328,14 +321,14 @@ export class KnowledgeHolder {
       return 'reloaded';
     } catch (error) {
       if (this.current) {
-        this.refusedEdit = { message: message(error), at: new Date() };
+        this.refusedEdit = { message: errorText(error), at: new Date() };
         this.log.error(
-          `[knowledge] the edited knowledge base was NOT loaded: ${message(error)}. Still serving the version loaded at ` +
+          `[knowledge] the edited knowledge base was NOT loaded: ${errorText(error)}. Still serving the version loaded at ` +
             `${this.current.loadedAt.toISOString()} (${this.current.index.sections.length} sections).`,
         );
       } else {
         this.lastError = error;
-        this.log.error(`[knowledge] THE KNOWLEDGE BASE STILL COULD NOT BE LOADED: ${message(error)}`);
+        this.log.error(`[knowledge] THE KNOWLEDGE BASE STILL COULD NOT BE LOADED: ${errorText(error)}`);
       }
       return 'refused';
     }
@@ -348,7 +341,7 @@ export class KnowledgeHolder {
       if (this.checking) return;
       this.checking = true;
       this.check()
-        .catch((error) => this.log.error(`[knowledge] checking the knowledge base for changes failed: ${message(error)}`))
+        .catch((error) => this.log.error(`[knowledge] checking the knowledge base for changes failed: ${errorText(error)}`))
         .finally(() => (this.checking = false));
     }, intervalMs);
     this.timer.unref();

@@ -5,8 +5,10 @@ import { createEmbedder, embeddingModelFromEnv } from '../ai/embeddings';
 import { createChatModel, type ChatModel } from '../ai/providers';
 import { loadVisitorSecret } from '../chat/visitor';
 import type { Env } from '../env';
+import { errorText } from '../errors';
 import { createReloadImpact, type ReloadImpactWatch } from '../kb-impact/reload-impact';
 import { watchKbTests, type KbTestWatch } from '../kb-test/watch';
+import { consoleLog, type Log } from '../log';
 import { embeddingCacheFile } from '../knowledge/embedding-cache';
 import { SectionEmbedder } from '../knowledge/embeddings';
 import { KnowledgeHolder } from '../knowledge/holder';
@@ -75,20 +77,13 @@ export interface HandoffParts {
   limits(): HandoffLimits;
 }
 
-export interface AppLog {
-  info(message: string): void;
-  error(message: string): void;
-}
-
-const consoleLog: AppLog = { info: (m) => console.info(m), error: (m) => console.error(m) };
-
 /** A value made on first use; a failure is not kept, so the next use tries again. */
 function onFirstUse<T>(make: () => T): () => T {
   let made: { value: T } | undefined;
   return () => (made ??= { value: make() }).value;
 }
 
-export function createServerApp(env: Env, paths: ServerPaths, log: AppLog = consoleLog): ServerApp {
+export function createServerApp(env: Env, paths: ServerPaths, log: Log = consoleLog): ServerApp {
   let retention: RetentionJob | undefined;
   const senders = handoffSenders(env);
   const worker = Object.keys(senders).length
@@ -151,7 +146,7 @@ export function createServerApp(env: Env, paths: ServerPaths, log: AppLog = cons
 }
 
 /** The semantic stage's section embedder, when EMBEDDING_MODEL turns it on. */
-function sectionEmbedder(env: Env, paths: ServerPaths, log: AppLog): SectionEmbedder | undefined {
+function sectionEmbedder(env: Env, paths: ServerPaths, log: Log): SectionEmbedder | undefined {
   const model = embeddingModelFromEnv(env);
   if (!model) return undefined;
   return new SectionEmbedder(createEmbedder(model, env), log, paths.kbCache && embeddingCacheFile(paths.kbCache));
@@ -169,6 +164,6 @@ export async function openStore(app: ServerApp): Promise<void> {
     const channels = app.handoffs.channels;
     console.log(channels.length ? `[handoff] hand-offs are delivered by ${channels.join(' and ')}` : '[handoff] no hand-off channel is set (HANDOFF_WEBHOOK_URL, SMTP_URL): "Talk to a person" shows the identity file\'s handoff text');
   } catch (error) {
-    console.error(`[store] ${app.storeLabel} IS NOT AVAILABLE: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`[store] ${app.storeLabel} IS NOT AVAILABLE: ${errorText(error)}`);
   }
 }

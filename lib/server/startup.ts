@@ -1,4 +1,5 @@
 import type { Env } from '../env';
+import { errorText } from '../errors';
 import { ignoredSettings, setNames } from './ignored-settings';
 import { storagePathProblem } from '../storage-path';
 import { stampPeerAddresses } from '../rate-limit/peer';
@@ -21,7 +22,7 @@ export function prepareServer(): void {
   try {
     settings = serverEnv();
   } catch (error) {
-    refuseToStart(error instanceof Error ? error.message : String(error));
+    refuseToStart(errorText(error));
   }
   const storage = storageProblems(settings);
   if (storage.length > 0) refuseToStart(storage.join('; '));

@@ -1,7 +1,7 @@
 import { FINISH_RETRY_WINDOW_MS } from '../env';
 import type { TurnStartWrite } from './start';
 import type { TurnStore, TurnEnd } from './ports/turns';
-import { describeEnd, errorText, gaveUpReason } from './unrecorded';
+import { describeEnd, gaveUpReason, storeErrorText } from './unrecorded';
 
 /**
  * Writing a turn's ending through a database blip: `finishTurn`, retried.
@@ -124,7 +124,7 @@ export function finishWithRetry(store: TurnStore, id: string, end: TurnEnd, opti
 async function retry(store: TurnStore, id: string, end: TurnEnd, firstError: unknown, startedAt: number, options: FinishRetryOptions, start: TurnStartWrite | undefined): Promise<FinishOutcome> {
   const { windowMs = FINISH_RETRY_WINDOW_MS, firstDelayMs = 250, maxDelayMs = 5000, random = Math.random } = options;
   const what = `turn ${id} (${describeEnd(end)})`;
-  console.error(`[traces] could not write the ending of ${what}: ${errorText(firstError)}; retrying for up to ${Math.round(windowMs / 1000)} s`);
+  console.error(`[traces] could not write the ending of ${what}: ${storeErrorText(firstError)}; retrying for up to ${Math.round(windowMs / 1000)} s`);
   let lastError = firstError;
   let attempts = 1;
   for (let delay = firstDelayMs; ; delay = Math.min(delay * 2, maxDelayMs)) {
@@ -150,7 +150,7 @@ async function retry(store: TurnStore, id: string, end: TurnEnd, firstError: unk
   }
   if (marked === false) return refused(store, id, end, true);
   if (start && !start.written) {
-    const why = `its start and ending (${describeEnd(end)}) could not be written within ${Math.round(windowMs / 1000)} s: ${errorText(marked.error)}`;
+    const why = `its start and ending (${describeEnd(end)}) could not be written within ${Math.round(windowMs / 1000)} s: ${storeErrorText(marked.error)}`;
     lost.count++;
     lost.last = { turnId: id, reason: why, at: new Date().toISOString() };
     console.error(`[traces] TURN ${id} WAS NOT RECORDED: ${why} (${attempts} attempts)`);
@@ -158,7 +158,7 @@ async function retry(store: TurnStore, id: string, end: TurnEnd, firstError: unk
   }
   console.error(
     `[traces] TURN ${id} IS STILL PENDING: ${reason} (${attempts} attempts), and it could not be marked error either ` +
-      `(${errorText(marked.error)}); the pending-turn sweep will close it`,
+      `(${storeErrorText(marked.error)}); the pending-turn sweep will close it`,
   );
   return 'unrecorded';
 }

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { errorText } from '../errors';
 import type { AuditStore } from './ports/audit';
 import type { TurnStore } from './ports/turns';
 
@@ -58,7 +59,7 @@ export function startRetention(store: () => TurnStore, days: number, everyMs = 6
       delete status.lastError;
       if (status.lastDeleted > 0) console.log(`[retention] deleted ${status.lastDeleted} turns older than ${days} days`);
     } catch (error) {
-      status.lastError = error instanceof Error ? error.message : String(error);
+      status.lastError = errorText(error);
       console.error(`[retention] stopped: ${status.lastError}`);
     }
     status.lastRunAt = new Date().toISOString();
@@ -81,7 +82,7 @@ export function startAuditRetention(store: () => AuditStore, days: number, every
       for (let n = 500; n === 500; deleted += n) n = await store().deleteAuditBefore(cutoff, 500);
       if (deleted > 0) console.log(`[retention] deleted ${deleted} audit entries older than ${days} days`);
     } catch (error) {
-      console.error(`[retention] the audit trail's retention stopped: ${error instanceof Error ? error.message : String(error)}`);
+      console.error(`[retention] the audit trail's retention stopped: ${errorText(error)}`);
     }
     setTimeout(round, everyMs).unref();
   };

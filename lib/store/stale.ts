@@ -1,5 +1,5 @@
 import type { TurnStore } from './ports/turns';
-import { errorText, staleTurnReason } from './unrecorded';
+import { staleTurnReason, storeErrorText } from './unrecorded';
 
 /**
  * The pending-turn sweep (TRACE_PENDING_LIMIT_MINUTES): a turn still `pending` that long after
@@ -32,7 +32,7 @@ export function startPendingSweep(store: () => TurnStore, limitMinutes: number, 
         console.log(`[traces] marked ${closed} turn${closed === 1 ? '' : 's'} error, still pending ${limitMinutes} min after starting (the server stopped mid-turn, or could not write the ending)`);
       }
     } catch (error) {
-      console.error(`[traces] the pending-turn sweep failed: ${errorText(error)}`);
+      console.error(`[traces] the pending-turn sweep failed: ${storeErrorText(error)}`);
     }
     setTimeout(round, everyMs).unref();
   };

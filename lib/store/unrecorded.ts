@@ -1,3 +1,4 @@
+import { errorText } from '../errors';
 import type { TurnEnd } from './ports/turns';
 
 /**
@@ -16,7 +17,7 @@ export function staleTurnReason(afterMinutes: number): string {
 
 /** The retry's reason: `end` could not be written within `windowMs`, the last attempt failing with `error`. */
 export function gaveUpReason(end: TurnEnd, windowMs: number, error: unknown): string {
-  return `${GAVE_UP_START}${describeEnd(end)}) could not be written within ${Math.round(windowMs / 1000)} s: ${errorText(error)}`;
+  return `${GAVE_UP_START}${describeEnd(end)}) could not be written within ${Math.round(windowMs / 1000)} s: ${storeErrorText(error)}`;
 }
 
 /** True for an error recorded by the sweep or the retry: the turn's ending is not what happened, only that it was not recorded. */
@@ -29,8 +30,12 @@ export function describeEnd(end: TurnEnd): string {
   return `${end.status}, ${end.reply.length} characters of reply`;
 }
 
-/** An error's message (a connection error to several addresses is an AggregateError with none of its own). */
-export function errorText(error: unknown): string {
-  if (error instanceof AggregateError && !error.message) return error.errors.map(errorText).join('; ');
-  return error instanceof Error ? error.message || error.name : String(error);
+/**
+ * A store error's message: errorText, but a connection error to several addresses is an
+ * AggregateError with no message of its own (its errors' messages are joined), and an Error
+ * without a message gives its name.
+ */
+export function storeErrorText(error: unknown): string {
+  if (error instanceof AggregateError && !error.message) return error.errors.map(storeErrorText).join('; ');
+  return error instanceof Error && !error.message ? error.name : errorText(error);
 }

@@ -1,4 +1,5 @@
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { errorText } from '../errors';
 import { telemetryOptions, TRACER_NAME, type TelemetryOptions } from './turn';
 
 /**
@@ -52,7 +53,7 @@ export async function withDeliverySpan(
         span.setAttribute('support_chat.handoff.outcome', result.outcome);
         if (result.error) span.setStatus({ code: SpanStatusCode.ERROR, message: result.error });
       } catch (error) {
-        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+        span.setStatus({ code: SpanStatusCode.ERROR, message: errorText(error) });
         throw error;
       } finally {
         span.end();

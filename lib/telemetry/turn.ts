@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { context, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
 import type { TelemetrySettings } from 'ai';
+import { errorText } from '../errors';
 import type { Explanation, RetrievalIndex } from '../retrieval/index';
 import { redactingTracer } from './redacting-tracer';
 
@@ -121,7 +122,7 @@ export function startTurnTelemetry(conversationId: string, options: TelemetryOpt
     ended = true;
     turn.setAttribute('support_chat.turn.status', status);
     if (status === 'error') {
-      turn.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+      turn.setStatus({ code: SpanStatusCode.ERROR, message: errorText(error) });
       if (error instanceof Error) turn.setAttribute('error.type', error.name);
     }
     turn.end();
@@ -144,7 +145,7 @@ export function startTurnTelemetry(conversationId: string, options: TelemetryOpt
         span.setAttributes(retrievalAttributes(result.explanation, kb, options.captureContent));
         return result;
       } catch (error) {
-        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+        span.setStatus({ code: SpanStatusCode.ERROR, message: errorText(error) });
         throw error;
       } finally {
         span.end();

@@ -1,6 +1,7 @@
 import type { ChatModel } from '@/lib/ai/providers';
 import type { Env } from '@/lib/env';
-import { bodyFailureResponse, jsonError } from '@/lib/http';
+import { errorText } from '@/lib/errors';
+import { bodyFailureResponse, jsonError, UnavailableError } from '@/lib/http';
 import type { Knowledge } from '@/lib/knowledge/load';
 import { retrieveForTurn } from '@/lib/knowledge/retrieve';
 import { acceptedLanguages, identityTexts } from '@/lib/retrieval/index';
@@ -13,7 +14,8 @@ import { personMatcherOf } from '@/lib/handoff/phrases';
 import { createRateGuard } from '@/lib/chat/rate-guard';
 import { recordTurn } from '@/lib/chat/record-turn';
 import { streamReply } from '@/lib/chat/stream-reply';
-import { conversationOwner, VISITOR_HEADER } from '@/lib/chat/owner';
+import { ownerOf, VISITOR_HEADER } from '@/lib/chat/owner';
+import { readTurnRequest } from '@/lib/chat/request';
 import { customerMessagesOf } from '@/lib/chat/turn';
 import { turnRedaction } from '@/lib/chat/redaction';
 import { visitorConversation } from '@/lib/chat/visitor-conversation';
@@ -52,18 +54,12 @@ export interface ChatDependencies {
 
 export const UNAVAILABLE_MESSAGE = 'The assistant is not available right now. Please try again later.';
 
-/** A setup failure: the details in the server log, a plain 503 for the client. */
-function unavailable(what: string, error: unknown): Response {
-  console.error(`[chat] ${what}: ${error instanceof Error ? error.message : String(error)}`);
-  return jsonError(503, UNAVAILABLE_MESSAGE);
-}
-
-/** Runs `step`; a throw becomes the 503 that says which step could not be served. */
-async function orUnavailable<T>(what: string, step: () => T | Promise<T>): Promise<T | Response> {
+/** Runs `step`; a throw becomes an UnavailableError: a plain 503 for the client, and for the server log which step could not be served, and why. */
+async function orUnavailable<T>(what: string, step: () => T | Promise<T>): Promise<T> {
   try {
     return await step();
   } catch (error) {
-    return unavailable(what, error);
+    throw new UnavailableError(UNAVAILABLE_MESSAGE, `${what}: ${errorText(error)}`, { cause: error });
   }
 }
 
@@ -87,7 +83,7 @@ async function offerFor(
       signals: () => traces.conversationSignals(turn.conversationId, turn.visitorId, THIN_CONFIDENCE),
     });
   } catch (error) {
-    console.error(`[chat] the hand-off offer could not be decided: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`[chat] the hand-off offer could not be decided: ${errorText(error)}`);
     return undefined;
   }
 }
@@ -98,15 +94,14 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
   /** One chat turn: guard → parse → history → retrieve → stream → record (the start once the reply streams, then how it ended). */
   async function turn(request: Request): Promise<Response> {
     const startedAt = performance.now();
-    const setup = await orUnavailable('the environment is invalid', () => ({ settings: deps.settings(), limiter: deps.limiter() }));
-    if (setup instanceof Response) return setup;
-    const { settings, limiter } = setup;
+    const { settings, limiter } = await orUnavailable('the environment is invalid', () => ({ settings: deps.settings(), limiter: deps.limiter() }));
+    // What the steps use of the request's head, read once; the body is read by step 2.
+    const incoming = readTurnRequest(request, settings.TRUST_PROXY);
 
-    // 1. Guard: the rate limit, before reading anything; then a KB to answer from.
-    const refused = await rateRefusal(request, limiter, settings.TRUST_PROXY);
+    // 1. Guard: the rate limit, before reading the body; then a KB to answer from.
+    const refused = await rateRefusal(incoming.client, limiter);
     if (refused) return refused;
     const knowledge = await orUnavailable('the knowledge base is not available', deps.knowledge);
-    if (knowledge instanceof Response) return knowledge;
 
     // 2. Parse: the standard chat body; only the newest customer message's text is used.
     const parsed = await parseChatRequest(request, {
@@ -124,16 +119,12 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
     //    own credential, or a new visitor sent with the reply: lib/chat/owner.ts) and the server's
     //    own record of it, then the question.
     const secret = await orUnavailable('the visitor secret is not available', deps.visitorSecret);
-    if (secret instanceof Response) return secret;
-    const who = conversationOwner(request, { visitor: secret, identity: deps.identitySecret?.() });
+    const who = ownerOf(incoming.credentials, { visitor: secret, identity: deps.identitySecret?.() });
     if (!who.ok) return jsonError(who.status, who.error);
     const traces = await orUnavailable('the conversation could not be read', deps.traces);
-    if (traces instanceof Response) return traces;
-    const conversation = await orUnavailable('the conversation could not be read', () =>
-      visitorConversation(request, traces, secret, who, { ...parsed.data, question: redaction.question.text }),
+    const { visitorId, userId, setCookie, credential, history } = await orUnavailable('the conversation could not be read', () =>
+      visitorConversation(incoming, traces, secret, who, { ...parsed.data, question: redaction.question.text }),
     );
-    if (conversation instanceof Response) return conversation;
-    const { visitorId, userId, setCookie, credential, history } = conversation;
     if (history.messages.length > settings.CHAT_MAX_MESSAGES) {
       return jsonError(400, `a conversation can have at most ${settings.CHAT_MAX_MESSAGES} messages: start a new conversation`);
     }
@@ -146,8 +137,8 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
     });
     const retrieval = await telemetry.retrieval(knowledge, () =>
       retrieveForTurn(knowledge, customerMessagesOf(history.messages), {
-        signal: request.signal,
-        languages: { widget: parsed.data.lang, accepted: acceptedLanguages(request.headers.get('accept-language')) },
+        signal: incoming.signal,
+        languages: { widget: parsed.data.lang, accepted: acceptedLanguages(incoming.acceptLanguage) },
       }),
     );
     const chat = deps.chat();
@@ -158,7 +149,7 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
     //    even a crash mid-stream leaves a trace), its ending however the stream ends, after the start.
     const page = parsed.data.page && redaction.page(parsed.data.page);
     const recorder = recordTurn(traces, { conversationId, visitorId, userId, page, trigger: history.trigger, retrieval, knowledge, chat, startedAt, redaction });
-    recorder.watch(request.signal);
+    recorder.watch(incoming.signal);
     const response = streamReply({
       chat,
       retrieval,
@@ -168,7 +159,7 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
       conversationId,
       recorder,
       telemetry,
-      signal: request.signal,
+      signal: incoming.signal,
       headers: { ...(setCookie ? { 'set-cookie': setCookie } : {}), ...(credential ? { [VISITOR_HEADER]: credential } : {}) },
       handoffOffer,
     });
@@ -180,6 +171,10 @@ export function createChatHandler(deps: ChatDependencies): (request: Request) =>
     try {
       return await turn(request);
     } catch (error) {
+      if (error instanceof UnavailableError) {
+        console.error(`[chat] ${error.reason}`);
+        return error.toResponse();
+      }
       console.error('[chat] unexpected error:', error);
       return jsonError(500, 'Something went wrong on our side. Please try again.');
     }

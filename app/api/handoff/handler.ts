@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { conversationOwner, ownerKey } from '@/lib/chat/owner';
 import type { Env } from '@/lib/env';
+import { errorText } from '@/lib/errors';
 import { formatIssues } from '@/lib/format';
 import { buildPayload } from '@/lib/handoff/payload';
 import { bodyFailureResponse, json, jsonError, readJsonBody } from '@/lib/http';
@@ -76,7 +77,7 @@ export function newHandoffId(): string {
 }
 
 function storeUnavailable(error: unknown): Response {
-  console.error(`[handoff] the store could not be used: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`[handoff] the store could not be used: ${errorText(error)}`);
   return jsonError(503, 'A person cannot be reached from the chat right now. Please try again in a moment.');
 }
 

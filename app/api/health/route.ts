@@ -1,3 +1,4 @@
+import { errorText } from '@/lib/errors';
 import { json, jsonError } from '@/lib/http';
 import { serverApp } from '@/lib/server/server-app';
 
@@ -25,7 +26,7 @@ export async function GET(): Promise<Response> {
     if (knowledge.status === 'unavailable') return jsonError(503, 'the knowledge base is not loaded');
     await serverApp().store().ready();
   } catch (error) {
-    console.error('[health]', error instanceof Error ? error.message : error);
+    console.error('[health]', errorText(error));
     return jsonError(503, 'not ready');
   }
   return knowledge.status === 'degraded' ? json({ status: 'degraded', reasons: knowledge.reasons }) : json({ status: 'ok' });

@@ -1,6 +1,7 @@
 import { logSafe } from '@/lib/admin/log-safe';
 import { safeNext, signInUrl } from '@/lib/admin/origin';
 import { pendingSetCookie } from '@/lib/admin/oidc';
+import { errorText } from '@/lib/errors';
 import { viaHttps } from '@/lib/http';
 import { serverApp } from '@/lib/server/server-app';
 
@@ -24,7 +25,7 @@ export async function GET(request: Request): Promise<Response> {
       headers: { location: started.url, 'cache-control': 'no-store', 'set-cookie': pendingSetCookie(started.pending, viaHttps(request)) },
     });
   } catch (error) {
-    console.error(`[debug] the OpenID Connect sign-in could not start: ${logSafe(error instanceof Error ? error.message : String(error))}`);
+    console.error(`[debug] the OpenID Connect sign-in could not start: ${logSafe(errorText(error))}`);
     return new Response(null, { status: 303, headers: { location: signInUrl(next, 'oidc-failed'), 'cache-control': 'no-store' } });
   }
 }
